@@ -1,0 +1,159 @@
+#!/usr/bin/python3
+"""Reference timings for the benchmark: the two tutorial sinusoidal tables, single-threaded.
+
+    /usr/bin/python3 bench/python_sinusoidal.py [--length 2000] [--dim 1600] [--repeats 15]
+
+Prints one JSON object on stdout (see the keys at the end of main()). Times are wall-clock
+milliseconds (time.perf_counter) per full table, one warm-up call first, then `repeats` calls.
+Exits 0 with {"skipped": "..."} when numpy or torch cannot be imported.
+
+  torch tutorial  PyTorch "Language Modeling with nn.Transformer" PositionalEncoding, float32.
+  numpy tutorial  TensorFlow "Transformer" tutorial get_angles/positional_encoding, float64
+                  (numpy's default); a float32 cast variant is reported as an extra.
+
+Accuracy is the max abs error against a float64 evaluation of the same interleaved table
+(tests/fixtures/reference.py). torch_err_at_1e6 is the torch tutorial code's max abs error on
+positions 10^6-16 .. 10^6 at d_model = 64 (rows of a 1_000_001 x 64 table, computed by the same
+code with the position vector starting at 10^6-16, which gives the identical float32 values).
+"""
+
+import os
+
+# single-threaded numpy / BLAS: must be set before numpy is imported
+for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_v] = "1"
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+
+def emit(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+try:
+    import numpy as np
+except Exception as e:  # pragma: no cover - depends on the interpreter
+    emit({"skipped": f"numpy not available in {sys.executable}: {e}"})
+    sys.exit(0)
+try:
+    import torch
+except Exception as e:  # pragma: no cover
+    emit({"skipped": f"torch not available in {sys.executable}: {e}"})
+    sys.exit(0)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
+import reference as ref  # noqa: E402
+
+
+# --- the tutorial code, as the tutorials write it ------------------------------------------
+
+def torch_tutorial(max_len, d_model):
+    """PyTorch tutorial PositionalEncoding.__init__ (float32)."""
+    pe = torch.zeros(max_len, d_model)
+    position = torch.arange(0, max_len, dtype=torch.float).unsqueeze(1)
+    div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+    pe[:, 0::2] = torch.sin(position * div_term)
+    pe[:, 1::2] = torch.cos(position * div_term)
+    return pe
+
+
+def torch_tutorial_positions(start, stop, d_model):
+    """The same code with the position vector arange(start, stop): rows start..stop-1 of the
+    tutorial's table (arange of small integers is exact in float32 up to 2^24)."""
+    pe = torch.zeros(stop - start, d_model)
+    position = torch.arange(start, stop, dtype=torch.float).unsqueeze(1)
+    div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+    pe[:, 0::2] = torch.sin(position * div_term)
+    pe[:, 1::2] = torch.cos(position * div_term)
+    return pe
+
+
+def numpy_tutorial(max_len, d_model):
+    """TensorFlow transformer tutorial get_angles + positional_encoding (float64 table)."""
+    pos = np.arange(max_len)[:, np.newaxis]
+    i = np.arange(d_model)[np.newaxis, :]
+    angle_rates = 1 / np.power(10000, (2 * (i // 2)) / np.float32(d_model))
+    angle_rads = pos * angle_rates
+    angle_rads[:, 0::2] = np.sin(angle_rads[:, 0::2])
+    angle_rads[:, 1::2] = np.cos(angle_rads[:, 1::2])
+    return angle_rads
+
+
+def numpy_tutorial_f32(max_len, d_model):
+    """The same, cast to float32 at the end (what gets handed to a float32 model)."""
+    return numpy_tutorial(max_len, d_model).astype(np.float32)
+
+
+# --- timing ---------------------------------------------------------------------------------
+
+def time_ms(fn, repeats):
+    fn()  # warm-up
+    ts = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        ts.append((time.perf_counter() - t0) * 1e3)
+    return {"median": round(statistics.median(ts), 4), "min": round(min(ts), 4)}
+
+
+def max_abs_err(table, exact):
+    a = table.detach().numpy() if isinstance(table, torch.Tensor) else np.asarray(table)
+    return float(np.max(np.abs(a.astype(np.float64) - exact)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Single-threaded NumPy/PyTorch tutorial sinusoidal timings")
+    ap.add_argument("--length", type=int, default=2000)
+    ap.add_argument("--dim", type=int, default=1600)
+    ap.add_argument("--repeats", type=int, default=15)
+    a = ap.parse_args()
+    if a.length < 1 or a.dim < 2 or a.dim % 2 or a.repeats < 1:
+        ap.error("need length >= 1, an even dim >= 2 and repeats >= 1 (the tutorial code needs even dim)")
+
+    torch.set_num_threads(1)
+    L, D = a.length, a.dim
+
+    exact = ref.sinusoidal(L, D, 10000, "interleaved", 0)
+    t_pe = torch_tutorial(L, D)
+    n_pe = numpy_tutorial(L, D)
+    n_pe32 = numpy_tutorial_f32(L, D)
+    assert t_pe.dtype == torch.float32 and n_pe.dtype == np.float64 and n_pe32.dtype == np.float32
+
+    torch_ms = time_ms(lambda: torch_tutorial(L, D), a.repeats)
+    numpy_ms = time_ms(lambda: numpy_tutorial(L, D), a.repeats)
+    numpy32_ms = time_ms(lambda: numpy_tutorial_f32(L, D), a.repeats)
+
+    # positions 10^6-16 .. 10^6 of the d_model = 64 tutorial table
+    p0, p1, d_far = 10**6 - 16, 10**6 + 1, 64
+    far = torch_tutorial_positions(p0, p1, d_far)
+    far_exact = ref.sinusoidal(p1, d_far, 10000, "interleaved", 0, rows=list(range(p0, p1)))
+
+    emit({
+        "torch_version": torch.__version__,
+        "numpy_version": np.__version__,
+        "python": sys.version.split()[0],
+        "threads": 1,
+        "length": L,
+        "dim": D,
+        "repeats": a.repeats,
+        "torch_tutorial_ms": torch_ms,
+        "numpy_tutorial_ms": numpy_ms,
+        "numpy_tutorial_dtype": "float64",
+        "numpy_tutorial_f32_ms": numpy32_ms,
+        "torch_max_abs_err": max_abs_err(t_pe, exact),
+        "numpy_max_abs_err": max_abs_err(n_pe, exact),
+        "numpy_f32_max_abs_err": max_abs_err(n_pe32, exact),
+        "torch_err_at_1e6": max_abs_err(far, far_exact),
+        "torch_err_at_1e6_rows": [p0, p1 - 1],
+        "torch_err_at_1e6_dim": d_far,
+    })
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+// Native tests of the sinusoidal kernel: built with gcc + SIMDe under ASan/UBSan (run.sh).
+//   1. SIMD vs scalar reference, bit for bit, at every tail length 1..3×lanes and beyond.
+//   2. Accuracy against float64 for every position < 2^20, and against long double up to 2^31.
+//   3. Every bad argument returns its status code (the C API is its own guard).
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pe.h"
+#include "sincos.h"
+#include "sinusoidal.h"
+#include "test_util.h"
+
+static double omega_ref(int i, int dim, double base, int layout) {
+    if (layout == PE_SIN_TENSOR2TENSOR) {
+        int pairs = dim / 2;
+        return exp(-(double)i * log(base) / (double)(pairs - 1 > 1 ? pairs - 1 : 1));
+    }
+    return pow(base, -2.0 * i / (double)dim);
+}
+
+// The float64 value of the table entry (row position p, column col) straight from the formula.
+static long double table_ref(long double p, int col, int dim, double base, int layout) {
+    int pairs = dim / 2;
+    if (layout == PE_SIN_INTERLEAVED) {
+        long double angle = p * (long double)omega_ref(col / 2, dim, base, layout);
+        return col % 2 == 0 ? sinl(angle) : cosl(angle);
+    }
+    if (col >= 2 * pairs) return 0.0L;
+    long double angle = p * (long double)omega_ref(col % pairs, dim, base, layout);
+    return col < pairs ? sinl(angle) : cosl(angle);
+}
+
+// The sin/cos core alone, at every pair count 1..40 (all tails of the 8- and 4-wide loops),
+// several row counts, both strides, positions up to 2^31 - 1.
+static void test_simd_matches_scalar_core(void) {
+    enum { MAX_N = 40, MAX_ROWS = 5, ROW_STRIDE = 2 * MAX_N + 3 };
+    static float ref[MAX_ROWS * ROW_STRIDE], simd[MAX_ROWS * ROW_STRIDE];
+    uint32_t hi[MAX_N], lo[MAX_N];
+    const uint32_t positions[] = {0, 1, 7, 65535, 999983, 1048575, 123456789, 2147483647u - MAX_ROWS};
+    for (int n = 1; n <= MAX_N; n++) {
+        for (int i = 0; i < n; i++) {
+            pe_turns t = pe_turns_from_omega(pow(10000.0, -2.0 * i / (double)(2 * n)) + 1e-3 * i);
+            hi[i] = t.hi;
+            lo[i] = t.lo;
+        }
+        for (size_t k = 0; k < sizeof positions / sizeof positions[0]; k++)
+            for (int rows = 1; rows <= MAX_ROWS; rows += 2)
+                for (int stride = 1; stride <= 2; stride++) {
+                    memset(ref, 0xAB, sizeof ref);
+                    memset(simd, 0xAB, sizeof simd);
+                    ptrdiff_t cos_at = stride == 2 ? 1 : MAX_N;
+                    pe_sincos_table_scalar(ref, ref + cos_at, ROW_STRIDE, stride, rows, positions[k], hi, lo, n);
+                    pe_sincos_table_simd(simd, simd + cos_at, ROW_STRIDE, stride, rows, positions[k], hi, lo, n);
+                    CHECK(memcmp(ref, simd, sizeof ref) == 0,
+                          "simd == scalar (n=%d, rows=%d, p=%u, stride=%d)", n, rows, positions[k], stride);
+                }
+    }
+}
+
+static void test_simd_matches_scalar_tables(void) {
+    enum { MAX_LEN = 9, MAX_DIM = 41 };
+    static float a[MAX_LEN * MAX_DIM], b[MAX_LEN * MAX_DIM];
+    for (int layout = 0; layout < 3; layout++)
+        for (int dim = 1; dim <= MAX_DIM; dim++)
+            for (int length = 1; length <= MAX_LEN; length += 4) {
+                CHECK(pe_sinusoidal_variant(a, length, dim, 10000.0, layout, 1000, pe_sincos_table_scalar) == PE_OK, "ok");
+                CHECK(pe_sinusoidal_variant(b, length, dim, 10000.0, layout, 1000, pe_sincos_table_simd) == PE_OK, "ok");
+                CHECK(memcmp(a, b, sizeof(float) * length * dim) == 0,
+                      "simd table == scalar table (layout %d, dim %d, length %d)", layout, dim, length);
+            }
+    // Wider than one frequency block (256 pairs), with an odd column.
+    static float c[3 * 1601], d[3 * 1601];
+    for (int layout = 0; layout < 3; layout++) {
+        pe_sinusoidal_variant(c, 3, 1601, 500000.0, layout, 77, pe_sincos_table_scalar);
+        pe_sinusoidal_variant(d, 3, 1601, 500000.0, layout, 77, pe_sincos_table_simd);
+        CHECK(memcmp(c, d, sizeof c) == 0, "simd == scalar across frequency blocks (layout %d)", layout);
+    }
+}
+
+// Every position < 2^20 for a few shapes, against float64 sin/cos of p·ω (ω in float64).
+static void test_accuracy_all_positions(void) {
+    const int length = 1 << 16;   // rows per call; offsets walk through [0, 2^20)
+    const int dims[] = {64, 33};
+    const double bases[] = {10000.0, 500000.0};
+    float *table = malloc(sizeof(float) * (size_t)length * 64);
+    for (int di = 0; di < 2; di++)
+        for (int bi = 0; bi < 2; bi++)
+            for (int layout = 0; layout < 3; layout++) {
+                int dim = dims[di];
+                double worst = 0.0;
+                for (int offset = 0; offset < (1 << 20); offset += length) {
+                    pe_status st = pe_sinusoidal(table, length, dim, bases[bi], layout, offset);
+                    CHECK(st == PE_OK, "status ok");
+                    for (int row = 0; row < length; row++)
+                        for (int col = 0; col < dim; col++) {
+                            double p = (double)(offset + row);
+                            double ref;
+                            int pairs = dim / 2;
+                            if (layout == PE_SIN_INTERLEAVED) {
+                                double angle = p * omega_ref(col / 2, dim, bases[bi], layout);
+                                ref = col % 2 == 0 ? sin(angle) : cos(angle);
+                            } else if (col >= 2 * pairs) {
+                                ref = 0.0;
+                            } else {
+                                double angle = p * omega_ref(col % pairs, dim, bases[bi], layout);
+                                ref = col < pairs ? sin(angle) : cos(angle);
+                            }
+                            double err = fabs((double)table[(size_t)row * dim + col] - ref);
+                            if (err > worst) worst = err;
+                        }
+                }
+                printf("  accuracy, all positions < 2^20: layout %d dim %d base %.0f: max abs err %.3e\n",
+                       layout, dim, bases[bi], worst);
+                CHECK(worst <= 2e-7, "max abs error <= 2e-7 (got %.3e)", worst);
+            }
+    free(table);
+}
+
+// Large positions up to PE_MAX_POSITION, against long double.
+static void test_accuracy_large_positions(void) {
+    const int dim = 1600, length = 4;
+    static float table[4 * 1600];
+    const int32_t offsets[] = {1 << 20, 999999999, 1 << 30, PE_MAX_POSITION - 4};
+    double worst = 0.0;
+    for (int k = 0; k < 4; k++)
+        for (int layout = 0; layout < 3; layout++) {
+            CHECK(pe_sinusoidal(table, length, dim, 10000.0, layout, offsets[k]) == PE_OK, "ok");
+            for (int row = 0; row < length; row++)
+                for (int col = 0; col < dim; col++) {
+                    long double ref = table_ref((long double)offsets[k] + row, col, dim, 10000.0, layout);
+                    double err = fabs((double)(table[row * dim + col] - ref));
+                    if (err > worst) worst = err;
+                }
+        }
+    printf("  accuracy, positions up to 2^31-1 vs long double: max abs err %.3e\n", worst);
+    CHECK(worst <= 2e-7, "large positions max abs error <= 2e-7 (got %.3e)", worst);
+}
+
+static void test_bad_arguments(void) {
+    float buf[16];
+    CHECK(pe_sinusoidal(NULL, 1, 2, 10000, 0, 0) == PE_ERR_NULL, "NULL out");
+    CHECK(pe_sinusoidal(buf, 0, 2, 10000, 0, 0) == PE_ERR_LENGTH, "length 0");
+    CHECK(pe_sinusoidal(buf, -5, 2, 10000, 0, 0) == PE_ERR_LENGTH, "length < 0");
+    CHECK(pe_sinusoidal(buf, PE_MAX_LENGTH + 1, 2, 10000, 0, 0) == PE_ERR_LENGTH, "length too big");
+    CHECK(pe_sinusoidal(buf, 1, 0, 10000, 0, 0) == PE_ERR_DIM, "dim 0");
+    CHECK(pe_sinusoidal(buf, 1, -2, 10000, 0, 0) == PE_ERR_DIM, "dim < 0");
+    CHECK(pe_sinusoidal(buf, 1, PE_MAX_DIM + 1, 10000, 0, 0) == PE_ERR_DIM, "dim too big");
+    CHECK(pe_sinusoidal(buf, 1, 2, NAN, 0, 0) == PE_ERR_BASE, "base NaN");
+    CHECK(pe_sinusoidal(buf, 1, 2, INFINITY, 0, 0) == PE_ERR_BASE, "base inf");
+    CHECK(pe_sinusoidal(buf, 1, 2, 1.0, 0, 0) == PE_ERR_BASE, "base 1");
+    CHECK(pe_sinusoidal(buf, 1, 2, -3.0, 0, 0) == PE_ERR_BASE, "base < 0");
+    CHECK(pe_sinusoidal(buf, 1, 2, 10000, 3, 0) == PE_ERR_LAYOUT, "layout 3");
+    CHECK(pe_sinusoidal(buf, 1, 2, 10000, -1, 0) == PE_ERR_LAYOUT, "layout -1");
+    CHECK(pe_sinusoidal(buf, 1, 2, 10000, 0, -1) == PE_ERR_OFFSET, "offset < 0");
+    CHECK(pe_sinusoidal(buf, 2, 2, 10000, 0, PE_MAX_POSITION) == PE_ERR_OFFSET, "offset + length overflows");
+    CHECK(pe_sinusoidal(buf, PE_MAX_LENGTH, PE_MAX_DIM, 10000, 0, 0) == PE_ERR_TOO_LARGE, "output too large");
+    CHECK(pe_sinusoidal_variant(buf, 1, 2, 10000, 0, 0, NULL) == PE_ERR_NULL, "NULL row function");
+    CHECK(strcmp(pe_status_param(PE_ERR_DIM), "dim") == 0, "status param name");
+    CHECK(strlen(pe_status_message(PE_ERR_BASE)) > 0, "status message");
+    // A valid call after all of that still works.
+    CHECK(pe_sinusoidal(buf, 2, 4, 10000, 0, 0) == PE_OK && buf[0] == 0.0f && buf[1] == 1.0f, "still works");
+}
+
+static void test_known_values(void) {
+    float row[8];
+    // Position 0: interleaved row is [0, 1, 0, 1, ...]; concat is [0 ... 0, 1 ... 1].
+    pe_sinusoidal(row, 1, 8, 10000, PE_SIN_INTERLEAVED, 0);
+    for (int c = 0; c < 8; c++) CHECK(row[c] == (c % 2 ? 1.0f : 0.0f), "interleaved row 0 col %d", c);
+    pe_sinusoidal(row, 1, 8, 10000, PE_SIN_CONCAT, 0);
+    for (int c = 0; c < 8; c++) CHECK(row[c] == (c < 4 ? 0.0f : 1.0f), "concat row 0 col %d", c);
+    // Column 0 at position 1 is sin(1).
+    pe_sinusoidal(row, 1, 8, 10000, PE_SIN_INTERLEAVED, 1);
+    CHECK(fabs(row[0] - sin(1.0)) < 1e-7 && fabs(row[1] - cos(1.0)) < 1e-7, "sin(1), cos(1)");
+}
+
+int main(void) {
+    printf("sinusoidal (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
+    test_known_values();
+    test_bad_arguments();
+    test_simd_matches_scalar_core();
+    test_simd_matches_scalar_tables();
+    test_accuracy_large_positions();
+    test_accuracy_all_positions();
+    return test_summary("native sinusoidal");
+}

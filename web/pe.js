@@ -1,0 +1,152 @@
+// PE Lab's JS API: a thin layer over the WebAssembly kernels (see shared/spec-contract.md).
+//
+//   import { createPE } from './web/pe.js';
+//   const pe = await createPE();                       // { simd: 'auto' | true | false }
+//   const { data, shape } = pe.compute({ kind: 'sinusoidal', length: 128, dim: 64 });
+//
+// The same module runs in browsers and in Node >= 20. The .wasm files are bare modules
+// (Emscripten STANDALONE_WASM) loaded here: no generated JS glue, so no __dirname or ESM issues.
+import { PEError, defaults, normalizeSpec, shapeOf } from './spec.js';
+import { SCHEMA, KINDS, PE_MAX_ELEMENTS } from './schema.js';
+
+export { PEError, SCHEMA, KINDS, PE_MAX_ELEMENTS, defaults };
+
+// The smallest module that uses a SIMD instruction (i32.const 0; i8x16.splat): engines that
+// validate it run the SIMD build.
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,   // magic, version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,         // type section: () -> v128
+  0x03, 0x02, 0x01, 0x00,                           // function section: one function of type 0
+  0x0a, 0x08, 0x01, 0x06, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0x0b,   // code: i32.const 0, i8x16.splat
+]);
+
+/** True when this engine supports WebAssembly 128-bit SIMD. */
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+const isNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string'
+  && typeof window === 'undefined';
+
+async function loadBytes(url) {
+  if (isNode && url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`PE Lab: could not load ${url} (HTTP ${response.status})`);
+  return response.arrayBuffer();
+}
+
+async function instantiate(source) {
+  const imports = {
+    env: {
+      // The heap grew: nothing to do, every read makes fresh views of memory.buffer.
+      emscripten_notify_memory_growth() {},
+    },
+  };
+  const bytes = source instanceof URL ? await loadBytes(source) : source;
+  const { instance } = await WebAssembly.instantiate(bytes, imports);
+  const exports = instance.exports;
+  if (typeof exports._initialize === 'function') exports._initialize();   // static constructors
+  return exports;
+}
+
+const SIN_LAYOUT = { interleaved: 0, concat: 1, tensor2tensor: 2 };
+
+// How each kind calls its kernel: (exports, outPtr, spec) -> status.
+const KERNELS = {
+  sinusoidal: (w, out, s) => w.pe_sinusoidal(out, s.length, s.dim, s.base, SIN_LAYOUT[s.layout], s.offset),
+};
+
+/**
+ * Loads the kernels. options.simd: 'auto' (default: SIMD when the engine validates it), true
+ * (require SIMD) or false (force the scalar build). options.wasm: bytes (ArrayBuffer/Uint8Array)
+ * or a URL of the module to load instead of the default file next to this script.
+ */
+export async function createPE(options = {}) {
+  const { simd = 'auto', wasm } = options;
+  if (simd !== 'auto' && simd !== true && simd !== false) {
+    throw new PEError('simd', `simd must be "auto", true or false, got ${String(simd)}`);
+  }
+  const supported = simdSupported();
+  if (simd === true && !supported) {
+    throw new PEError('simd', 'simd: true was requested but this engine does not support WebAssembly SIMD');
+  }
+  const useSimd = simd === 'auto' ? supported : simd;
+  const source = wasm ?? new URL(useSimd ? './wasm/pe_simd.wasm' : './wasm/pe_scalar.wasm', import.meta.url);
+  return new PE(await instantiate(source));
+}
+
+class PE {
+  #w;
+
+  constructor(exports) {
+    this.#w = exports;
+    /** True when the loaded build runs SIMD kernels. */
+    this.simd = exports.pe_simd_enabled() === 1;
+  }
+
+  /** The full spec of a kind with every default filled in. */
+  defaults(kind) {
+    return defaults(kind);
+  }
+
+  /** Validates a spec and fills in its defaults, without computing it. */
+  normalize(spec) {
+    return normalizeSpec(spec);
+  }
+
+  /**
+   * Computes a spec. Returns { data: Float32Array (a copy), shape: number[], spec } where spec is
+   * the normalized spec that was computed. Throws PEError on bad input; the module stays usable.
+   */
+  compute(spec) {
+    const s = normalizeSpec(spec);
+    const shape = shapeOf(s);
+    const count = shape.reduce((a, b) => a * b, 1);
+    const data = this.#run(count, (out) => KERNELS[s.kind](this.#w, out, s));
+    return { data, shape, spec: s };
+  }
+
+  // Allocates `count` floats in WASM memory, runs `call(ptr)`, copies the result out, frees.
+  #run(count, call) {
+    const w = this.#w;
+    const bytes = count * 4;
+    if (count > PE_MAX_ELEMENTS) throw new PEError('length', `output of ${count} values exceeds PE_MAX_ELEMENTS (${PE_MAX_ELEMENTS})`);
+    const ptr = w.malloc(bytes);
+    if (ptr === 0) {
+      throw new PEError('length', `not enough memory for an output of ${count} values (${(bytes / 2 ** 20).toFixed(0)} MiB)`);
+    }
+    try {
+      const status = call(ptr);
+      if (status !== 0) this.#throwStatus(status);
+      // memory.buffer may have been replaced by growth during the call: view it afresh.
+      return new Float32Array(w.memory.buffer, ptr, count).slice();
+    } finally {
+      w.free(ptr);
+    }
+  }
+
+  #throwStatus(status) {
+    const w = this.#w;
+    const param = this.#cString(w.pe_status_param(status)) || 'kind';
+    throw new PEError(param, `${this.#cString(w.pe_status_message(status))} (kernel status ${status})`);
+  }
+
+  #cString(ptr) {
+    const heap = new Uint8Array(this.#w.memory.buffer);
+    let end = ptr;
+    while (heap[end] !== 0) end++;
+    return new TextDecoder().decode(heap.subarray(ptr, end));
+  }
+
+  /** Bytes of WASM memory (for tests: the heap must not grow on bad input). */
+  get memoryBytes() {
+    return this.#w.memory.buffer.byteLength;
+  }
+}
