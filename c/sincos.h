@@ -28,11 +28,12 @@
 #define PE_SIN0 -1.666665077e-01f
 #define PE_SIN1 8.331978694e-03f
 #define PE_SIN2 -1.949563593e-04f
-#define PE_COS0 4.166664556e-02f
-#define PE_COS1 -1.388736768e-03f
-#define PE_COS2 2.443845187e-05f
-// 2π / 2^32: radians per unit of the 32-bit phase.
-#define PE_RAD_PER_PHASE 1.46291807926715968e-09f
+#define PE_COS0 -5.000000000e-01f
+#define PE_COS1 4.166662320e-02f
+#define PE_COS2 -1.388676348e-03f
+#define PE_COS3 2.439045056e-05f
+// 2π / 2^34: radians per unit of (phase << 2), the residual scaled by 4 (exact in float).
+#define PE_RAD_PER_PHASE4 3.6572951981678992e-10f
 
 // A frequency as a 64-bit fixed-point phase increment per position.
 typedef struct {
@@ -78,14 +79,14 @@ static inline float pe_sin_poly(float y, float y2) {
 }
 
 static inline float pe_cos_poly(float y2) {
-    return (1.0f - 0.5f * y2) + y2 * y2 * (PE_COS0 + y2 * (PE_COS1 + y2 * PE_COS2));
+    return 1.0f + y2 * (PE_COS0 + y2 * (PE_COS1 + y2 * (PE_COS2 + y2 * PE_COS3)));
 }
 
 // Scalar reference: sin and cos of the angle whose phase (top 32 bits) is `phase`.
 static inline void pe_sincos_phase_scalar(uint32_t phase, float *sin_out, float *cos_out) {
-    int32_t residual = (int32_t)(phase << 2) >> 2;          // signed low 30 bits
+    int32_t residual4 = (int32_t)(phase << 2);              // signed low 30 bits, times 4
     uint32_t quadrant = (phase + (1u << 29)) >> 30;         // rounded top 2 bits
-    float y = (float)residual * PE_RAD_PER_PHASE;
+    float y = (float)residual4 * PE_RAD_PER_PHASE4;
     float y2 = y * y;
     float s = pe_sin_poly(y, y2);
     float c = pe_cos_poly(y2);
@@ -102,40 +103,43 @@ static inline void pe_sincos_phase_scalar(uint32_t phase, float *sin_out, float 
 }
 
 #if PE_HAVE_SIMD
-// Advances four 64-bit phases (hi, lo words) by one position: exact add with carry.
-static inline void pe_phase_step_x4(v128_t *hi, v128_t *lo, v128_t t_hi, v128_t t_lo) {
-    *lo = wasm_i32x4_add(*lo, t_lo);
-    v128_t carry = wasm_u32x4_lt(*lo, t_lo);           // all ones where the low word wrapped
+// Advances four 64-bit phases by one position: an exact add with carry. The low words are kept
+// biased by 2^31 (lo ^ 0x80000000) and t_lo_biased = t_lo ^ 0x80000000, so the unsigned
+// "did it wrap" test becomes one signed compare: lo + t wrapped ⇔ biased(lo + t) <s biased(t).
+static inline void pe_phase_step_x4(v128_t *hi, v128_t *lo_biased, v128_t t_hi, v128_t t_lo,
+                                    v128_t t_lo_biased) {
+    *lo_biased = wasm_i32x4_add(*lo_biased, t_lo);
+    v128_t carry = wasm_i32x4_lt(*lo_biased, t_lo_biased);   // all ones where the low word wrapped
     *hi = wasm_i32x4_sub(wasm_i32x4_add(*hi, t_hi), carry);
 }
 
 // SIMD twin of pe_sincos_phase_scalar.
 static inline void pe_sincos_phase_x4(v128_t phase, v128_t *sin_out, v128_t *cos_out) {
-    v128_t residual = wasm_i32x4_shr(wasm_i32x4_shl(phase, 2), 2);
-    v128_t quadrant = wasm_u32x4_shr(wasm_i32x4_add(phase, wasm_i32x4_splat(1 << 29)), 30);
-    v128_t y = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(residual),
-                              wasm_f32x4_splat(PE_RAD_PER_PHASE));
+    v128_t y = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_shl(phase, 2)),
+                              wasm_f32x4_splat(PE_RAD_PER_PHASE4));
     v128_t y2 = wasm_f32x4_mul(y, y);
 
     v128_t sp = wasm_f32x4_add(wasm_f32x4_splat(PE_SIN1), wasm_f32x4_mul(y2, wasm_f32x4_splat(PE_SIN2)));
     sp = wasm_f32x4_add(wasm_f32x4_splat(PE_SIN0), wasm_f32x4_mul(y2, sp));
     v128_t s = wasm_f32x4_add(y, wasm_f32x4_mul(wasm_f32x4_mul(y, y2), sp));
 
-    v128_t cp = wasm_f32x4_add(wasm_f32x4_splat(PE_COS1), wasm_f32x4_mul(y2, wasm_f32x4_splat(PE_COS2)));
+    v128_t cp = wasm_f32x4_add(wasm_f32x4_splat(PE_COS2), wasm_f32x4_mul(y2, wasm_f32x4_splat(PE_COS3)));
+    cp = wasm_f32x4_add(wasm_f32x4_splat(PE_COS1), wasm_f32x4_mul(y2, cp));
     cp = wasm_f32x4_add(wasm_f32x4_splat(PE_COS0), wasm_f32x4_mul(y2, cp));
-    v128_t c = wasm_f32x4_add(
-        wasm_f32x4_sub(wasm_f32x4_splat(1.0f), wasm_f32x4_mul(wasm_f32x4_splat(0.5f), y2)),
-        wasm_f32x4_mul(wasm_f32x4_mul(y2, y2), cp));
+    v128_t c = wasm_f32x4_add(wasm_f32x4_splat(1.0f), wasm_f32x4_mul(y2, cp));
 
-    // Quadrant q: swap when q is odd; sin negated when q & 2, cos when (q + 1) & 2, i.e. when
-    // (q & 2) xor (q & 1) << 1: the cos sign is the sin sign xor bit 0 of q moved to bit 31.
+    // With r = phase + 2^29, the quadrant q is r's top two bits. Swap sin and cos when q is odd
+    // (bit 30 of r); negate sin when q & 2 (bit 31 of r) and cos when (q + 1) & 2, which is
+    // bit 31 xor bit 30.
+    v128_t rounded = wasm_i32x4_add(phase, wasm_i32x4_splat(1 << 29));
+    v128_t bit30_up = wasm_i32x4_shl(rounded, 1);                 // q's bit 0 in bit 31
+    v128_t odd = wasm_i32x4_shr(bit30_up, 31);                    // all ones when q is odd
     v128_t sign_bit = wasm_i32x4_splat((int32_t)0x80000000u);
-    v128_t q_bit0 = wasm_i32x4_shl(quadrant, 31);
-    v128_t odd = wasm_i32x4_shr(q_bit0, 31);                        // all ones when q is odd
-    v128_t s_sign = wasm_v128_and(wasm_i32x4_shl(quadrant, 30), sign_bit);
-    v128_t c_sign = wasm_v128_xor(s_sign, q_bit0);
-    *sin_out = wasm_v128_xor(wasm_v128_bitselect(c, s, odd), s_sign);
-    *cos_out = wasm_v128_xor(wasm_v128_bitselect(s, c, odd), c_sign);
+    v128_t s_sign = wasm_v128_and(rounded, sign_bit);
+    v128_t c_sign = wasm_v128_and(wasm_v128_xor(rounded, bit30_up), sign_bit);
+    v128_t swap = wasm_v128_and(wasm_v128_xor(s, c), odd);        // s ^ c where q is odd, else 0
+    *sin_out = wasm_v128_xor(wasm_v128_xor(s, swap), s_sign);
+    *cos_out = wasm_v128_xor(wasm_v128_xor(c, swap), c_sign);
 }
 #endif
 

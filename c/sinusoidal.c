@@ -5,8 +5,6 @@
 //                  odd dim: last column 0
 //   tensor2tensor  concat with ω_k = exp(-k·ln(base) / max(h-1, 1))  (get_timing_signal_1d)
 // with p = offset + row. Angles go through the exact fixed-point phase of sincos.h.
-#include "sinusoidal.h"
-
 #include <math.h>
 #include <stddef.h>
 
@@ -42,12 +40,12 @@ void pe_sincos_table_scalar(float *sin_out, float *cos_out, ptrdiff_t row_stride
 }
 
 #if PE_HAVE_SIMD
-// `vectors` × 4 pairs down all rows. The phases advance by an exact 64-bit add per row, so the
+// `vectors` × 4 pairs (up to 16) down all rows. The phases advance by an exact 64-bit add per row, so the
 // inner loop needs no multiply (wasm has no cheap 64-bit one) and matches p·T bit for bit.
 static inline __attribute__((always_inline)) void sincos_columns_simd(
     float *sin_out, float *cos_out, ptrdiff_t row_stride, ptrdiff_t pair_stride, int32_t rows,
     uint32_t first_position, const uint32_t *turns_hi, const uint32_t *turns_lo, int vectors) {
-    v128_t t_hi[2], t_lo[2], ph_hi[2], ph_lo[2];
+    v128_t t_hi[4], t_lo[4], t_lo_biased[4], ph_hi[4], ph_lo_biased[4];
     for (int v = 0; v < vectors; v++) {
         uint32_t start_hi[PE_LANES], start_lo[PE_LANES];
         for (int k = 0; k < PE_LANES; k++) {
@@ -55,12 +53,13 @@ static inline __attribute__((always_inline)) void sincos_columns_simd(
             uint64_t turns = ((uint64_t)turns_hi[j] << 32) | turns_lo[j];
             uint64_t phase = (uint64_t)first_position * turns;    // mod 2^64
             start_hi[k] = (uint32_t)(phase >> 32);
-            start_lo[k] = (uint32_t)phase;
+            start_lo[k] = (uint32_t)phase ^ 0x80000000u;   // biased, see pe_phase_step_x4
         }
         t_hi[v] = wasm_v128_load(turns_hi + v * PE_LANES);
         t_lo[v] = wasm_v128_load(turns_lo + v * PE_LANES);
         ph_hi[v] = wasm_v128_load(start_hi);
-        ph_lo[v] = wasm_v128_load(start_lo);
+        t_lo_biased[v] = wasm_v128_xor(t_lo[v], wasm_i32x4_splat((int32_t)0x80000000u));
+        ph_lo_biased[v] = wasm_v128_load(start_lo);
     }
     for (int32_t r = 0; r < rows; r++) {
         float *s_row = sin_out + (ptrdiff_t)r * row_stride;
@@ -75,20 +74,20 @@ static inline __attribute__((always_inline)) void sincos_columns_simd(
                 wasm_v128_store(s_row + 4 * v, s);
                 wasm_v128_store(c_row + 4 * v, c);
             }
-            pe_phase_step_x4(&ph_hi[v], &ph_lo[v], t_hi[v], t_lo[v]);
+            pe_phase_step_x4(&ph_hi[v], &ph_lo_biased[v], t_hi[v], t_lo[v], t_lo_biased[v]);
         }
     }
 }
 
-// SIMD: eight pairs at a time, then four, then the scalar reference for the last n % 4.
+// SIMD: sixteen pairs at a time, then four, then the scalar reference for the last n % 4.
 // pair_stride is 1 (two contiguous runs) or 2 (interleaved, cos_out == sin_out + 1).
 void pe_sincos_table_simd(float *sin_out, float *cos_out, ptrdiff_t row_stride,
                           ptrdiff_t pair_stride, int32_t rows, uint32_t first_position,
                           const uint32_t *turns_hi, const uint32_t *turns_lo, int32_t n) {
     int32_t i = 0;
-    for (; i + 2 * PE_LANES <= n; i += 2 * PE_LANES)
+    for (; i + 4 * PE_LANES <= n; i += 4 * PE_LANES)
         sincos_columns_simd(sin_out + i * pair_stride, cos_out + i * pair_stride, row_stride,
-                            pair_stride, rows, first_position, turns_hi + i, turns_lo + i, 2);
+                            pair_stride, rows, first_position, turns_hi + i, turns_lo + i, 4);
     for (; i + PE_LANES <= n; i += PE_LANES)
         sincos_columns_simd(sin_out + i * pair_stride, cos_out + i * pair_stride, row_stride,
                             pair_stride, rows, first_position, turns_hi + i, turns_lo + i, 1);
@@ -99,18 +98,19 @@ void pe_sincos_table_simd(float *sin_out, float *cos_out, ptrdiff_t row_stride,
 
 pe_status pe_sinusoidal_check(int32_t length, int32_t dim, double base, int32_t layout,
                               int32_t offset) {
-    if (length < 1 || length > PE_MAX_LENGTH) return PE_ERR_LENGTH;
-    if (dim < 1 || dim > PE_MAX_DIM) return PE_ERR_DIM;
-    if (!(base > 1.0) || !isfinite(base)) return PE_ERR_BASE;   // also rejects NaN
-    if (layout < PE_SIN_INTERLEAVED || layout > PE_SIN_TENSOR2TENSOR) return PE_ERR_LAYOUT;
-    if (offset < 0 || offset > PE_MAX_POSITION - length) return PE_ERR_OFFSET;
+    if (length < 1 || length > PE_MAX_LENGTH) return PE_ERR_ARG(2);
+    if (dim < 1 || dim > PE_MAX_DIM) return PE_ERR_ARG(3);
+    if (!(base > 1.0) || !isfinite(base)) return PE_ERR_ARG(4);   // also rejects NaN
+    if (layout < PE_SIN_INTERLEAVED || layout > PE_SIN_TENSOR2TENSOR) return PE_ERR_ARG(5);
+    if (offset < 0 || offset > PE_MAX_POSITION - length) return PE_ERR_ARG(6);
     if ((int64_t)length * dim > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
     return PE_OK;
 }
 
 pe_status pe_sinusoidal_variant(float *out, int32_t length, int32_t dim, double base,
                                 int32_t layout, int32_t offset, pe_sincos_table_fn table_fn) {
-    if (out == NULL || table_fn == NULL) return PE_ERR_NULL;
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (table_fn == NULL) return PE_ERR_ARG(7);
     pe_status status = pe_sinusoidal_check(length, dim, base, layout, offset);
     if (status != PE_OK) return status;
 

@@ -1,5 +1,5 @@
-// Internal: the sinusoidal kernel's variants, exposed so native tests can compare the scalar
-// reference with the SIMD path at every tail length.
+// Sinusoidal encodings (kind `sinusoidal`): the public kernel, and its scalar and SIMD variants
+// (exposed so the native tests can compare them at every tail length).
 #ifndef PE_SINUSOIDAL_H
 #define PE_SINUSOIDAL_H
 
@@ -8,6 +8,20 @@
 
 #include "pe.h"
 #include "pe_simd.h"
+
+// Layouts (see shared/spec-contract.md, kind `sinusoidal`).
+typedef enum {
+    PE_SIN_INTERLEAVED = 0,   // col 2i = sin(p·ω_i), col 2i+1 = cos(p·ω_i), ω_i = base^(-2i/dim)
+    PE_SIN_CONCAT = 1,        // cols [0,h) sin, [h,2h) cos, same ω, h = dim/2
+    PE_SIN_TENSOR2TENSOR = 2, // concat with ω_k = exp(-k·ln(base)/max(h-1,1))
+} pe_sin_layout;
+
+// Writes the sinusoidal table for positions offset .. offset+length-1.
+// out: (length, dim) row-major floats. Max abs error <= 2e-7 against float64 for every
+// position up to PE_MAX_POSITION (the phase is reduced exactly in 64-bit fixed point).
+// Errors: PE_ERR_ARG(1..6) for out, length, dim, base, layout, offset; PE_ERR_TOO_LARGE.
+PE_API pe_status pe_sinusoidal(float *out, int32_t length, int32_t dim, double base,
+                               int32_t layout, int32_t offset);
 
 // Writes sin and cos of (first_position + r)·ω_i for rows r < rows and pairs i < n, with ω_i
 // given as fixed-point turns (sincos.h), at sin_out[r·row_stride + i·pair_stride] and the same

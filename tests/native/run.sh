@@ -17,7 +17,7 @@ mkdir -p "$out"
 CFLAGS=(-std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off -msse4.2
         -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
         -DPE_NATIVE_SIMDE -Ic -Itests/native)
-SOURCES=(c/sinusoidal.c c/status.c)
+SOURCES=(c/*.c)
 
 status=0
 for test in tests/native/test_*.c; do

@@ -141,25 +141,25 @@ static void test_accuracy_large_positions(void) {
 
 static void test_bad_arguments(void) {
     float buf[16];
-    CHECK(pe_sinusoidal(NULL, 1, 2, 10000, 0, 0) == PE_ERR_NULL, "NULL out");
-    CHECK(pe_sinusoidal(buf, 0, 2, 10000, 0, 0) == PE_ERR_LENGTH, "length 0");
-    CHECK(pe_sinusoidal(buf, -5, 2, 10000, 0, 0) == PE_ERR_LENGTH, "length < 0");
-    CHECK(pe_sinusoidal(buf, PE_MAX_LENGTH + 1, 2, 10000, 0, 0) == PE_ERR_LENGTH, "length too big");
-    CHECK(pe_sinusoidal(buf, 1, 0, 10000, 0, 0) == PE_ERR_DIM, "dim 0");
-    CHECK(pe_sinusoidal(buf, 1, -2, 10000, 0, 0) == PE_ERR_DIM, "dim < 0");
-    CHECK(pe_sinusoidal(buf, 1, PE_MAX_DIM + 1, 10000, 0, 0) == PE_ERR_DIM, "dim too big");
-    CHECK(pe_sinusoidal(buf, 1, 2, NAN, 0, 0) == PE_ERR_BASE, "base NaN");
-    CHECK(pe_sinusoidal(buf, 1, 2, INFINITY, 0, 0) == PE_ERR_BASE, "base inf");
-    CHECK(pe_sinusoidal(buf, 1, 2, 1.0, 0, 0) == PE_ERR_BASE, "base 1");
-    CHECK(pe_sinusoidal(buf, 1, 2, -3.0, 0, 0) == PE_ERR_BASE, "base < 0");
-    CHECK(pe_sinusoidal(buf, 1, 2, 10000, 3, 0) == PE_ERR_LAYOUT, "layout 3");
-    CHECK(pe_sinusoidal(buf, 1, 2, 10000, -1, 0) == PE_ERR_LAYOUT, "layout -1");
-    CHECK(pe_sinusoidal(buf, 1, 2, 10000, 0, -1) == PE_ERR_OFFSET, "offset < 0");
-    CHECK(pe_sinusoidal(buf, 2, 2, 10000, 0, PE_MAX_POSITION) == PE_ERR_OFFSET, "offset + length overflows");
+    CHECK(pe_sinusoidal(NULL, 1, 2, 10000, 0, 0) == PE_ERR_ARG(1), "NULL out");
+    CHECK(pe_sinusoidal(buf, 0, 2, 10000, 0, 0) == PE_ERR_ARG(2), "length 0");
+    CHECK(pe_sinusoidal(buf, -5, 2, 10000, 0, 0) == PE_ERR_ARG(2), "length < 0");
+    CHECK(pe_sinusoidal(buf, PE_MAX_LENGTH + 1, 2, 10000, 0, 0) == PE_ERR_ARG(2), "length too big");
+    CHECK(pe_sinusoidal(buf, 1, 0, 10000, 0, 0) == PE_ERR_ARG(3), "dim 0");
+    CHECK(pe_sinusoidal(buf, 1, -2, 10000, 0, 0) == PE_ERR_ARG(3), "dim < 0");
+    CHECK(pe_sinusoidal(buf, 1, PE_MAX_DIM + 1, 10000, 0, 0) == PE_ERR_ARG(3), "dim too big");
+    CHECK(pe_sinusoidal(buf, 1, 2, NAN, 0, 0) == PE_ERR_ARG(4), "base NaN");
+    CHECK(pe_sinusoidal(buf, 1, 2, INFINITY, 0, 0) == PE_ERR_ARG(4), "base inf");
+    CHECK(pe_sinusoidal(buf, 1, 2, 1.0, 0, 0) == PE_ERR_ARG(4), "base 1");
+    CHECK(pe_sinusoidal(buf, 1, 2, -3.0, 0, 0) == PE_ERR_ARG(4), "base < 0");
+    CHECK(pe_sinusoidal(buf, 1, 2, 10000, 3, 0) == PE_ERR_ARG(5), "layout 3");
+    CHECK(pe_sinusoidal(buf, 1, 2, 10000, -1, 0) == PE_ERR_ARG(5), "layout -1");
+    CHECK(pe_sinusoidal(buf, 1, 2, 10000, 0, -1) == PE_ERR_ARG(6), "offset < 0");
+    CHECK(pe_sinusoidal(buf, 2, 2, 10000, 0, PE_MAX_POSITION) == PE_ERR_ARG(6), "offset + length overflows");
     CHECK(pe_sinusoidal(buf, PE_MAX_LENGTH, PE_MAX_DIM, 10000, 0, 0) == PE_ERR_TOO_LARGE, "output too large");
-    CHECK(pe_sinusoidal_variant(buf, 1, 2, 10000, 0, 0, NULL) == PE_ERR_NULL, "NULL row function");
-    CHECK(strcmp(pe_status_param(PE_ERR_DIM), "dim") == 0, "status param name");
-    CHECK(strlen(pe_status_message(PE_ERR_BASE)) > 0, "status message");
+    CHECK(pe_sinusoidal_variant(buf, 1, 2, 10000, 0, 0, NULL) == PE_ERR_ARG(7), "NULL table function");
+    CHECK(strlen(pe_status_message(PE_ERR_ARG(4))) > 0, "status message");
+    CHECK(PE_ERR_ARG_INDEX(PE_ERR_ARG(4)) == 4, "argument index");
     // A valid call after all of that still works.
     CHECK(pe_sinusoidal(buf, 2, 4, 10000, 0, 0) == PE_OK && buf[0] == 0.0f && buf[1] == 1.0f, "still works");
 }
