@@ -48,8 +48,9 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 
 # --- WebAssembly ---------------------------------------------------------------------------------
-SOURCES=(c/sinusoidal.c c/status.c)
-EXPORTS=_malloc,_free,_pe_sinusoidal,_pe_simd_enabled,_pe_status_param,_pe_status_message
+SOURCES=(c/*.c)
+# Kernels are exported by PE_API (c/pe.h); only the allocator is listed here.
+EXPORTS=_malloc,_free
 
 COMMON_FLAGS=(
   -O3 -Ic -std=c11 -Wall -Wextra -Werror

@@ -8,6 +8,7 @@
 // (Emscripten STANDALONE_WASM) loaded here: no generated JS glue, so no __dirname or ESM issues.
 import { PEError, defaults, normalizeSpec, shapeOf } from './spec.js';
 import { SCHEMA, KINDS, PE_MAX_ELEMENTS } from './schema.js';
+import { KERNELS } from './kernels/index.js';
 
 export { PEError, SCHEMA, KINDS, PE_MAX_ELEMENTS, defaults };
 
@@ -56,13 +57,6 @@ async function instantiate(source) {
   return exports;
 }
 
-const SIN_LAYOUT = { interleaved: 0, concat: 1, tensor2tensor: 2 };
-
-// How each kind calls its kernel: (exports, outPtr, spec) -> status.
-const KERNELS = {
-  sinusoidal: (w, out, s) => w.pe_sinusoidal(out, s.length, s.dim, s.base, SIN_LAYOUT[s.layout], s.offset),
-};
-
 /**
  * Loads the kernels. options.simd: 'auto' (default: SIMD when the engine validates it), true
  * (require SIMD) or false (force the scalar build). options.wasm: bytes (ArrayBuffer/Uint8Array)
@@ -102,40 +96,74 @@ class PE {
   }
 
   /**
-   * Computes a spec. Returns { data: Float32Array (a copy), shape: number[], spec } where spec is
-   * the normalized spec that was computed. Throws PEError on bad input; the module stays usable.
+   * Computes a spec. Returns { data: Float32Array (a copy), shape: number[], spec, ...extras }
+   * where spec is the normalized spec that was computed. Throws PEError on bad input; the module
+   * stays usable.
    */
   compute(spec) {
     const s = normalizeSpec(spec);
-    const shape = shapeOf(s);
-    const count = shape.reduce((a, b) => a * b, 1);
-    const data = this.#run(count, (out) => KERNELS[s.kind](this.#w, out, s));
-    return { data, shape, spec: s };
+    const binding = KERNELS[s.kind];
+    const result = binding.compute(this.#context(binding.args), s);
+    return { ...result, shape: shapeOf(s), spec: s };
   }
 
-  // Allocates `count` floats in WASM memory, runs `call(ptr)`, copies the result out, frees.
-  #run(count, call) {
+  /**
+   * For tests of the C guards only: runs a kind's kernel on a spec that skipped JS validation
+   * (defaults still filled in), so a bad value reaches C and comes back as a status.
+   */
+  _computeUnvalidated(spec) {
+    const s = { ...defaults(spec.kind), ...spec };
+    const binding = KERNELS[s.kind];
+    return binding.compute(this.#context(binding.args), s);
+  }
+
+  #context(args) {
+    return { wasm: this.#w, run: (io, call) => this.#run(io, call, args) };
+  }
+
+  // Allocates io.inputs (typed arrays, copied in) and io.outputs ({ name: count } floats, or
+  // { name: { count, type } }) in WASM memory, runs call({ name: ptr }), copies every output
+  // out and frees everything, also when the call fails. A non-zero status becomes a PEError
+  // naming args[k - 1] for PE_ERR_ARG(k).
+  #run(io, call, args) {
     const w = this.#w;
-    const bytes = count * 4;
-    if (count > PE_MAX_ELEMENTS) throw new PEError('length', `output of ${count} values exceeds PE_MAX_ELEMENTS (${PE_MAX_ELEMENTS})`);
-    const ptr = w.malloc(bytes);
-    if (ptr === 0) {
-      throw new PEError('length', `not enough memory for an output of ${count} values (${(bytes / 2 ** 20).toFixed(0)} MiB)`);
-    }
+    const ptrs = {};
+    const outputs = Object.entries(io.outputs ?? {}).map(([name, o]) =>
+      (typeof o === 'number' ? { name, count: o, type: Float32Array } : { name, type: Float32Array, ...o }));
     try {
-      const status = call(ptr);
-      if (status !== 0) this.#throwStatus(status);
+      for (const [name, array] of Object.entries(io.inputs ?? {})) {
+        ptrs[name] = this.#alloc(array.byteLength, name);
+        new Uint8Array(w.memory.buffer, ptrs[name], array.byteLength)
+          .set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+      }
+      for (const { name, count, type } of outputs) {
+        if (count > PE_MAX_ELEMENTS) throw new PEError(args[1] ?? 'kind', `output of ${count} values exceeds PE_MAX_ELEMENTS (${PE_MAX_ELEMENTS})`);
+        ptrs[name] = this.#alloc(count * type.BYTES_PER_ELEMENT, args[1] ?? name);
+      }
+      const status = call(ptrs);
+      if (status !== 0) this.#throwStatus(status, args);
       // memory.buffer may have been replaced by growth during the call: view it afresh.
-      return new Float32Array(w.memory.buffer, ptr, count).slice();
+      const result = {};
+      for (const { name, count, type } of outputs) result[name] = new type(w.memory.buffer, ptrs[name], count).slice();
+      return result;
     } finally {
-      w.free(ptr);
+      for (const ptr of Object.values(ptrs)) w.free(ptr);
     }
   }
 
-  #throwStatus(status) {
-    const w = this.#w;
-    const param = this.#cString(w.pe_status_param(status)) || 'kind';
-    throw new PEError(param, `${this.#cString(w.pe_status_message(status))} (kernel status ${status})`);
+  #alloc(bytes, param) {
+    const ptr = this.#w.malloc(Math.max(bytes, 1));
+    if (ptr === 0) {
+      throw new PEError(param, `not enough memory for ${(bytes / 2 ** 20).toFixed(1)} MiB (${param})`);
+    }
+    return ptr;
+  }
+
+  #throwStatus(status, args) {
+    const message = this.#cString(this.#w.pe_status_message(status));
+    const index = status - 100;
+    const param = index >= 1 && index <= args.length ? args[index - 1] : (args[1] ?? 'kind');
+    throw new PEError(param, `${param}: ${message} (kernel status ${status})`);
   }
 
   #cString(ptr) {
