@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// A zero-dependency static server for the PE Lab page (web/), bound to 127.0.0.1.
+//
+//   node scripts/serve.js            # port from $PORT or 8080; a free port if that one is taken
+//   PORT=9000 node scripts/serve.js
+//
+// In-process use (tests):
+//   import { startServer } from './scripts/serve.js';
+//   const { url, port, close } = await startServer({ port: 0, root: 'web' });
+
+import { createServer } from 'node:http';
+import { promises as fsp, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_ROOT = path.resolve(HERE, '..', 'web');
+export const HOST = '127.0.0.1';
+
+export const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.npy': 'application/octet-stream',
+  '.safetensors': 'application/octet-stream',
+};
+
+/** Only same-origin resources; WebAssembly compilation needs 'wasm-unsafe-eval'. */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const BASE_HEADERS = {
+  'Content-Security-Policy': CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+function send(res, status, body, headers = {}) {
+  res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', ...headers });
+  res.end(body);
+}
+
+/** Map a request path to a file inside root, or null if it would leave root. */
+async function resolveFile(root, urlPath) {
+  let rel;
+  try {
+    rel = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (rel.includes('\0')) return null;
+  // Normalise as a POSIX URL path first, then join below root and check containment.
+  rel = path.posix.normalize('/' + rel.replace(/\\/g, '/'));
+  let file = path.resolve(root, '.' + rel);
+  if (file !== root && !file.startsWith(root + path.sep)) return null;
+  let stat;
+  try {
+    stat = await fsp.stat(file);
+    if (stat.isDirectory()) {
+      file = path.join(file, 'index.html');
+      stat = await fsp.stat(file);
+    }
+  } catch {
+    return { file: null };
+  }
+  if (!stat.isFile()) return { file: null };
+  // Refuse symlinks that point outside root.
+  const real = await fsp.realpath(file);
+  if (real !== root && !real.startsWith(root + path.sep)) return null;
+  return { file, size: stat.size };
+}
+
+function handler(root) {
+  return async (req, res) => {
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        send(res, 405, 'Method Not Allowed\n', { Allow: 'GET, HEAD' });
+        return;
+      }
+      const urlPath = (req.url || '/').split(/[?#]/)[0];
+      const found = await resolveFile(root, urlPath);
+      if (found === null) {
+        send(res, 403, 'Forbidden\n');
+        return;
+      }
+      if (!found.file) {
+        send(res, 404, 'Not Found\n');
+        return;
+      }
+      const type = MIME[path.extname(found.file).toLowerCase()] || 'application/octet-stream';
+      const body = req.method === 'HEAD' ? null : await fsp.readFile(found.file);
+      res.writeHead(200, { ...BASE_HEADERS, 'Content-Type': type, 'Content-Length': found.size });
+      res.end(body);
+    } catch (err) {
+      send(res, 500, 'Internal Server Error\n');
+      console.error(err);
+    }
+  };
+}
+
+function listen(server, port) {
+  return new Promise((resolve, reject) => {
+    const onError = (err) => {
+      server.off('listening', onListening);
+      reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve(server.address().port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, HOST);
+  });
+}
+
+/**
+ * Start the static server. `port` 0 picks a free port; if the asked-for port is taken, a free one is used.
+ * @returns {Promise<{url: string, port: number, close: () => Promise<void>}>}
+ */
+export async function startServer({ port = 8080, root = DEFAULT_ROOT } = {}) {
+  const absRoot = await fsp.realpath(path.resolve(root));
+  const server = createServer(handler(absRoot));
+  const sockets = new Set();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  let actual;
+  try {
+    actual = await listen(server, Number(port) || 0);
+  } catch (err) {
+    if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;
+    actual = await listen(server, 0);
+  }
+  const url = `http://${HOST}:${actual}/`;
+  const close = () =>
+    new Promise((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
+  return { url, port: actual, close };
+}
+
+const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (isMain) {
+  const port = process.env.PORT !== undefined && process.env.PORT !== '' ? Number(process.env.PORT) : 8080;
+  for (const f of ['dist/app.js', 'wasm/pe_simd.wasm', 'wasm/pe_scalar.wasm']) {
+    if (!existsSync(path.join(DEFAULT_ROOT, f))) console.warn(`warning: web/${f} is missing; run \`bash build.sh\` first`);
+  }
+  const { url, port: actual } = await startServer({ port });
+  if (port && actual !== port) console.log(`Port ${port} is taken; using ${actual} instead.`);
+  console.log(`PE Lab running at ${url}`);
+}
