@@ -1,21 +1,23 @@
-// Internal: sin and cos of p·ω, accurate for every 32-bit position p.
+// Internal: sin and cos of p·ω for runs of consecutive positions, accurate for every 32-bit p.
 //
 // Evaluating sin(p·ω) in float32 the obvious way loses the angle: at p = 10^6 a float32 angle is
-// off by ~0.03 rad. Here the angle is kept as a *phase in turns*, a 64-bit fixed-point fraction:
+// off by ~0.03 rad. Here it is done in two steps:
 //
-//   T = round(ω / 2π · 2^64)            (per frequency, computed once in float64)
-//   phase(p) = p·T mod 2^64             (exact integer arithmetic; wrap-around = whole turns)
+// 1. An exact start. ω/2π is held as a 64-bit fixed-point fraction of a turn,
+//      T = round(ω / 2π · 2^64)
+//    (formed in double-double so no bit of the float64 ω is lost), and the phase of the first
+//    position is the exact integer product p·T mod 2^64 (wrap-around = whole turns). Its top two
+//    bits (rounded) give the quadrant q, the rest a residual y ∈ [-π/4, π/4] in float64, and
+//    sin(qπ/2 + y), cos(qπ/2 + y) follow from libm's sin y, cos y by swapping and negating.
+// 2. Rotation down the rows in float64:
+//      sin((p+1)ω) = sin(pω)·cos ω + cos(pω)·sin ω
+//      cos((p+1)ω) = cos(pω)·cos ω − sin(pω)·sin ω
+//    Each step adds a few float64 roundings (~1e-16), so even 2^16 steps stay near 1e-11 before
+//    the kernel re-anchors exactly; the float32 output is then within half an ulp (≤ 3e-8) of
+//    the true value plus that drift.
 //
-// Only the top 32 bits of the phase are needed (resolution 2^-32 turn = 1.5e-9 rad):
-//   hi = p·T_hi + floor(p·T_lo / 2^32)  (mod 2^32)
-// The top two bits (rounded) pick the quadrant q, the low 30 bits (as a signed residual) give
-// y ∈ [-π/4, π/4), and short minimax polynomials (scripts/fit_sincos.py) give sin y and cos y:
-//   sin(qπ/2 + y), cos(qπ/2 + y) = (±sin y | ±cos y) by quadrant.
-// Worst case vs float64 is about 1e-7 for any p < 2^32 (the conversion of the residual to float
-// and the final rounding dominate).
-//
-// The scalar functions are the reference: the SIMD ones do the same operations in the same
-// order, lane by lane, so both builds give bit-identical tables (tested natively).
+// The scalar functions are the reference: the SIMD ones do the same float64 operations in the
+// same order, two pairs per vector, so both builds give bit-identical tables (tested natively).
 #ifndef PE_SINCOS_H
 #define PE_SINCOS_H
 
@@ -24,18 +26,7 @@
 
 #include "pe_simd.h"
 
-// Minimax coefficients on [-π/4, π/4] from scripts/fit_sincos.py.
-#define PE_SIN0 -1.666665077e-01f
-#define PE_SIN1 8.331978694e-03f
-#define PE_SIN2 -1.949563593e-04f
-#define PE_COS0 -5.000000000e-01f
-#define PE_COS1 4.166662320e-02f
-#define PE_COS2 -1.388676348e-03f
-#define PE_COS3 2.439045056e-05f
-// 2π / 2^34: radians per unit of (phase << 2), the residual scaled by 4 (exact in float).
-#define PE_RAD_PER_PHASE4 3.6572951981678992e-10f
-
-// A frequency as a 64-bit fixed-point phase increment per position.
+// A frequency as a 64-bit fixed-point phase increment per position (turns · 2^64).
 typedef struct {
     uint32_t hi, lo;
 } pe_turns;
@@ -68,78 +59,39 @@ static inline pe_turns pe_turns_from_omega(double omega) {
     return r;
 }
 
-// Top 32 bits of p·T mod 2^64.
-static inline uint32_t pe_phase_hi(uint32_t p, pe_turns t) {
-    uint64_t low_product = (uint64_t)p * t.lo;
-    return p * t.hi + (uint32_t)(low_product >> 32);
-}
-
-static inline float pe_sin_poly(float y, float y2) {
-    return y + y * y2 * (PE_SIN0 + y2 * (PE_SIN1 + y2 * PE_SIN2));
-}
-
-static inline float pe_cos_poly(float y2) {
-    return 1.0f + y2 * (PE_COS0 + y2 * (PE_COS1 + y2 * (PE_COS2 + y2 * PE_COS3)));
-}
-
-// Scalar reference: sin and cos of the angle whose phase (top 32 bits) is `phase`.
-static inline void pe_sincos_phase_scalar(uint32_t phase, float *sin_out, float *cos_out) {
-    int32_t residual4 = (int32_t)(phase << 2);              // signed low 30 bits, times 4
-    uint32_t quadrant = (phase + (1u << 29)) >> 30;         // rounded top 2 bits
-    float y = (float)residual4 * PE_RAD_PER_PHASE4;
-    float y2 = y * y;
-    float s = pe_sin_poly(y, y2);
-    float c = pe_cos_poly(y2);
-    if (quadrant & 1u) {
-        float swap = s;
-        s = c;
-        c = swap;
+// sin and cos of p·ω (ω given as turns) in float64, exact up to float64 rounding for any p.
+static inline void pe_sincos_at(uint32_t p, pe_turns t, double *sin_out, double *cos_out) {
+    uint64_t turns = ((uint64_t)t.hi << 32) | t.lo;
+    uint64_t phase = (uint64_t)p * turns;              // mod 2^64: whole turns drop out
+    uint32_t hi = (uint32_t)(phase >> 32), lo = (uint32_t)phase;
+    uint32_t quadrant = (hi + (1u << 29)) >> 30;       // nearest quarter turn
+    // Residual in turns, |r| <= 1/8: the signed low 30 bits of hi, then the low word.
+    double residual = (double)(int32_t)(hi << 2) * 0x1p-34 + (double)lo * 0x1p-64;
+    double y = residual * 6.283185307179586476925286766559;
+    double s = sin(y), c = cos(y);
+    switch (quadrant & 3u) {
+    case 0: *sin_out = s; *cos_out = c; break;
+    case 1: *sin_out = c; *cos_out = -s; break;
+    case 2: *sin_out = -s; *cos_out = -c; break;
+    default: *sin_out = -c; *cos_out = s; break;
     }
-    union { float f; uint32_t u; } su = {s}, cu = {c};
-    su.u ^= (quadrant << 30) & 0x80000000u;              // sin negated in quadrants 2, 3
-    cu.u ^= ((quadrant + 1u) << 30) & 0x80000000u;       // cos negated in quadrants 1, 2
-    *sin_out = su.f;
-    *cos_out = cu.f;
+}
+
+// One rotation step of a (sin, cos) pair by the angle whose (sin, cos) is (ws, wc).
+static inline void pe_rotate_scalar(double *s, double *c, double ws, double wc) {
+    double s_next = *s * wc + *c * ws;
+    double c_next = *c * wc - *s * ws;
+    *s = s_next;
+    *c = c_next;
 }
 
 #if PE_HAVE_SIMD
-// Advances four 64-bit phases by one position: an exact add with carry. The low words are kept
-// biased by 2^31 (lo ^ 0x80000000) and t_lo_biased = t_lo ^ 0x80000000, so the unsigned
-// "did it wrap" test becomes one signed compare: lo + t wrapped ⇔ biased(lo + t) <s biased(t).
-static inline void pe_phase_step_x4(v128_t *hi, v128_t *lo_biased, v128_t t_hi, v128_t t_lo,
-                                    v128_t t_lo_biased) {
-    *lo_biased = wasm_i32x4_add(*lo_biased, t_lo);
-    v128_t carry = wasm_i32x4_lt(*lo_biased, t_lo_biased);   // all ones where the low word wrapped
-    *hi = wasm_i32x4_sub(wasm_i32x4_add(*hi, t_hi), carry);
-}
-
-// SIMD twin of pe_sincos_phase_scalar.
-static inline void pe_sincos_phase_x4(v128_t phase, v128_t *sin_out, v128_t *cos_out) {
-    v128_t y = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_shl(phase, 2)),
-                              wasm_f32x4_splat(PE_RAD_PER_PHASE4));
-    v128_t y2 = wasm_f32x4_mul(y, y);
-
-    v128_t sp = wasm_f32x4_add(wasm_f32x4_splat(PE_SIN1), wasm_f32x4_mul(y2, wasm_f32x4_splat(PE_SIN2)));
-    sp = wasm_f32x4_add(wasm_f32x4_splat(PE_SIN0), wasm_f32x4_mul(y2, sp));
-    v128_t s = wasm_f32x4_add(y, wasm_f32x4_mul(wasm_f32x4_mul(y, y2), sp));
-
-    v128_t cp = wasm_f32x4_add(wasm_f32x4_splat(PE_COS2), wasm_f32x4_mul(y2, wasm_f32x4_splat(PE_COS3)));
-    cp = wasm_f32x4_add(wasm_f32x4_splat(PE_COS1), wasm_f32x4_mul(y2, cp));
-    cp = wasm_f32x4_add(wasm_f32x4_splat(PE_COS0), wasm_f32x4_mul(y2, cp));
-    v128_t c = wasm_f32x4_add(wasm_f32x4_splat(1.0f), wasm_f32x4_mul(y2, cp));
-
-    // With r = phase + 2^29, the quadrant q is r's top two bits. Swap sin and cos when q is odd
-    // (bit 30 of r); negate sin when q & 2 (bit 31 of r) and cos when (q + 1) & 2, which is
-    // bit 31 xor bit 30.
-    v128_t rounded = wasm_i32x4_add(phase, wasm_i32x4_splat(1 << 29));
-    v128_t bit30_up = wasm_i32x4_shl(rounded, 1);                 // q's bit 0 in bit 31
-    v128_t odd = wasm_i32x4_shr(bit30_up, 31);                    // all ones when q is odd
-    v128_t sign_bit = wasm_i32x4_splat((int32_t)0x80000000u);
-    v128_t s_sign = wasm_v128_and(rounded, sign_bit);
-    v128_t c_sign = wasm_v128_and(wasm_v128_xor(rounded, bit30_up), sign_bit);
-    v128_t swap = wasm_v128_and(wasm_v128_xor(s, c), odd);        // s ^ c where q is odd, else 0
-    *sin_out = wasm_v128_xor(wasm_v128_xor(s, swap), s_sign);
-    *cos_out = wasm_v128_xor(wasm_v128_xor(c, swap), c_sign);
+// SIMD twin of pe_rotate_scalar for two pairs (lanes are pairs).
+static inline void pe_rotate_x2(v128_t *s, v128_t *c, v128_t ws, v128_t wc) {
+    v128_t s_next = wasm_f64x2_add(wasm_f64x2_mul(*s, wc), wasm_f64x2_mul(*c, ws));
+    v128_t c_next = wasm_f64x2_sub(wasm_f64x2_mul(*c, wc), wasm_f64x2_mul(*s, ws));
+    *s = s_next;
+    *c = c_next;
 }
 #endif
 

@@ -23,25 +23,30 @@ typedef enum {
 PE_API pe_status pe_sinusoidal(float *out, int32_t length, int32_t dim, double base,
                                int32_t layout, int32_t offset);
 
-// Writes sin and cos of (first_position + r)·ω_i for rows r < rows and pairs i < n, with ω_i
-// given as fixed-point turns (sincos.h), at sin_out[r·row_stride + i·pair_stride] and the same
-// offset from cos_out. The SIMD variant takes pair_stride 1, or 2 with cos_out == sin_out + 1.
-typedef void (*pe_sincos_table_fn)(float *sin_out, float *cos_out, ptrdiff_t row_stride,
-                                   ptrdiff_t pair_stride, int32_t rows, uint32_t first_position,
-                                   const uint32_t *turns_hi, const uint32_t *turns_lo, int32_t n);
+// Writes sin and cos of pair i at row r, for rows r < rows and pairs i < n, starting from the
+// state (state_sin[i], state_cos[i]) at row 0 and rotating by (step_sin[i], step_cos[i]) per row
+// in float64, to sin_out[r·row_stride + i·pair_stride] and the same offset from cos_out
+// (float32). On return the state holds row `rows`, so a table can be written in row tiles.
+// The SIMD variant takes pair_stride 1, or 2 with cos_out == sin_out + 1.
+typedef void (*pe_rotate_table_fn)(float *sin_out, float *cos_out, ptrdiff_t row_stride,
+                                   ptrdiff_t pair_stride, int32_t rows, double *state_sin,
+                                   double *state_cos, const double *step_sin,
+                                   const double *step_cos, int32_t n);
 
-void pe_sincos_table_scalar(float *sin_out, float *cos_out, ptrdiff_t row_stride,
-                            ptrdiff_t pair_stride, int32_t rows, uint32_t first_position,
-                            const uint32_t *turns_hi, const uint32_t *turns_lo, int32_t n);
+void pe_rotate_table_scalar(float *sin_out, float *cos_out, ptrdiff_t row_stride,
+                            ptrdiff_t pair_stride, int32_t rows, double *state_sin,
+                            double *state_cos, const double *step_sin,
+                            const double *step_cos, int32_t n);
 #if PE_HAVE_SIMD
-void pe_sincos_table_simd(float *sin_out, float *cos_out, ptrdiff_t row_stride,
-                          ptrdiff_t pair_stride, int32_t rows, uint32_t first_position,
-                          const uint32_t *turns_hi, const uint32_t *turns_lo, int32_t n);
+void pe_rotate_table_simd(float *sin_out, float *cos_out, ptrdiff_t row_stride,
+                          ptrdiff_t pair_stride, int32_t rows, double *state_sin,
+                          double *state_cos, const double *step_sin,
+                          const double *step_cos, int32_t n);
 #endif
 
 pe_status pe_sinusoidal_check(int32_t length, int32_t dim, double base, int32_t layout,
                               int32_t offset);
 pe_status pe_sinusoidal_variant(float *out, int32_t length, int32_t dim, double base,
-                                int32_t layout, int32_t offset, pe_sincos_table_fn table_fn);
+                                int32_t layout, int32_t offset, pe_rotate_table_fn table_fn);
 
 #endif // PE_SINUSOIDAL_H

@@ -33,31 +33,63 @@ static long double table_ref(long double p, int col, int dim, double base, int l
     return col < pairs ? sinl(angle) : cosl(angle);
 }
 
-// The sin/cos core alone, at every pair count 1..40 (all tails of the 8- and 4-wide loops),
-// several row counts, both strides, positions up to 2^31 - 1.
+// The rotation core alone, at every pair count 1..40 (all tails of the 4-wide loop), several
+// row counts, both strides, starts at far positions.
 static void test_simd_matches_scalar_core(void) {
-    enum { MAX_N = 40, MAX_ROWS = 5, ROW_STRIDE = 2 * MAX_N + 3 };
+    enum { MAX_N = 40, MAX_ROWS = 9, ROW_STRIDE = 2 * MAX_N + 3 };
     static float ref[MAX_ROWS * ROW_STRIDE], simd[MAX_ROWS * ROW_STRIDE];
-    uint32_t hi[MAX_N], lo[MAX_N];
-    const uint32_t positions[] = {0, 1, 7, 65535, 999983, 1048575, 123456789, 2147483647u - MAX_ROWS};
+    double start_sin[MAX_N], start_cos[MAX_N], step_sin[MAX_N], step_cos[MAX_N];
+    const uint32_t positions[] = {0, 1, 999983, 2147483647u - MAX_ROWS};
     for (int n = 1; n <= MAX_N; n++) {
-        for (int i = 0; i < n; i++) {
-            pe_turns t = pe_turns_from_omega(pow(10000.0, -2.0 * i / (double)(2 * n)) + 1e-3 * i);
-            hi[i] = t.hi;
-            lo[i] = t.lo;
-        }
-        for (size_t k = 0; k < sizeof positions / sizeof positions[0]; k++)
-            for (int rows = 1; rows <= MAX_ROWS; rows += 2)
+        for (size_t k = 0; k < sizeof positions / sizeof positions[0]; k++) {
+            for (int i = 0; i < n; i++) {
+                double omega = pow(10000.0, -2.0 * i / (double)(2 * n)) + 1e-3 * i;
+                pe_sincos_at(positions[k], pe_turns_from_omega(omega), &start_sin[i], &start_cos[i]);
+                step_sin[i] = sin(omega);
+                step_cos[i] = cos(omega);
+            }
+            for (int rows = 1; rows <= MAX_ROWS; rows += 4)
                 for (int stride = 1; stride <= 2; stride++) {
                     memset(ref, 0xAB, sizeof ref);
                     memset(simd, 0xAB, sizeof simd);
                     ptrdiff_t cos_at = stride == 2 ? 1 : MAX_N;
-                    pe_sincos_table_scalar(ref, ref + cos_at, ROW_STRIDE, stride, rows, positions[k], hi, lo, n);
-                    pe_sincos_table_simd(simd, simd + cos_at, ROW_STRIDE, stride, rows, positions[k], hi, lo, n);
+                    double ref_sin[MAX_N], ref_cos[MAX_N], simd_sin[MAX_N], simd_cos[MAX_N];
+                    memcpy(ref_sin, start_sin, sizeof ref_sin);
+                    memcpy(ref_cos, start_cos, sizeof ref_cos);
+                    memcpy(simd_sin, start_sin, sizeof simd_sin);
+                    memcpy(simd_cos, start_cos, sizeof simd_cos);
+                    pe_rotate_table_scalar(ref, ref + cos_at, ROW_STRIDE, stride, rows, ref_sin,
+                                           ref_cos, step_sin, step_cos, n);
+                    pe_rotate_table_simd(simd, simd + cos_at, ROW_STRIDE, stride, rows, simd_sin,
+                                         simd_cos, step_sin, step_cos, n);
                     CHECK(memcmp(ref, simd, sizeof ref) == 0,
                           "simd == scalar (n=%d, rows=%d, p=%u, stride=%d)", n, rows, positions[k], stride);
+                    CHECK(memcmp(ref_sin, simd_sin, sizeof(double) * n) == 0 &&
+                          memcmp(ref_cos, simd_cos, sizeof(double) * n) == 0,
+                          "final state equal (n=%d, rows=%d)", n, rows);
                 }
+        }
     }
+}
+
+// pe_sincos_at against long double at positions up to 2^31 - 1.
+static void test_exact_start(void) {
+    double worst = 0.0;
+    for (int i = 0; i < 200; i++) {
+        double omega = pow(10000.0, -i / 100.0);
+        pe_turns t = pe_turns_from_omega(omega);
+        for (uint32_t p = 1; p < 2147483647u / 3; p = p * 3 + (uint32_t)i) {
+            double s, c;
+            pe_sincos_at(p, t, &s, &c);
+            long double angle = (long double)p * (long double)omega;
+            double err = fmax(fabs((double)(s - sinl(angle))), fabs((double)(c - cosl(angle))));
+            if (err > worst) worst = err;
+        }
+    }
+    printf("  exact start sin/cos(p*omega) vs long double, p < 2^31: max abs err %.3e\n", worst);
+    // T is ω/2π rounded to 2^-64 turn, so the start angle is off by at most p·2^-65 turn
+    // (3.7e-10 rad at p = 2^31), far below float32's half ulp; long double adds ~2e-11 of its own.
+    CHECK(worst < 5e-10, "exact start within 5e-10 (got %.3e)", worst);
 }
 
 static void test_simd_matches_scalar_tables(void) {
@@ -66,16 +98,16 @@ static void test_simd_matches_scalar_tables(void) {
     for (int layout = 0; layout < 3; layout++)
         for (int dim = 1; dim <= MAX_DIM; dim++)
             for (int length = 1; length <= MAX_LEN; length += 4) {
-                CHECK(pe_sinusoidal_variant(a, length, dim, 10000.0, layout, 1000, pe_sincos_table_scalar) == PE_OK, "ok");
-                CHECK(pe_sinusoidal_variant(b, length, dim, 10000.0, layout, 1000, pe_sincos_table_simd) == PE_OK, "ok");
+                CHECK(pe_sinusoidal_variant(a, length, dim, 10000.0, layout, 1000, pe_rotate_table_scalar) == PE_OK, "ok");
+                CHECK(pe_sinusoidal_variant(b, length, dim, 10000.0, layout, 1000, pe_rotate_table_simd) == PE_OK, "ok");
                 CHECK(memcmp(a, b, sizeof(float) * length * dim) == 0,
                       "simd table == scalar table (layout %d, dim %d, length %d)", layout, dim, length);
             }
     // Wider than one frequency block (256 pairs), with an odd column.
     static float c[3 * 1601], d[3 * 1601];
     for (int layout = 0; layout < 3; layout++) {
-        pe_sinusoidal_variant(c, 3, 1601, 500000.0, layout, 77, pe_sincos_table_scalar);
-        pe_sinusoidal_variant(d, 3, 1601, 500000.0, layout, 77, pe_sincos_table_simd);
+        pe_sinusoidal_variant(c, 3, 1601, 500000.0, layout, 77, pe_rotate_table_scalar);
+        pe_sinusoidal_variant(d, 3, 1601, 500000.0, layout, 77, pe_rotate_table_simd);
         CHECK(memcmp(c, d, sizeof c) == 0, "simd == scalar across frequency blocks (layout %d)", layout);
     }
 }
@@ -115,6 +147,7 @@ static void test_accuracy_all_positions(void) {
                 printf("  accuracy, all positions < 2^20: layout %d dim %d base %.0f: max abs err %.3e\n",
                        layout, dim, bases[bi], worst);
                 CHECK(worst <= 2e-7, "max abs error <= 2e-7 (got %.3e)", worst);
+                CHECK(worst <= 4e-8, "within about half a float32 ulp (got %.3e)", worst);
             }
     free(table);
 }
@@ -137,6 +170,25 @@ static void test_accuracy_large_positions(void) {
         }
     printf("  accuracy, positions up to 2^31-1 vs long double: max abs err %.3e\n", worst);
     CHECK(worst <= 2e-7, "large positions max abs error <= 2e-7 (got %.3e)", worst);
+    CHECK(worst <= 4e-8, "large positions within about half a float32 ulp (got %.3e)", worst);
+}
+
+// One call of 2^20 rows: the float64 rotation runs across several re-anchorings.
+static void test_long_table(void) {
+    const int length = 1 << 20, dim = 10;
+    float *table = malloc(sizeof(float) * (size_t)length * dim);
+    CHECK(pe_sinusoidal(table, length, dim, 10000.0, PE_SIN_INTERLEAVED, 3) == PE_OK, "ok");
+    double worst = 0.0;
+    for (int row = 0; row < length; row++)
+        for (int col = 0; col < dim; col++) {
+            double angle = (double)(row + 3) * omega_ref(col / 2, dim, 10000.0, PE_SIN_INTERLEAVED);
+            double ref = col % 2 == 0 ? sin(angle) : cos(angle);
+            double err = fabs((double)table[(size_t)row * dim + col] - ref);
+            if (err > worst) worst = err;
+        }
+    printf("  one table of 2^20 rows: max abs err %.3e\n", worst);
+    CHECK(worst <= 4e-8, "long table within about half a float32 ulp (got %.3e)", worst);
+    free(table);
 }
 
 static void test_bad_arguments(void) {
@@ -180,9 +232,11 @@ int main(void) {
     printf("sinusoidal (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
     test_known_values();
     test_bad_arguments();
+    test_exact_start();
     test_simd_matches_scalar_core();
     test_simd_matches_scalar_tables();
     test_accuracy_large_positions();
+    test_long_table();
     test_accuracy_all_positions();
     return test_summary("native sinusoidal");
 }
