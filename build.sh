@@ -75,14 +75,14 @@ needs_build() {   # output, inputs...
   return 1
 }
 
-if needs_build web/wasm/pe_simd.wasm "${SOURCES[@]}"; then
-  say "compiling web/wasm/pe_simd.wasm"
-  emcc "${COMMON_FLAGS[@]}" "${SIMD_FLAGS[@]}" "${SOURCES[@]}" -o web/wasm/pe_simd.wasm
-fi
-if needs_build web/wasm/pe_scalar.wasm "${SOURCES[@]}"; then
-  say "compiling web/wasm/pe_scalar.wasm"
-  emcc "${COMMON_FLAGS[@]}" "${SCALAR_FLAGS[@]}" "${SOURCES[@]}" -o web/wasm/pe_scalar.wasm
-fi
+compile() {   # output, flags...: written to a temporary name first, so a reader never sees half a module
+  local out=$1; shift
+  say "compiling $out"
+  emcc "${COMMON_FLAGS[@]}" "$@" "${SOURCES[@]}" -o "$out.tmp.wasm"
+  mv -f "$out.tmp.wasm" "$out"
+}
+needs_build web/wasm/pe_simd.wasm "${SOURCES[@]}" && compile web/wasm/pe_simd.wasm "${SIMD_FLAGS[@]}"
+needs_build web/wasm/pe_scalar.wasm "${SOURCES[@]}" && compile web/wasm/pe_scalar.wasm "${SCALAR_FLAGS[@]}"
 
 # --- page bundle ---------------------------------------------------------------------------------
 if [ -f scripts/bundle.js ]; then
