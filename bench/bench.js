@@ -419,7 +419,7 @@ async function main() {
   log();
   log('time / SIMD kernel: median time divided by the WASM SIMD kernel median (how many times slower).');
   log('max abs err: over the whole table, against float64 Math.sin/Math.cos of p·ω, ω_i = 10000^(-2i/1600)');
-  log('  (Python rows: against the float64 numpy reference, tests/fixtures/reference.py).');
+  log('  (Python rows: against the float64 numpy reference, tests/fixtures/ref_sinusoidal.py).');
   log(`pe.compute output bit-identical to the kernel-only output: ${Object.entries(identical).filter(([k]) => k.startsWith('pe_')).map(([k, v]) => `${k.includes('simd') ? 'SIMD' : 'scalar'} ${v ? 'yes' : 'NO'}`).join(', ')}`
     + (identical.simd_vs_scalar_kernel === undefined ? '' : `; SIMD and scalar kernels bit-identical: ${identical.simd_vs_scalar_kernel ? 'yes' : 'no'}`));
   log();

@@ -12,7 +12,7 @@ Exits 0 with {"skipped": "..."} when numpy or torch cannot be imported.
                   (numpy's default); a float32 cast variant is reported as an extra.
 
 Accuracy is the max abs error against a float64 evaluation of the same interleaved table
-(tests/fixtures/reference.py). torch_err_at_1e6 is the torch tutorial code's max abs error on
+(tests/fixtures/ref_sinusoidal.py). torch_err_at_1e6 is the torch tutorial code's max abs error on
 positions 10^6-16 .. 10^6 at d_model = 64 (rows of a 1_000_001 x 64 table, computed by the same
 code with the position vector starting at 10^6-16, which gives the identical float32 values).
 """
@@ -48,7 +48,7 @@ except Exception as e:  # pragma: no cover
     sys.exit(0)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
-import reference as ref  # noqa: E402
+import ref_sinusoidal as ref  # noqa: E402
 
 
 # --- the tutorial code, as the tutorials write it ------------------------------------------
