@@ -48,5 +48,6 @@ PE_API const char *pe_status_message(pe_status status);
 #endif
 
 #include "sinusoidal.h"
+#include "vision.h"
 
 #endif // PE_H

@@ -107,61 +107,72 @@ pe_status pe_sinusoidal_check(int32_t length, int32_t dim, double base, int32_t 
     return PE_OK;
 }
 
-pe_status pe_sinusoidal_variant(float *out, int32_t length, int32_t dim, double base,
-                                int32_t layout, int32_t offset, pe_rotate_table_fn table_fn) {
-    if (out == NULL) return PE_ERR_ARG(1);
-    if (table_fn == NULL) return PE_ERR_ARG(7);
-    pe_status status = pe_sinusoidal_check(length, dim, base, layout, offset);
-    if (status != PE_OK) return status;
-
+void pe_sinusoidal_block(float *out, ptrdiff_t row_stride, int32_t length, int32_t dim,
+                         int32_t columns, double base, int32_t layout, int32_t offset,
+                         pe_rotate_table_fn table_fn) {
     const int32_t pairs = dim / 2;
     const int interleaved = layout == PE_SIN_INTERLEAVED;
     pe_turns turns[FREQ_BLOCK];
     double state_sin[FREQ_BLOCK], state_cos[FREQ_BLOCK], step_sin[FREQ_BLOCK], step_cos[FREQ_BLOCK];
 
-    // The odd last column (interleaved: sin of frequency `pairs`; otherwise 0) rides along as
-    // one more pair of the last block, its cos going nowhere.
-    const int32_t columns = pairs + (interleaved && dim % 2 == 1 ? 1 : 0);
-    for (int32_t block = 0; block < columns; block += FREQ_BLOCK) {
-        int32_t n = columns - block < FREQ_BLOCK ? columns - block : FREQ_BLOCK;
+    // Interleaved: `columns / 2` full pairs, then a sin-only column when `columns` is odd (the odd
+    // last column of an odd dim, or a cut through a pair); it rides along as one more pair of the
+    // last block, its cos going nowhere. Concat layouts always write whole rows.
+    const int32_t full_pairs = interleaved ? columns / 2 : pairs;
+    const int32_t frequencies = full_pairs + (interleaved && columns % 2 == 1 ? 1 : 0);
+    for (int32_t block = 0; block < frequencies; block += FREQ_BLOCK) {
+        int32_t n = frequencies - block < FREQ_BLOCK ? frequencies - block : FREQ_BLOCK;
         for (int32_t i = 0; i < n; i++) {
             double omega = sinusoidal_omega(block + i, dim, base, layout);
             turns[i] = pe_turns_from_omega(omega);
             step_sin[i] = sin(omega);
             step_cos[i] = cos(omega);
         }
-        int32_t full = block + n > pairs ? pairs - block : n;   // pairs with both columns
+        int32_t full = block + n > full_pairs ? full_pairs - block : n;   // pairs with both columns
         for (int32_t row = 0; row < length; row += ROW_TILE) {
             if (row % ANCHOR_ROWS == 0)   // exact start, then float64 rotation
                 for (int32_t i = 0; i < n; i++)
                     pe_sincos_at((uint32_t)offset + (uint32_t)row, turns[i], &state_sin[i], &state_cos[i]);
             int32_t rows = length - row < ROW_TILE ? length - row : ROW_TILE;
-            float *tile = out + (size_t)row * (size_t)dim;   // (rows, dim)
+            float *tile = out + (ptrdiff_t)row * row_stride;   // (rows, columns) with row_stride
             if (interleaved)
-                table_fn(tile + 2 * block, tile + 2 * block + 1, dim, 2, rows, state_sin, state_cos,
-                         step_sin, step_cos, full);
+                table_fn(tile + 2 * block, tile + 2 * block + 1, row_stride, 2, rows, state_sin,
+                         state_cos, step_sin, step_cos, full);
             else
-                table_fn(tile + block, tile + pairs + block, dim, 1, rows, state_sin, state_cos,
-                         step_sin, step_cos, full);
-            if (full < n) {   // interleaved odd dim: the sin-only last column
-                float *last = tile + (dim - 1);
+                table_fn(tile + block, tile + pairs + block, row_stride, 1, rows, state_sin,
+                         state_cos, step_sin, step_cos, full);
+            if (full < n) {   // the sin-only column
+                float *last = tile + 2 * (block + full);
                 for (int32_t r = 0; r < rows; r++) {
-                    last[(size_t)r * (size_t)dim] = (float)state_sin[full];
+                    last[(ptrdiff_t)r * row_stride] = (float)state_sin[full];
                     pe_rotate_scalar(&state_sin[full], &state_cos[full], step_sin[full], step_cos[full]);
                 }
             }
         }
     }
     if (!interleaved && dim % 2 == 1)   // concat layouts: the odd last column is 0
-        for (int32_t row = 0; row < length; row++) out[(size_t)row * (size_t)dim + (dim - 1)] = 0.0f;
+        for (int32_t row = 0; row < length; row++) out[(ptrdiff_t)row * row_stride + (dim - 1)] = 0.0f;
+}
+
+pe_rotate_table_fn pe_rotate_table_default(void) {
+#if PE_HAVE_SIMD
+    return pe_rotate_table_simd;
+#else
+    return pe_rotate_table_scalar;
+#endif
+}
+
+pe_status pe_sinusoidal_variant(float *out, int32_t length, int32_t dim, double base,
+                                int32_t layout, int32_t offset, pe_rotate_table_fn table_fn) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (table_fn == NULL) return PE_ERR_ARG(7);
+    pe_status status = pe_sinusoidal_check(length, dim, base, layout, offset);
+    if (status != PE_OK) return status;
+    pe_sinusoidal_block(out, dim, length, dim, dim, base, layout, offset, table_fn);
     return PE_OK;
 }
 
 pe_status pe_sinusoidal(float *out, int32_t length, int32_t dim, double base, int32_t layout,
                         int32_t offset) {
-#if PE_HAVE_SIMD
-    return pe_sinusoidal_variant(out, length, dim, base, layout, offset, pe_rotate_table_simd);
-#else
-    return pe_sinusoidal_variant(out, length, dim, base, layout, offset, pe_rotate_table_scalar);
-#endif
+    return pe_sinusoidal_variant(out, length, dim, base, layout, offset, pe_rotate_table_default());
 }

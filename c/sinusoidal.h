@@ -46,6 +46,15 @@ void pe_rotate_table_simd(float *sin_out, float *cos_out, ptrdiff_t row_stride,
 
 pe_status pe_sinusoidal_check(int32_t length, int32_t dim, double base, int32_t layout,
                               int32_t offset);
+// Internal building block (also for the 2-D/3-D encodings): the first `columns` columns of the
+// (length, dim) table, rows `row_stride` floats apart. Arguments are not checked here: callers
+// validate. `columns` < dim only for the interleaved layout.
+void pe_sinusoidal_block(float *out, ptrdiff_t row_stride, int32_t length, int32_t dim,
+                         int32_t columns, double base, int32_t layout, int32_t offset,
+                         pe_rotate_table_fn table_fn);
+// The rotation core this build uses (SIMD when compiled with it).
+pe_rotate_table_fn pe_rotate_table_default(void);
+
 pe_status pe_sinusoidal_variant(float *out, int32_t length, int32_t dim, double base,
                                 int32_t layout, int32_t offset, pe_rotate_table_fn table_fn);
 

@@ -1,0 +1,30 @@
+// 2-D and 3-D sinusoidal encodings for patch grids and video (kinds `sinusoidal2d`,
+// `sinusoidal3d` of shared/spec-contract.md). Tokens are row-major over the grid:
+// k = row·width + col (2-D), k = (d·height + row)·width + col (3-D).
+#ifndef PE_VISION_H
+#define PE_VISION_H
+
+#include <stdint.h>
+
+#include "pe.h"
+
+typedef enum {
+    PE_2D_MAE = 0,      // [concat1d(col; dim/2) | concat1d(row; dim/2)], ω_i = base^(-i/(dim/4))
+    PE_2D_SUM = 1,      // interleaved1d(row; dim) + interleaved1d(col; dim)
+    PE_2D_TATP22 = 2,   // [interleaved1d(row; ch) | interleaved1d(col; ch)][:dim], ch = 2·ceil(dim/4)
+} pe_2d_layout;
+
+#define PE_MAX_GRID 4096   // height, width and depth each
+
+// out: (height·width, dim). mae needs dim % 4 == 0.
+// Errors: PE_ERR_ARG(1..6) for out, height, width, dim, base, layout; PE_ERR_TOO_LARGE.
+PE_API pe_status pe_sinusoidal2d(float *out, int32_t height, int32_t width, int32_t dim,
+                                 double base, int32_t layout);
+
+// tatp22 PositionalEncoding3D: [interleaved1d(d; ch) | (h; ch) | (w; ch)][:dim], ch = 2·ceil(dim/6).
+// out: (depth·height·width, dim). Errors: PE_ERR_ARG(1..6) for out, depth, height, width, dim,
+// base; PE_ERR_TOO_LARGE.
+PE_API pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int32_t width,
+                                 int32_t dim, double base);
+
+#endif // PE_VISION_H

@@ -1,0 +1,80 @@
+// Native tests of the 2-D/3-D sinusoidal kernels: composition from 1-D tables, bad arguments.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pe.h"
+#include "test_util.h"
+
+// Token (r, c) of mae must be [concat1d(c; dim/2) | concat1d(r; dim/2)], bit for bit equal to
+// the 1-D kernel's rows (both come from the same exact-start rotation).
+static void test_mae_is_two_concat_tables(void) {
+    enum { H = 5, W = 7, D = 12 };
+    static float grid[H * W * D], rows[H * D / 2], cols[W * D / 2];
+    CHECK(pe_sinusoidal2d(grid, H, W, D, 10000.0, PE_2D_MAE) == PE_OK, "ok");
+    CHECK(pe_sinusoidal(rows, H, D / 2, 10000.0, PE_SIN_CONCAT, 0) == PE_OK, "ok");
+    CHECK(pe_sinusoidal(cols, W, D / 2, 10000.0, PE_SIN_CONCAT, 0) == PE_OK, "ok");
+    for (int r = 0; r < H; r++)
+        for (int c = 0; c < W; c++) {
+            const float *token = grid + (r * W + c) * D;
+            CHECK(memcmp(token, cols + c * D / 2, sizeof(float) * D / 2) == 0, "mae (%d,%d) column half", r, c);
+            CHECK(memcmp(token + D / 2, rows + r * D / 2, sizeof(float) * D / 2) == 0, "mae (%d,%d) row half", r, c);
+        }
+}
+
+// sum: token (r, c) = I(r) + I(c) in float32, every odd dim and grid shape edge.
+static void test_sum_matches_1d(void) {
+    for (int dim = 1; dim <= 9; dim++)
+        for (int h = 1; h <= 3; h++)
+            for (int w = 1; w <= 3; w++) {
+                float grid[9 * 9], rows[3 * 9], cols[3 * 9];
+                CHECK(pe_sinusoidal2d(grid, h, w, dim, 10000.0, PE_2D_SUM) == PE_OK, "ok");
+                pe_sinusoidal(rows, h, dim, 10000.0, PE_SIN_INTERLEAVED, 0);
+                pe_sinusoidal(cols, w, dim, 10000.0, PE_SIN_INTERLEAVED, 0);
+                for (int r = 0; r < h; r++)
+                    for (int c = 0; c < w; c++)
+                        for (int j = 0; j < dim; j++)
+                            CHECK(grid[(r * w + c) * dim + j] == rows[r * dim + j] + cols[c * dim + j],
+                                  "sum dim %d grid %dx%d token (%d,%d) ch %d", dim, h, w, r, c, j);
+            }
+}
+
+static void test_3d_blocks(void) {
+    enum { T = 3, H = 2, W = 4, D = 13 };   // ch = 6: blocks [0,6) [6,12) [12,13)
+    static float grid[T * H * W * D], axis[W * 6];
+    CHECK(pe_sinusoidal3d(grid, T, H, W, D, 10000.0) == PE_OK, "ok");
+    pe_sinusoidal(axis, W, 6, 10000.0, PE_SIN_INTERLEAVED, 0);
+    for (int t = 0; t < T; t++)
+        for (int r = 0; r < H; r++)
+            for (int c = 0; c < W; c++)
+                CHECK(grid[((t * H + r) * W + c) * D + 12] == axis[c * 6], "width block, cut to one column");
+}
+
+static void test_bad_arguments(void) {
+    float buf[64];
+    CHECK(pe_sinusoidal2d(NULL, 2, 2, 4, 10000, 0) == PE_ERR_ARG(1), "NULL");
+    CHECK(pe_sinusoidal2d(buf, 0, 2, 4, 10000, 0) == PE_ERR_ARG(2), "height 0");
+    CHECK(pe_sinusoidal2d(buf, 2, PE_MAX_GRID + 1, 4, 10000, 0) == PE_ERR_ARG(3), "width too big");
+    CHECK(pe_sinusoidal2d(buf, 2, 2, 0, 10000, 0) == PE_ERR_ARG(4), "dim 0");
+    CHECK(pe_sinusoidal2d(buf, 2, 2, 6, 10000, PE_2D_MAE) == PE_ERR_ARG(4), "mae dim %% 4");
+    CHECK(pe_sinusoidal2d(buf, 2, 2, 4, NAN, 0) == PE_ERR_ARG(5), "base NaN");
+    CHECK(pe_sinusoidal2d(buf, 2, 2, 4, 10000, 3) == PE_ERR_ARG(6), "layout 3");
+    CHECK(pe_sinusoidal2d(buf, PE_MAX_GRID, PE_MAX_GRID, 8, 10000, 0) == PE_ERR_TOO_LARGE, "too large");
+    CHECK(pe_sinusoidal3d(NULL, 1, 1, 1, 4, 10000) == PE_ERR_ARG(1), "3d NULL");
+    CHECK(pe_sinusoidal3d(buf, -1, 1, 1, 4, 10000) == PE_ERR_ARG(2), "3d depth");
+    CHECK(pe_sinusoidal3d(buf, 1, 0, 1, 4, 10000) == PE_ERR_ARG(3), "3d height");
+    CHECK(pe_sinusoidal3d(buf, 1, 1, 0, 4, 10000) == PE_ERR_ARG(4), "3d width");
+    CHECK(pe_sinusoidal3d(buf, 1, 1, 1, PE_MAX_DIM + 1, 10000) == PE_ERR_ARG(5), "3d dim");
+    CHECK(pe_sinusoidal3d(buf, 1, 1, 1, 4, 0.5) == PE_ERR_ARG(6), "3d base");
+    CHECK(pe_sinusoidal3d(buf, PE_MAX_GRID, PE_MAX_GRID, 8, 8, 10000) == PE_ERR_TOO_LARGE, "3d too large");
+}
+
+int main(void) {
+    printf("vision (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
+    test_mae_is_two_concat_tables();
+    test_sum_matches_1d();
+    test_3d_blocks();
+    test_bad_arguments();
+    return test_summary("native vision");
+}
