@@ -14,11 +14,13 @@
 //   values   allowed strings ('enum')
 //   label, help   short UI texts ({ en, ko })
 import sinusoidal from './schema/sinusoidal.js';
+import vision from './schema/vision.js';
 
 export { PE_MAX_ELEMENTS, PE_MAX_POSITION, PE_MAX_LENGTH, PE_MAX_DIM } from './schema/limits.js';
 
 export const SCHEMA = {
   ...sinusoidal,
+  ...vision,
 };
 
 export const KINDS = Object.keys(SCHEMA);

@@ -139,6 +139,9 @@ export function normalizeSpec(spec) {
     }
     out[name] = checkField(name, field, spec[name], out);
   }
+  // Rules that tie fields together (e.g. dim % 4 == 0 for one layout): { param, message } or null.
+  const broken = schema.check?.(out);
+  if (broken) throw new PEError(broken.param, broken.message);
   const shape = schema.shape(out);
   const elements = shape.reduce((a, b) => a * b, 1);
   if (elements > PE_MAX_ELEMENTS) {
