@@ -27,39 +27,72 @@ export function describe(value) {
   return `a value of type ${typeof value}`;
 }
 
-/** Resolved bounds of a field for a (partially validated) spec: max may depend on other fields. */
-export function fieldBounds(field, spec) {
-  const max = typeof field.max === 'function' ? field.max(spec) : field.max;
-  return { min: field.min, max };
+/**
+ * Resolved bounds of a field for a (partially validated) spec: min and max may be functions of
+ * the fields validated before it. For a field of a nested object, `spec` is that object so far
+ * and `root` the enclosing spec so far.
+ */
+export function fieldBounds(field, spec, root = spec) {
+  const bound = (b) => (typeof b === 'function' ? b(spec, root) : b);
+  return { min: bound(field.min), max: bound(field.max) };
 }
 
-/** What a field allows, as words: "an integer in [1, 1048576]". */
-export function allowedText(field, spec = {}) {
-  const { min, max } = fieldBounds(field, spec);
+/** What a field allows, as words: "an integer in [1, 1048576]", "null or a finite number > 0". */
+export function allowedText(field, spec = {}, root = spec) {
+  const { min, max } = fieldBounds(field, spec, root);
+  const open = max === undefined || max === Infinity;   // no upper bound
+  let text;
   switch (field.type) {
-    case 'int': return `an integer in [${min}, ${max}]`;
+    case 'int': text = open ? `an integer ≥ ${min}` : `an integer in [${min}, ${max}]`; break;
     case 'number':
-      return `a finite number in ${field.exclusiveMin ? '(' : '['}${min}, ${max}]`;
-    case 'enum': return `one of ${field.values.map((v) => `"${v}"`).join(', ')}`;
-    case 'bool': return 'true or false';
-    default: return 'a valid value';
+      text = open ? `a finite number ${field.exclusiveMin ? '>' : '≥'} ${min}`
+        : `a finite number in ${field.exclusiveMin ? '(' : '['}${min}, ${max}]`;
+      break;
+    case 'enum': text = `one of ${field.values.map((v) => `"${v}"`).join(', ')}`; break;
+    case 'bool': text = 'true or false'; break;
+    case 'list': {
+      const count = field.minItems === field.maxItems ? `${field.minItems}` : `${field.minItems} to ${field.maxItems}`;
+      text = `a list of ${count} items, each ${allowedText(field.item, spec, root)}`;
+      break;
+    }
+    case 'object': {
+      const tag = field.fields[field.discriminator];
+      text = `an object with ${field.discriminator} ${allowedText(tag)} (and that type's fields)`;
+      break;
+    }
+    default: text = 'a valid value';
   }
+  if (field.rule) text += ` (${field.rule})`;
+  return field.nullable ? `null or ${text}` : text;
 }
 
-function checkField(name, field, value, spec) {
-  const fail = () => { throw new PEError(name, `${name} must be ${allowedText(field, spec)}, got ${describe(value)}`); };
+function checkField(name, field, value, spec, root = spec) {
+  const fail = () => { throw new PEError(name, `${name} must be ${allowedText(field, spec, root)}, got ${describe(value)}`); };
+  if (value === null && field.nullable) return null;
   switch (field.type) {
     case 'int': {
       if (typeof value !== 'number' || !Number.isInteger(value)) fail();
-      const { min, max } = fieldBounds(field, spec);
+      const { min, max } = fieldBounds(field, spec, root);
       if (value < min || value > max) fail();
       return value;
     }
     case 'number': {
       if (typeof value !== 'number' || !Number.isFinite(value)) fail();
-      const { min, max } = fieldBounds(field, spec);
+      const { min, max } = fieldBounds(field, spec, root);
       if (value < min || (field.exclusiveMin && value === min) || value > max) fail();
       return value;
+    }
+    case 'object':
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) fail();
+      return checkObject(name, field, value, root);
+    case 'list': {
+      // An array of items that share one descriptor (`item`), e.g. M-RoPE's segments; errors
+      // name the item, e.g. 'segments[2].h'. minItems/maxItems bound the length.
+      if (!Array.isArray(value) || value.length < field.minItems || value.length > field.maxItems) fail();
+      const items = value.map((item, i) => checkField(`${name}[${i}]`, field.item, item, spec, root));
+      const broken = field.check?.(items, spec);
+      if (broken) throw new PEError(broken.param ?? name, broken.message);
+      return items;
     }
     case 'enum':
       if (typeof value !== 'string' || !field.values.includes(value)) fail();
@@ -70,6 +103,56 @@ function checkField(name, field, value, spec) {
     default:
       throw new PEError(name, `${name}: the schema has no type "${field.type}"`);
   }
+}
+
+/**
+ * A nested object field (type 'object'), e.g. rope_scaling. Its descriptor has
+ *   fields         sub-field descriptors (same form as a kind's fields, in validation order)
+ *   discriminator  the sub-field (an enum) that selects the variant, e.g. 'rope_type'
+ *   variants       { value: { required: [names], optional: [names] } }: the keys each variant
+ *                  allows besides the discriminator; optional ones get their default
+ *   aliases        { legacy name: sub-field name }, e.g. { type: 'rope_type' }
+ * Sub-field errors name the full path ('rope_scaling.factor'); min/max functions of a sub-field
+ * get (the object so far, the enclosing spec so far). Returns a new object, discriminator first.
+ */
+function checkObject(name, field, value, root) {
+  const tag = field.discriminator;
+  const input = { ...value };
+  for (const [alias, key] of Object.entries(field.aliases ?? {})) {
+    if (!own(input, alias)) continue;
+    if (own(input, key) && input[key] !== input[alias]) {
+      throw new PEError(`${name}.${alias}`, `${name}.${alias} is another name for ${name}.${key}; they disagree (${describe(input[alias])} and ${describe(input[key])}): give only ${key}`);
+    }
+    input[key] = input[alias];
+    delete input[alias];
+  }
+  const tagName = `${name}.${tag}`;
+  if (!own(input, tag) || input[tag] === undefined) {
+    throw new PEError(tagName, `${tagName} is required: ${allowedText(field.fields[tag])}`);
+  }
+  const variant = checkField(tagName, field.fields[tag], input[tag], {}, root);
+  const { required = [], optional = [] } = field.variants[variant];
+  const allowed = [tag, ...required, ...optional];
+  for (const key of Object.keys(input)) {
+    if (allowed.includes(key) || input[key] === undefined) continue;
+    if (own(field.fields, key)) {
+      throw new PEError(`${name}.${key}`, `${name}.${key} is not used when ${tag} is "${variant}"; its fields are ${allowed.join(', ')}`);
+    }
+    throw new PEError(`${name}.${key}`, `unknown field "${key}" in ${name}${suggestion(key, Object.keys(field.fields))}; with ${tag} "${variant}" its fields are ${allowed.join(', ')}`);
+  }
+  const out = { [tag]: variant };
+  for (const [key, sub] of Object.entries(field.fields)) {
+    if (key === tag || !allowed.includes(key)) continue;
+    const subName = `${name}.${key}`;
+    const isRequired = required.includes(key);
+    if (!own(input, key) || input[key] === undefined || (input[key] === null && isRequired)) {
+      if (isRequired) throw new PEError(subName, `${subName} is required when ${tag} is "${variant}": ${allowedText({ ...sub, nullable: false }, out, root)}`);
+      out[key] = sub.default;
+      continue;
+    }
+    out[key] = checkField(subName, sub, input[key], out, root);
+  }
+  return out;
 }
 
 function editDistance(a, b) {

@@ -1,0 +1,136 @@
+// Rotary position embedding (kind `rope`): the public kernels, and their scalar and SIMD variants
+// (exposed so the native tests can compare them at every tail length).
+//
+// Every public function takes the whole spec as arguments, in the same order, so that
+// PE_ERR_ARG(k) names one spec field (web/kernels/rope.js lists the names). Optional values are
+// passed as NaN (numbers) or 0 (integers) when unset.
+#ifndef PE_ROPE_H
+#define PE_ROPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pe.h"
+#include "pe_simd.h"
+#include "sinusoidal.h"   // pe_rotate_table_fn: the float64 cos/sin rotation shared with sinusoidal
+
+// Channel pairing (see shared/spec-contract.md, kind `rope`).
+typedef enum {
+    PE_ROPE_HALF = 0,          // GPT-NeoX / HF rotate_half: pair (i, i + rotary_dim/2)
+    PE_ROPE_INTERLEAVED = 1,   // RoFormer / GPT-J rotate_every_two: pair (2i, 2i + 1)
+} pe_rope_layout;
+
+// rope_scaling.rope_type (Hugging Face names; transformers' modeling_rope_utils).
+typedef enum {
+    PE_ROPE_DEFAULT = 0,   // inv_freq_i = base^(-2i/d)
+    PE_ROPE_LINEAR = 1,    // inv_freq_i / factor
+    PE_ROPE_DYNAMIC = 2,   // dynamic NTK: base rescaled from the sequence length
+    PE_ROPE_YARN = 3,      // YaRN: per-frequency blend of interpolation and extrapolation
+    PE_ROPE_LLAMA3 = 4,    // Llama 3.1: low / high frequency bands with a smooth band between
+    PE_ROPE_NTK = 5,       // static NTK-aware: base' = base·factor^(d/(d-2))
+} pe_rope_type;
+
+// The spec of kind `rope`, in the order of the public functions' spec arguments. Unset optional
+// values: NaN for doubles, 0 for max_position_embeddings and original_max_position_embeddings.
+typedef struct {
+    int32_t length;                             // positions 0 .. length-1 (also dynamic's seq_len)
+    int32_t dim;                                // head dim; rotary_dim = (int)(dim·partial_rotary_factor)
+    double base;                                // rope_theta
+    double partial_rotary_factor;               // (0, 1]
+    int32_t max_position_embeddings;            // 0: unset
+    int32_t rope_type;                          // pe_rope_type
+    double factor;                              // every type but default
+    int32_t original_max_position_embeddings;   // 0: unset
+    double beta_fast, beta_slow;                // yarn
+    int32_t truncate;                           // yarn: 0 or 1
+    double mscale, mscale_all_dim;              // yarn, NaN or 0: unset
+    double attention_factor;                    // yarn, NaN: unset (then from factor and mscale)
+    double low_freq_factor, high_freq_factor;   // llama3
+} pe_rope_config;
+
+// The frequencies and the tables of a rope spec.
+//   angles:   (length, rotary_dim/2) floats, angle[p, i] = float32(p · inv_freq_i) (float64 product)
+//   cos_out:  (length, rotary_dim/2) floats, cos(p · inv_freq_i)
+//   sin_out:  (length, rotary_dim/2) floats, sin(p · inv_freq_i)
+//   inv_freq: (rotary_dim/2) float64
+//   attention_factor_out: one float64 (1 unless yarn)
+// angles may be NULL, and cos_out and sin_out may be NULL together (those tables are skipped).
+// cos and sin are within 2e-7 of float64 at every position (exact fixed-point start, float64
+// rotation down the rows; sincos.h).
+// Errors: PE_ERR_ARG(1) when no table is asked for, PE_ERR_ARG(2) or (3) when only one of cos_out
+// and sin_out is, PE_ERR_ARG(4..5) for NULL inv_freq or attention_factor_out, PE_ERR_ARG(5 + k)
+// for the k-th spec argument (1 = length); PE_ERR_TOO_LARGE when length·rotary_dim/2 >
+// PE_MAX_ELEMENTS.
+PE_API pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *inv_freq,
+                         double *attention_factor_out, int32_t length, int32_t dim, double base,
+                         double partial_rotary_factor, int32_t max_position_embeddings,
+                         int32_t rope_type, double factor, int32_t original_max_position_embeddings,
+                         double beta_fast, double beta_slow, int32_t truncate, double mscale,
+                         double mscale_all_dim, double attention_factor, double low_freq_factor,
+                         double high_freq_factor);
+
+// Applies RoPE to x: (heads, length, dim) row-major floats, the row of head h at position p
+// starting at x + (h·length + p)·dim. The first rotary_dim channels of every row are rotated pair
+// by pair in the layout,
+//   out_a = x_a·(af·cos) − x_b·(af·sin),   out_b = x_b·(af·cos) + x_a·(af·sin)
+// with (a, b) = (i, i + rotary_dim/2) (half) or (2i, 2i + 1) (interleaved) and af the attention
+// factor; the other channels are copied. out: same shape; out == x (in place) is allowed, any
+// other overlap is not. inv_freq and attention_factor_out as for pe_rope.
+// Errors: PE_ERR_ARG(1..4) for NULL pointers, (5) heads, (6) layout, PE_ERR_ARG(6 + k) for the
+// k-th spec argument; PE_ERR_TOO_LARGE when heads·length·dim > PE_MAX_ELEMENTS.
+PE_API pe_status pe_rope_apply(float *out, const float *x, double *inv_freq,
+                               double *attention_factor_out, int32_t heads, int32_t layout,
+                               int32_t length, int32_t dim, double base,
+                               double partial_rotary_factor, int32_t max_position_embeddings,
+                               int32_t rope_type, double factor,
+                               int32_t original_max_position_embeddings, double beta_fast,
+                               double beta_slow, int32_t truncate, double mscale,
+                               double mscale_all_dim, double attention_factor,
+                               double low_freq_factor, double high_freq_factor);
+
+// rotary_dim of a config: (int)(dim · partial_rotary_factor), as Python's int() (truncation).
+int32_t pe_rope_rotary_dim(const pe_rope_config *c);
+
+// Validates a config. Returns PE_OK or PE_ERR_ARG(k) for its k-th field (1 = length).
+pe_status pe_rope_check(const pe_rope_config *c);
+
+// inv_freq (rotary_dim/2 float64) and the attention factor of a valid config.
+// Returns PE_ERR_ARG(k) (k-th field) if a derived value is not finite, else PE_OK.
+pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_rope_config *c);
+
+// Rotates n pairs of one row: pair i is (x[a_i], x[b_i]) with a_i = i, b_i = i + half (half
+// layout: pass x at the pair block and half = rotary_dim/2) or a_i = 2i, b_i = 2i + 1
+// (interleaved: half ignored), by cos[i], sin[i] (already scaled by the attention factor).
+typedef void (*pe_rope_rotate_fn)(float *out, const float *x, const float *cos_row,
+                                  const float *sin_row, int32_t n, int32_t layout, int32_t half);
+
+void pe_rope_rotate_scalar(float *out, const float *x, const float *cos_row, const float *sin_row,
+                           int32_t n, int32_t layout, int32_t half);
+#if PE_HAVE_SIMD
+void pe_rope_rotate_simd(float *out, const float *x, const float *cos_row, const float *sin_row,
+                         int32_t n, int32_t layout, int32_t half);
+#endif
+
+// Writes angle[r·n + i] = float32((first + r) · inv_freq[i]) for rows r < rows, pairs i < n.
+typedef void (*pe_rope_angles_fn)(float *out, const double *inv_freq, int32_t n, int32_t first,
+                                  int32_t rows);
+
+void pe_rope_angles_scalar(float *out, const double *inv_freq, int32_t n, int32_t first,
+                           int32_t rows);
+#if PE_HAVE_SIMD
+void pe_rope_angles_simd(float *out, const double *inv_freq, int32_t n, int32_t first,
+                         int32_t rows);
+#endif
+
+// The public kernels with their inner loops given (scalar or SIMD), for the native tests. They
+// return the same status codes as pe_rope and pe_rope_apply (config field k of c is spec argument
+// k), plus the first argument after c for a NULL function.
+pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double *inv_freq,
+                          double *attention_factor_out, const pe_rope_config *c,
+                          pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn);
+pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq,
+                                double *attention_factor_out, int32_t heads, int32_t layout,
+                                const pe_rope_config *c, pe_rotate_table_fn table_fn,
+                                pe_rope_rotate_fn rotate_fn);
+
+#endif // PE_ROPE_H

@@ -1,0 +1,173 @@
+// "Paste your model's config": web/hfconfig.js turns config.json into a rope spec.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { fromHFConfig, fromPreset, PRESETS } from '../web/hfconfig.js';
+import { createPE, PEError } from '../web/pe.js';
+
+const llama = PRESETS['llama-3.1-8b'].config;
+
+function errorOf(fn) {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  return null;
+}
+
+describe('presets', () => {
+  let pe;
+  beforeAll(async () => {
+    pe = await createPE();
+  });
+
+  it('Llama 3.1 8B: llama3 scaling, head 128, theta 500000', () => {
+    const { spec } = fromPreset('llama-3.1-8b');
+    expect(spec).toEqual({
+      kind: 'rope', length: 4096, dim: 128, base: 500000, layout: 'half', partial_rotary_factor: 1,
+      rope_scaling: { rope_type: 'llama3', factor: 8, original_max_position_embeddings: 8192, low_freq_factor: 1, high_freq_factor: 4 },
+      max_position_embeddings: 131072,
+    });
+    const r = pe.compute(spec);
+    expect(r.shape).toEqual([4096, 64]);
+    expect(r.inv_freq[0]).toBe(1);   // highest frequency: kept
+    expect(r.inv_freq[63]).toBe(Math.fround(500000 ** (-126 / 128) / 8));   // lowest: divided by 8
+  });
+
+  it('Qwen2.5 7B with YaRN: factor 4 over 32768, attention factor 0.1·ln 4 + 1, and a note on older transformers', () => {
+    const { spec, notes } = fromPreset('qwen2.5-7b-yarn');
+    expect(spec.dim).toBe(128);
+    expect(spec.base).toBe(1000000);
+    expect(spec.rope_scaling).toMatchObject({ rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768, beta_fast: 32, beta_slow: 1, truncate: true });
+    expect(notes.some((n) => n.en.includes('4.56') && n.ko.includes('4.56'))).toBe(true);
+    const r = pe.compute(spec);
+    expect(r.attention_factor).toBeCloseTo(0.1 * Math.log(4) + 1, 14);
+  });
+
+  it('Mistral 7B: plain RoPE, theta 10000', () => {
+    const { spec } = fromPreset('mistral-7b');
+    expect(spec).toMatchObject({ dim: 128, base: 10000, layout: 'half', partial_rotary_factor: 1, rope_scaling: null, max_position_embeddings: 32768 });
+  });
+
+  it('GPT-NeoX 20B: partial rotary, rotary_dim 24 of a 96-channel head', () => {
+    const { spec } = fromPreset('gpt-neox-20b');
+    expect(spec).toMatchObject({ dim: 96, base: 10000, partial_rotary_factor: 0.25, layout: 'half', length: 2048 });
+    expect(pe.compute(spec).shape).toEqual([2048, 12]);
+  });
+
+  it('GPT-J 6B: interleaved pairs, rotary_dim 64 of a 256-channel head, theta 10000 by default', () => {
+    const { spec, notes } = fromPreset('gpt-j-6b');
+    expect(spec).toMatchObject({ dim: 256, base: 10000, partial_rotary_factor: 0.25, layout: 'interleaved', max_position_embeddings: 2048 });
+    expect(pe.compute(spec).shape).toEqual([2048, 32]);
+    expect(notes.map((n) => n.en).join(' ')).toMatch(/rope_theta.*10000/);
+  });
+
+  it('every preset computes and applies', () => {
+    for (const name of Object.keys(PRESETS)) {
+      const { spec } = fromPreset(name, { length: 64 });
+      const x = new Float32Array(2 * 64 * spec.dim).fill(1);
+      expect(pe.applyRope(x, spec, { heads: 2 }).shape, name).toEqual([2, 64, spec.dim]);
+    }
+  });
+
+  it('refuses an unknown preset', () => {
+    const e = errorOf(() => fromPreset('llama-9'));
+    expect(e).toBeInstanceOf(PEError);
+    expect(e.param).toBe('preset');
+    expect(e.message).toContain('"llama-3.1-8b"');
+  });
+});
+
+describe('fromHFConfig', () => {
+  it('reads JSON text, bytes and objects alike', () => {
+    const text = JSON.stringify(llama, null, 2);
+    const fromObject = fromHFConfig(llama).spec;
+    expect(fromHFConfig(text).spec).toEqual(fromObject);
+    expect(fromHFConfig(new TextEncoder().encode(text)).spec).toEqual(fromObject);
+  });
+
+  it.each([
+    ['not JSON', '{ "hidden_size": 4096, ', 'config', 'not valid JSON'],
+    ['JSON but an array', '[1, 2]', 'config', 'JSON object'],
+    ['JSON null', 'null', 'config', 'JSON object'],
+    ['a number', 42, 'config', 'JSON object'],
+    ['no head dimension', { rope_theta: 10000 }, 'head_dim', 'neither head_dim nor hidden_size'],
+    ['head_dim fractional', { head_dim: 64.5 }, 'head_dim', 'positive integer'],
+    ['hidden_size a string', { hidden_size: '4096', num_attention_heads: 32 }, 'hidden_size', 'positive integer'],
+    ['more heads than channels', { hidden_size: 8, num_attention_heads: 16 }, 'num_attention_heads', 'would be 0'],
+    ['rope_theta negative', { ...llama, rope_theta: -5 }, 'rope_theta', 'base must be a finite number'],
+    ['rotary_emb_base 1', { hidden_size: 64, num_attention_heads: 1, rotary_emb_base: 1 }, 'rotary_emb_base', 'base must be'],
+    ['rotary_pct giving an odd rotary_dim', { hidden_size: 80, num_attention_heads: 1, rotary_pct: 0.0375 }, 'rotary_pct', 'even integer'],
+    ['rotary_dim above the head', { n_embd: 64, n_head: 2, rotary_dim: 64 }, 'rotary_dim', 'larger than the head dimension'],
+    ['unknown rope_type', { ...llama, rope_scaling: { rope_type: 'longrope', short_factor: [1], long_factor: [2] } }, 'rope_scaling.rope_type', 'not a type PE Lab computes'],
+    ['unknown legacy type', { ...llama, rope_scaling: { type: 'su', factor: 2 } }, 'rope_scaling.type', '"su"'],
+    ['rope_scaling a string', { ...llama, rope_scaling: 'yarn' }, 'rope_scaling', 'null or an object'],
+    ['yarn factor negative', { ...llama, rope_scaling: { type: 'yarn', factor: -1, original_max_position_embeddings: 4096 } }, 'rope_scaling.factor', 'finite number > 0, got -1'],
+    ['llama3 without its band factors', { ...llama, rope_scaling: { rope_type: 'llama3', factor: 8, original_max_position_embeddings: 8192 } }, 'rope_scaling.low_freq_factor', 'required'],
+    ['v5 rope_parameters with a bad factor', { hidden_size: 64, num_attention_heads: 1, rope_parameters: { rope_type: 'linear', rope_theta: 10000, factor: 0 } }, 'rope_parameters.factor', 'got 0'],
+  ])('refuses %s with a PEError naming the config key', (_, config, param, fragment) => {
+    const e = errorOf(() => fromHFConfig(config));
+    expect(e).toBeInstanceOf(PEError);
+    expect(e.param).toBe(param);
+    expect(e.message).toContain(fragment);
+  });
+
+  it('reads transformers v5 rope_parameters, also one set per layer type', () => {
+    const v5 = { hidden_size: 2048, num_attention_heads: 16, max_position_embeddings: 131072,
+      rope_parameters: { rope_type: 'yarn', rope_theta: 1000000, factor: 4, original_max_position_embeddings: 32768, partial_rotary_factor: 0.5 } };
+    const { spec, from } = fromHFConfig(v5);
+    expect(spec).toMatchObject({ dim: 128, base: 1000000, partial_rotary_factor: 0.5, rope_scaling: { rope_type: 'yarn', factor: 4 } });
+    expect(from.base).toBe('rope_parameters.rope_theta');
+    const perLayer = { head_dim: 256, num_attention_heads: 8, max_position_embeddings: 131072,
+      rope_parameters: { sliding_attention: { rope_type: 'default', rope_theta: 10000 }, full_attention: { rope_type: 'linear', factor: 8, rope_theta: 1000000 } } };
+    const r = fromHFConfig(perLayer);
+    expect(r.spec).toMatchObject({ dim: 256, base: 1000000, rope_scaling: { rope_type: 'linear', factor: 8 } });
+    expect(r.notes[0].en).toContain('full_attention');
+    expect(errorOf(() => fromHFConfig({ ...perLayer, rope_parameters: { full_attention: { rope_type: 'linear', factor: -2, rope_theta: 10 } } })).param)
+      .toBe('rope_parameters.full_attention.factor');
+  });
+
+  it('reads the language model of a multimodal config from text_config', () => {
+    const { spec, notes } = fromHFConfig({ model_type: 'llava', vision_config: { hidden_size: 1024 }, text_config: { ...llama } });
+    expect(spec.rope_scaling.rope_type).toBe('llama3');
+    expect(notes[0].en).toContain('text_config');
+  });
+
+  it('reads the legacy key "type", drops keys the type does not use, and notes them', () => {
+    const { spec, notes } = fromHFConfig({ ...llama, rope_scaling: { type: 'linear', factor: 2, original_max_position_embeddings: 4096, finetuned: true } });
+    expect(spec.rope_scaling).toEqual({ rope_type: 'linear', factor: 2 });
+    expect(notes.some((n) => n.en.includes('original_max_position_embeddings, finetuned'))).toBe(true);
+  });
+
+  it('treats rope_type "default" and Qwen2-VL\'s "mrope" as plain RoPE', () => {
+    expect(fromHFConfig({ ...llama, rope_scaling: { rope_type: 'default' } }).spec.rope_scaling).toBeNull();
+    const { spec, notes } = fromHFConfig({ ...llama, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] } });
+    expect(spec.rope_scaling).toBeNull();
+    expect(notes.some((n) => n.en.includes('mrope'))).toBe(true);
+  });
+
+  it('takes length and layout from options; notes when dynamic NTK has nothing to do', () => {
+    const dynamic = { hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 2048, rope_scaling: { type: 'dynamic', factor: 2 } };
+    const short = fromHFConfig(dynamic);
+    expect(short.spec.length).toBe(2048);
+    expect(short.notes.some((n) => n.en.includes('Dynamic NTK'))).toBe(true);
+    const long = fromHFConfig(dynamic, { length: 8192, layout: 'interleaved' });
+    expect(long.spec).toMatchObject({ length: 8192, layout: 'interleaved' });
+    expect(long.notes.some((n) => n.en.includes('Dynamic NTK'))).toBe(false);
+    const e = errorOf(() => fromHFConfig(dynamic, { length: 0 }));
+    expect(e.param).toBe('length');
+  });
+
+  it('turns rotary_dim into a partial_rotary_factor that gives it back exactly', () => {
+    for (const [head, rotary] of [[256, 64], [80, 24], [96, 30], [100, 34], [2, 2]]) {
+      const { spec } = fromHFConfig({ n_embd: head * 3, n_head: 3, rotary_dim: rotary });
+      expect(Math.trunc(spec.dim * spec.partial_rotary_factor), `${head} ${rotary}`).toBe(rotary);
+    }
+  });
+
+  it('uses head_dim when the config gives it (head_dim need not be hidden_size / heads)', () => {
+    const { spec, from } = fromHFConfig({ hidden_size: 2560, num_attention_heads: 32, head_dim: 128, rope_theta: 1000000, max_position_embeddings: 40960 });
+    expect(spec.dim).toBe(128);
+    expect(from.dim).toBe('head_dim');
+    expect(fromHFConfig({ hidden_size: 2560, num_attention_heads: 32, head_dim: null }).spec.dim).toBe(80);
+  });
+});

@@ -1,0 +1,483 @@
+// Native tests of the rope kernels: built with gcc + SIMDe under ASan/UBSan (run.sh).
+//   1. SIMD vs scalar reference, bit for bit, at every tail length (angles, rotation, whole
+//      tables, whole applications), in place and apart.
+//   2. cos/sin against float64 for every position < 2^20; the angle table is float32(p·inv_freq).
+//   3. Properties of each rope_type's frequencies (linear = default/factor, the llama3 bands,
+//      dynamic below/above max_position_embeddings, yarn with factor 1 = default, ...).
+//   4. Application against a float64 evaluation, and the layout identity.
+//   5. Every bad argument returns its status code.
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pe.h"
+#include "rope.h"
+#include "sincos.h"
+#include "sinusoidal.h"
+#include "test_util.h"
+
+static const double PI = 3.141592653589793;
+
+// A config with every optional value unset.
+static pe_rope_config config(int32_t length, int32_t dim, double base, int32_t type, double factor) {
+    pe_rope_config c = {length, dim, base, 1.0, 0, type, factor, 0, 32.0, 1.0, 1,
+                        NAN, NAN, NAN, NAN, NAN};
+    return c;
+}
+
+// pe_rope with a config (the public argument order).
+static pe_status rope_c(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *af,
+                        const pe_rope_config *c) {
+    return pe_rope(angles, cos_out, sin_out, inv_freq, af, c->length, c->dim, c->base,
+                   c->partial_rotary_factor, c->max_position_embeddings, c->rope_type, c->factor,
+                   c->original_max_position_embeddings, c->beta_fast, c->beta_slow, c->truncate,
+                   c->mscale, c->mscale_all_dim, c->attention_factor, c->low_freq_factor,
+                   c->high_freq_factor);
+}
+
+static pe_status apply_c(float *out, const float *x, double *inv_freq, double *af, int32_t heads,
+                         int32_t layout, const pe_rope_config *c) {
+    return pe_rope_apply(out, x, inv_freq, af, heads, layout, c->length, c->dim, c->base,
+                         c->partial_rotary_factor, c->max_position_embeddings, c->rope_type,
+                         c->factor, c->original_max_position_embeddings, c->beta_fast, c->beta_slow,
+                         c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
+                         c->low_freq_factor, c->high_freq_factor);
+}
+
+// Deterministic values in [-4, 4).
+static void fill(float *x, size_t n, uint32_t seed) {
+    uint32_t s = seed * 2654435761u + 1u;
+    for (size_t k = 0; k < n; k++) {
+        s = s * 1664525u + 1013904223u;
+        x[k] = (float)((double)(s >> 8) / (double)(1u << 24) * 8.0 - 4.0);
+    }
+}
+
+// --- SIMD vs scalar ------------------------------------------------------------------------------
+
+static void test_simd_matches_scalar_kernels(void) {
+    enum { MAX_N = 41 };
+    static float a[4 * MAX_N * 2 + 8], b[4 * MAX_N * 2 + 8], x[4 * MAX_N * 2 + 8];
+    double inv[MAX_N];
+    float cs[MAX_N], sn[MAX_N];
+    for (int n = 1; n <= MAX_N; n++) {
+        for (int i = 0; i < n; i++) {
+            inv[i] = pow(10000.0, -2.0 * i / (2.0 * n)) * (1.0 + 1e-3 * i);
+            cs[i] = (float)cos(0.37 * i + 0.1);
+            sn[i] = (float)sin(0.37 * i + 0.1);
+        }
+        const int32_t firsts[] = {0, 1, 999983, (1 << 20) - 4};
+        for (int k = 0; k < 4; k++) {
+            memset(a, 0xAB, sizeof a);
+            memset(b, 0xAB, sizeof b);
+            pe_rope_angles_scalar(a, inv, n, firsts[k], 3);
+            pe_rope_angles_simd(b, inv, n, firsts[k], 3);
+            CHECK(memcmp(a, b, sizeof a) == 0, "angles simd == scalar (n=%d, first=%d)", n, firsts[k]);
+        }
+        for (int layout = 0; layout < 2; layout++) {
+            fill(x, sizeof x / sizeof x[0], (uint32_t)n);
+            memset(a, 0xAB, sizeof a);
+            memset(b, 0xAB, sizeof b);
+            pe_rope_rotate_scalar(a, x, cs, sn, n, layout, n);
+            pe_rope_rotate_simd(b, x, cs, sn, n, layout, n);
+            CHECK(memcmp(a, b, sizeof a) == 0, "rotate simd == scalar (n=%d, layout=%d)", n, layout);
+            // In place gives the same values.
+            memcpy(b, x, sizeof x);
+            pe_rope_rotate_simd(b, b, cs, sn, n, layout, n);
+            CHECK(memcmp(a, b, sizeof(float) * 2 * n) == 0, "rotate in place (n=%d, layout=%d)", n, layout);
+        }
+    }
+}
+
+static void test_simd_matches_scalar_tables(void) {
+    enum { MAX_LEN = 19, MAX_DIM = 84 };
+    static float a_ang[MAX_LEN * MAX_DIM], b_ang[MAX_LEN * MAX_DIM];
+    static float a_cos[MAX_LEN * MAX_DIM], b_cos[MAX_LEN * MAX_DIM];
+    static float a_sin[MAX_LEN * MAX_DIM], b_sin[MAX_LEN * MAX_DIM];
+    double a_inv[MAX_DIM], b_inv[MAX_DIM], a_af, b_af;
+    for (int type = 0; type <= PE_ROPE_NTK; type++)
+        for (int dim = 4; dim <= MAX_DIM; dim += 2)
+            for (int length = 1; length <= MAX_LEN; length += 9) {
+                pe_rope_config c = config(length, dim, 10000.0, type, 4.0);
+                c.max_position_embeddings = 8;
+                c.original_max_position_embeddings = 8;
+                c.low_freq_factor = 1.0;
+                c.high_freq_factor = 4.0;
+                memset(a_ang, 0, sizeof a_ang);
+                memset(b_ang, 0, sizeof b_ang);
+                CHECK(pe_rope_variant(a_ang, a_cos, a_sin, a_inv, &a_af, &c, pe_rope_angles_scalar, pe_rotate_table_scalar) == PE_OK, "ok");
+                CHECK(pe_rope_variant(b_ang, b_cos, b_sin, b_inv, &b_af, &c, pe_rope_angles_simd, pe_rotate_table_simd) == PE_OK, "ok");
+                size_t count = (size_t)length * (size_t)(dim / 2);
+                CHECK(memcmp(a_ang, b_ang, sizeof(float) * count) == 0 &&
+                      memcmp(a_cos, b_cos, sizeof(float) * count) == 0 &&
+                      memcmp(a_sin, b_sin, sizeof(float) * count) == 0,
+                      "simd tables == scalar tables (type %d, dim %d, length %d)", type, dim, length);
+                CHECK(memcmp(a_inv, b_inv, sizeof(double) * (dim / 2)) == 0 && a_af == b_af, "same inv_freq");
+            }
+    // Wider than one frequency block (256 pairs): 550 pairs, 11 rows.
+    enum { W_LEN = 11, W_PAIRS = 550 };
+    static float wa[3][W_LEN * W_PAIRS], wb[3][W_LEN * W_PAIRS];
+    static double winv[W_PAIRS];
+    pe_rope_config c = config(W_LEN, 2 * W_PAIRS, 500000.0, PE_ROPE_DEFAULT, NAN);
+    CHECK(pe_rope_variant(wa[0], wa[1], wa[2], winv, &a_af, &c, pe_rope_angles_scalar, pe_rotate_table_scalar) == PE_OK, "ok");
+    CHECK(pe_rope_variant(wb[0], wb[1], wb[2], winv, &b_af, &c, pe_rope_angles_simd, pe_rotate_table_simd) == PE_OK, "ok");
+    CHECK(memcmp(wa, wb, sizeof wa) == 0, "simd tables == scalar tables across frequency blocks");
+    double worst = 0.0;
+    for (int p = 0; p < W_LEN; p++)
+        for (int i = 0; i < W_PAIRS; i++)
+            worst = fmax(worst, fabs(wb[1][p * W_PAIRS + i] - cos(p * winv[i])) + fabs(wb[2][p * W_PAIRS + i] - sin(p * winv[i])));
+    CHECK(worst < 1e-7, "wide table values (%.3e)", worst);
+}
+
+static void test_simd_matches_scalar_apply(void) {
+    enum { MAX_HEADS = 3, MAX_LEN = 37, MAX_DIM = 43 };
+    static float x[MAX_HEADS * MAX_LEN * MAX_DIM], a[MAX_HEADS * MAX_LEN * MAX_DIM],
+        b[MAX_HEADS * MAX_LEN * MAX_DIM];
+    double inv[MAX_DIM], af;
+    const double partials[] = {1.0, 0.5, 0.25};
+    for (int layout = 0; layout < 2; layout++)
+        for (int dim = 2; dim <= MAX_DIM; dim++)
+            for (int pi = 0; pi < 3; pi++) {
+                pe_rope_config c = config(MAX_LEN, dim, 10000.0, PE_ROPE_YARN, 4.0);
+                c.partial_rotary_factor = partials[pi];
+                c.max_position_embeddings = 16;
+                int rotary = pe_rope_rotary_dim(&c);
+                if (rotary < 2 || rotary % 2) continue;
+                for (int heads = 1; heads <= MAX_HEADS; heads += 2)
+                    for (int length = 1; length <= MAX_LEN; length += 18) {
+                        c.length = length;
+                        size_t count = (size_t)heads * length * dim;
+                        fill(x, count, (uint32_t)(dim * 7 + heads));
+                        memset(a, 0xAB, sizeof a);
+                        memset(b, 0xAB, sizeof b);
+                        CHECK(pe_rope_apply_variant(a, x, inv, &af, heads, layout, &c, pe_rotate_table_scalar, pe_rope_rotate_scalar) == PE_OK, "ok");
+                        CHECK(pe_rope_apply_variant(b, x, inv, &af, heads, layout, &c, pe_rotate_table_simd, pe_rope_rotate_simd) == PE_OK, "ok");
+                        CHECK(memcmp(a, b, sizeof a) == 0, "apply simd == scalar (layout %d, dim %d, rotary %d, heads %d, length %d)",
+                              layout, dim, rotary, heads, length);
+                        memcpy(b, x, sizeof(float) * count);   // in place
+                        CHECK(apply_c(b, b, inv, &af, heads, layout, &c) == PE_OK, "in place ok");
+                        CHECK(memcmp(a, b, sizeof(float) * count) == 0, "in place == apart (layout %d, dim %d)", layout, dim);
+                    }
+            }
+    // Wider than one frequency block (256 pairs), partial rotary, both layouts.
+    enum { W_LEN = 5, W_DIM = 1030 };
+    static float wx[2 * W_LEN * W_DIM], wa[2 * W_LEN * W_DIM], wb[2 * W_LEN * W_DIM];
+    static double winv[W_DIM];
+    for (int layout = 0; layout < 2; layout++) {
+        pe_rope_config c = config(W_LEN, W_DIM, 500000.0, PE_ROPE_DEFAULT, NAN);
+        c.partial_rotary_factor = 1000.0 / W_DIM + 1e-9;   // rotary_dim 1000: 500 pairs
+        CHECK(pe_rope_rotary_dim(&c) == 1000, "rotary 1000");
+        fill(wx, sizeof wx / sizeof wx[0], 5);
+        CHECK(pe_rope_apply_variant(wa, wx, winv, &af, 2, layout, &c, pe_rotate_table_scalar, pe_rope_rotate_scalar) == PE_OK, "ok");
+        CHECK(pe_rope_apply_variant(wb, wx, winv, &af, 2, layout, &c, pe_rotate_table_simd, pe_rope_rotate_simd) == PE_OK, "ok");
+        CHECK(memcmp(wa, wb, sizeof wa) == 0, "simd == scalar across frequency blocks (layout %d)", layout);
+        int same_tail = 1;
+        for (int r = 0; r < 2 * W_LEN; r++)
+            for (int k = 1000; k < W_DIM; k++) same_tail &= wa[r * W_DIM + k] == wx[r * W_DIM + k];
+        CHECK(same_tail, "channels past rotary_dim pass through (layout %d)", layout);
+    }
+}
+
+// --- accuracy ------------------------------------------------------------------------------------
+
+// cos/sin tables of every position < 2^20 against float64 cos/sin of p·inv_freq (the kernel's own
+// float64 inv_freq); the angle table against float32(p·inv_freq).
+static void test_accuracy_all_positions(void) {
+    const int length = 1 << 20, dim = 64, n = dim / 2;
+    float *ang = malloc(sizeof(float) * (size_t)length * n);
+    float *cs = malloc(sizeof(float) * (size_t)length * n);
+    float *sn = malloc(sizeof(float) * (size_t)length * n);
+    double inv[32], af;
+    const int types[] = {PE_ROPE_DEFAULT, PE_ROPE_YARN, PE_ROPE_LLAMA3};
+    const double bases[] = {10000.0, 1000000.0, 500000.0};
+    for (int t = 0; t < 3; t++) {
+        pe_rope_config c = config(length, dim, bases[t], types[t], 8.0);
+        c.original_max_position_embeddings = 8192;
+        c.low_freq_factor = 1.0;
+        c.high_freq_factor = 4.0;
+        CHECK(rope_c(ang, cs, sn, inv, &af, &c) == PE_OK, "ok");
+        double worst = 0.0;
+        int angles_exact = 1;
+        for (int p = 0; p < length; p++)
+            for (int i = 0; i < n; i++) {
+                size_t k = (size_t)p * n + i;
+                double angle = (double)p * inv[i];
+                double err = fmax(fabs((double)cs[k] - cos(angle)), fabs((double)sn[k] - sin(angle)));
+                if (err > worst) worst = err;
+                angles_exact &= ang[k] == (float)angle;
+            }
+        printf("  cos/sin, all positions < 2^20, rope_type %d base %.0f: max abs err %.3e\n", types[t], bases[t], worst);
+        CHECK(worst <= 2e-7, "max abs error <= 2e-7 (got %.3e)", worst);
+        CHECK(worst <= 4e-8, "within about half a float32 ulp (got %.3e)", worst);
+        CHECK(angles_exact, "angle table is float32 of the float64 product (type %d)", types[t]);
+    }
+    free(ang);
+    free(cs);
+    free(sn);
+}
+
+// --- frequencies ---------------------------------------------------------------------------------
+
+static void test_frequencies(void) {
+    double def[64], inv[64], af;
+    static float scratch[1 << 16];
+    pe_rope_config c = config(1, 128, 10000.0, PE_ROPE_DEFAULT, NAN);
+    CHECK(rope_c(scratch, NULL, NULL, def, &af, &c) == PE_OK && af == 1.0, "default");
+    double worst = 0.0;
+    for (int i = 0; i < 64; i++) worst = fmax(worst, fabs(def[i] / pow(10000.0, -2.0 * i / 128.0) - 1.0));
+    CHECK(worst < 1e-15, "default inv_freq = base^(-2i/d) (rel %.2e)", worst);
+
+    c.rope_type = PE_ROPE_LINEAR;
+    c.factor = 4.0;
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && af == 1.0, "linear");
+    int ok = 1;
+    for (int i = 0; i < 64; i++) ok &= inv[i] == def[i] / 4.0;
+    CHECK(ok, "linear = default / factor");
+
+    c.rope_type = PE_ROPE_NTK;
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && af == 1.0, "ntk");
+    double base2 = 10000.0 * pow(4.0, 128.0 / 126.0);
+    worst = 0.0;
+    for (int i = 0; i < 64; i++) worst = fmax(worst, fabs(inv[i] / pow(base2, -2.0 * i / 128.0) - 1.0));
+    CHECK(worst < 1e-14 && inv[0] == 1.0, "ntk: base' = base·factor^(d/(d-2)) (rel %.2e)", worst);
+    CHECK(inv[63] < def[63], "ntk lowers frequencies");
+
+    // dynamic: no change up to max_position_embeddings, NTK-like above it.
+    c.rope_type = PE_ROPE_DYNAMIC;
+    c.max_position_embeddings = 64;
+    c.length = 64;
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK, "dynamic at m");
+    CHECK(memcmp(inv, def, sizeof(double) * 64) == 0, "dynamic with length <= max_position_embeddings = default");
+    c.length = 256;   // s/m = 4: base' = base·(4·4 − 3)^(d/(d-2))
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK, "dynamic above m");
+    base2 = 10000.0 * pow(13.0, 128.0 / 126.0);
+    worst = 0.0;
+    for (int i = 0; i < 64; i++) worst = fmax(worst, fabs(inv[i] / pow(base2, -2.0 * i / 128.0) - 1.0));
+    CHECK(worst < 1e-14, "dynamic above max_position_embeddings (rel %.2e)", worst);
+    c.max_position_embeddings = 0;   // falls back to original_max_position_embeddings
+    c.original_max_position_embeddings = 64;
+    double inv2[64];
+    CHECK(rope_c(scratch, NULL, NULL, inv2, &af, &c) == PE_OK && memcmp(inv, inv2, sizeof inv2) == 0,
+          "dynamic: original_max_position_embeddings when max_position_embeddings is unset");
+
+    // yarn: factor 1 is the default table; the ramp keeps high frequencies and scales low ones.
+    c = config(1, 128, 10000.0, PE_ROPE_YARN, 1.0);
+    c.original_max_position_embeddings = 4096;
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && af == 1.0, "yarn factor 1");
+    ok = 1;
+    for (int i = 0; i < 64; i++) ok &= fabs(inv[i] / def[i] - 1.0) < 1e-15;
+    CHECK(ok, "yarn with factor 1 = default");
+    c.factor = 16.0;
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK, "yarn 16");
+    CHECK(fabs(af - (0.1 * log(16.0) + 1.0)) < 1e-15, "yarn attention factor 0.1·ln(factor) + 1 (%.17g)", af);
+    double lo = floor(128.0 * log(4096.0 / (32.0 * 2 * PI)) / (2 * log(10000.0)));
+    double hi = ceil(128.0 * log(4096.0 / (1.0 * 2 * PI)) / (2 * log(10000.0)));
+    ok = 1;
+    for (int i = 0; i < 64; i++) {
+        if (i <= lo) ok &= inv[i] == def[i];
+        if (i >= hi) ok &= fabs(inv[i] / (def[i] / 16.0) - 1.0) < 1e-15;
+        if (i > lo && i < hi) ok &= inv[i] < def[i] && inv[i] > def[i] / 16.0;
+    }
+    CHECK(ok, "yarn: extrapolate below %g, interpolate from %g, blend between", lo, hi);
+    c.mscale = 0.707;
+    c.mscale_all_dim = 0.707;
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && af == 1.0, "yarn mscale == mscale_all_dim: factor 1");
+    c.mscale_all_dim = 0.0;   // 0 counts as unset (as in transformers)
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && fabs(af - (0.1 * log(16.0) + 1.0)) < 1e-15, "mscale_all_dim 0");
+    c.attention_factor = 0.5;
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && af == 0.5, "explicit attention_factor");
+    c.attention_factor = NAN;
+    c.truncate = 0;
+    double untruncated[64];
+    CHECK(rope_c(scratch, NULL, NULL, untruncated, &af, &c) == PE_OK, "yarn truncate off");
+    int differs = 0;
+    for (int i = 0; i < 64; i++) differs |= untruncated[i] != inv[i];
+    CHECK(differs, "truncate changes the ramp");
+
+    // llama3: the three bands of Llama 3.1 (factor 8, low 1, high 4, original 8192, base 500000).
+    c = config(1, 128, 500000.0, PE_ROPE_LLAMA3, 8.0);
+    c.original_max_position_embeddings = 8192;
+    c.low_freq_factor = 1.0;
+    c.high_freq_factor = 4.0;
+    pe_rope_config d = config(1, 128, 500000.0, PE_ROPE_DEFAULT, NAN);
+    CHECK(rope_c(scratch, NULL, NULL, def, &af, &d) == PE_OK, "default 500000");
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && af == 1.0, "llama3");
+    int bands[3] = {0, 0, 0};
+    ok = 1;
+    for (int i = 0; i < 64; i++) {
+        double wavelen = 2 * PI / def[i];
+        if (wavelen < 2048.0) { ok &= inv[i] == def[i]; bands[0]++; }
+        else if (wavelen > 8192.0) { ok &= inv[i] == def[i] / 8.0; bands[2]++; }
+        else {
+            double s = (8192.0 / wavelen - 1.0) / 3.0;
+            ok &= fabs(inv[i] / ((1 - s) * def[i] / 8.0 + s * def[i]) - 1.0) < 1e-15;
+            bands[1]++;
+        }
+    }
+    CHECK(ok && bands[0] > 0 && bands[1] > 0 && bands[2] > 0, "llama3 bands (%d high, %d smooth, %d low)", bands[0], bands[1], bands[2]);
+    // Either side of the low band edge: with d = 4 and base 100 the wavelengths are 2π and 20π.
+    c = config(1, 4, 100.0, PE_ROPE_LLAMA3, 8.0);   // inv = 1, 0.1: wavelengths 2π, 20π
+    c.low_freq_factor = 1.0;
+    c.high_freq_factor = 4.0;
+    c.original_max_position_embeddings = 63;        // low edge 63 (> 20π = 62.83), high edge 15.75
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK, "llama3 small");
+    double s = (63.0 / (20 * PI) - 1.0) / 3.0;
+    CHECK(inv[0] == 1.0 && fabs(inv[1] / ((1 - s) * 0.1 / 8.0 + s * 0.1) - 1.0) < 1e-15, "llama3 just inside the low edge is smooth");
+    c.original_max_position_embeddings = 62;        // low edge 62 < 20π: low band
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && inv[1] == 0.1 / 8.0, "llama3 just past the low edge is scaled");
+}
+
+// --- application ---------------------------------------------------------------------------------
+
+static void test_apply_values(void) {
+    enum { HEADS = 2, LEN = 40, DIM = 24 };
+    static float x[HEADS * LEN * DIM], out[HEADS * LEN * DIM];
+    double inv[DIM], af;
+    for (int layout = 0; layout < 2; layout++) {
+        pe_rope_config c = config(LEN, DIM, 10000.0, PE_ROPE_YARN, 8.0);
+        c.partial_rotary_factor = 0.75;   // rotary_dim 18
+        c.max_position_embeddings = 16;
+        fill(x, sizeof x / sizeof x[0], 99);
+        CHECK(apply_c(out, x, inv, &af, HEADS, layout, &c) == PE_OK, "apply ok");
+        const int rotary = 18, n = 9;
+        double worst = 0.0;
+        for (int h = 0; h < HEADS; h++)
+            for (int p = 0; p < LEN; p++) {
+                const float *xr = x + (h * LEN + p) * DIM;
+                const float *orow = out + (h * LEN + p) * DIM;
+                for (int i = 0; i < n; i++) {
+                    int a = layout == PE_ROPE_HALF ? i : 2 * i, b = layout == PE_ROPE_HALF ? i + n : 2 * i + 1;
+                    double cs = af * cos(p * inv[i]), sn = af * sin(p * inv[i]);
+                    worst = fmax(worst, fabs(orow[a] - (xr[a] * cs - xr[b] * sn)));
+                    worst = fmax(worst, fabs(orow[b] - (xr[b] * cs + xr[a] * sn)));
+                }
+                for (int k = rotary; k < DIM; k++) worst = fmax(worst, fabs(orow[k] - xr[k]));
+            }
+        printf("  apply vs float64 (layout %d, |x| < 4, attention factor %.4f): max abs err %.3e\n", layout, af, worst);
+        CHECK(worst < 2e-6, "apply within 2e-6 of float64 (got %.3e)", worst);
+    }
+    // Layout identity: interleaved on x equals half on x with channels permuted (2i -> i, 2i+1 -> i+n).
+    pe_rope_config c = config(LEN, DIM, 10000.0, PE_ROPE_LINEAR, 2.0);
+    static float perm[LEN * DIM], out_half[LEN * DIM], out_inter[LEN * DIM];
+    fill(x, LEN * DIM, 3);
+    const int n = DIM / 2;
+    for (int p = 0; p < LEN; p++)
+        for (int i = 0; i < n; i++) {
+            perm[p * DIM + i] = x[p * DIM + 2 * i];
+            perm[p * DIM + n + i] = x[p * DIM + 2 * i + 1];
+        }
+    CHECK(apply_c(out_inter, x, inv, &af, 1, PE_ROPE_INTERLEAVED, &c) == PE_OK, "ok");
+    CHECK(apply_c(out_half, perm, inv, &af, 1, PE_ROPE_HALF, &c) == PE_OK, "ok");
+    int same = 1;
+    for (int p = 0; p < LEN; p++)
+        for (int i = 0; i < n; i++)
+            same &= out_half[p * DIM + i] == out_inter[p * DIM + 2 * i] &&
+                    out_half[p * DIM + n + i] == out_inter[p * DIM + 2 * i + 1];
+    CHECK(same, "half of permuted channels == interleaved, permuted (bit for bit)");
+    // Position 0 is the identity (times the attention factor, 1 here).
+    CHECK(memcmp(out_inter, x, sizeof(float) * DIM) == 0, "row 0 unchanged");
+}
+
+// --- bad arguments -------------------------------------------------------------------------------
+
+#define SPEC_ARG(k) PE_ERR_ARG(5 + (k))
+#define APPLY_ARG(k) PE_ERR_ARG(6 + (k))
+
+static void test_bad_arguments(void) {
+    static float t[4096], u[4096], v[4096];
+    double inv[64], af;
+    pe_rope_config ok = config(4, 8, 10000.0, PE_ROPE_DEFAULT, NAN);
+    CHECK(rope_c(NULL, NULL, NULL, inv, &af, &ok) == PE_ERR_ARG(1), "no table");
+    CHECK(rope_c(t, u, NULL, inv, &af, &ok) == PE_ERR_ARG(3), "cos without sin");
+    CHECK(rope_c(t, NULL, u, inv, &af, &ok) == PE_ERR_ARG(2), "sin without cos");
+    CHECK(rope_c(t, NULL, NULL, NULL, &af, &ok) == PE_ERR_ARG(4), "NULL inv_freq");
+    CHECK(rope_c(t, NULL, NULL, inv, NULL, &ok) == PE_ERR_ARG(5), "NULL attention factor");
+
+    struct { const char *what; pe_rope_config c; int arg; } cases[] = {
+        {"length 0", {0, 8, 1e4, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 1},
+        {"length too big", {PE_MAX_LENGTH + 1, 8, 1e4, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 1},
+        {"dim 1", {4, 1, 1e4, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 2},
+        {"dim odd", {4, 7, 1e4, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 2},
+        {"dim too big", {4, PE_MAX_DIM + 2, 1e4, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 2},
+        {"base 1", {4, 8, 1.0, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 3},
+        {"base NaN", {4, 8, NAN, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 3},
+        {"base inf", {4, 8, INFINITY, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 3},
+        {"partial 0", {4, 8, 1e4, 0.0, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 4},
+        {"partial > 1", {4, 8, 1e4, 1.5, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 4},
+        {"partial NaN", {4, 8, 1e4, NAN, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 4},
+        {"odd rotary_dim", {4, 8, 1e4, 0.375, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 4},
+        {"rotary_dim 0", {4, 8, 1e4, 0.1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 4},
+        {"max_position_embeddings < 0", {4, 8, 1e4, 1, -1, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 5},
+        {"rope_type -1", {4, 8, 1e4, 1, 0, -1, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 6},
+        {"rope_type 6", {4, 8, 1e4, 1, 0, 6, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 6},
+        {"linear factor NaN", {4, 8, 1e4, 1, 0, 1, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 7},
+        {"linear factor 0", {4, 8, 1e4, 1, 0, 1, 0.0, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 7},
+        {"linear factor -1", {4, 8, 1e4, 1, 0, 1, -1.0, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 7},
+        {"ntk factor inf", {4, 8, 1e4, 1, 0, 5, INFINITY, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 7},
+        {"ntk rotary_dim 2", {4, 2, 1e4, 1, 0, 5, 2.0, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 2},
+        {"dynamic partial rotary_dim 2", {4, 8, 1e4, 0.25, 16, 2, 2.0, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 4},
+        {"dynamic without m", {4, 8, 1e4, 1, 0, 2, 2.0, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 5},
+        {"original < 0", {4, 8, 1e4, 1, 16, 3, 2.0, -5, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 8},
+        {"yarn without o", {4, 8, 1e4, 1, 0, 3, 2.0, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 8},
+        {"yarn beta_fast 0", {4, 8, 1e4, 1, 16, 3, 2.0, 0, 0, 1, 1, NAN, NAN, NAN, NAN, NAN}, 9},
+        {"yarn beta_fast NaN", {4, 8, 1e4, 1, 16, 3, 2.0, 0, NAN, 1, 1, NAN, NAN, NAN, NAN, NAN}, 9},
+        {"yarn beta_slow 0", {4, 8, 1e4, 1, 16, 3, 2.0, 0, 32, 0, 1, NAN, NAN, NAN, NAN, NAN}, 10},
+        {"yarn beta_slow > beta_fast", {4, 8, 1e4, 1, 16, 3, 2.0, 0, 2, 3, 1, NAN, NAN, NAN, NAN, NAN}, 10},
+        {"yarn truncate 2", {4, 8, 1e4, 1, 16, 3, 2.0, 0, 32, 1, 2, NAN, NAN, NAN, NAN, NAN}, 11},
+        {"yarn mscale < 0", {4, 8, 1e4, 1, 16, 3, 2.0, 0, 32, 1, 1, -1, NAN, NAN, NAN, NAN}, 12},
+        {"yarn mscale inf", {4, 8, 1e4, 1, 16, 3, 2.0, 0, 32, 1, 1, INFINITY, NAN, NAN, NAN, NAN}, 12},
+        {"yarn mscale_all_dim < 0", {4, 8, 1e4, 1, 16, 3, 2.0, 0, 32, 1, 1, 1, -1, NAN, NAN, NAN}, 13},
+        {"yarn attention_factor 0", {4, 8, 1e4, 1, 16, 3, 2.0, 0, 32, 1, 1, NAN, NAN, 0, NAN, NAN}, 14},
+        {"llama3 without original", {4, 8, 1e4, 1, 16, 4, 8.0, 0, 32, 1, 1, NAN, NAN, NAN, 1, 4}, 8},
+        {"llama3 low 0", {4, 8, 1e4, 1, 16, 4, 8.0, 8192, 32, 1, 1, NAN, NAN, NAN, 0, 4}, 15},
+        {"llama3 low NaN", {4, 8, 1e4, 1, 16, 4, 8.0, 8192, 32, 1, 1, NAN, NAN, NAN, NAN, 4}, 15},
+        {"llama3 high == low", {4, 8, 1e4, 1, 16, 4, 8.0, 8192, 32, 1, 1, NAN, NAN, NAN, 2, 2}, 16},
+        {"llama3 high NaN", {4, 8, 1e4, 1, 16, 4, 8.0, 8192, 32, 1, 1, NAN, NAN, NAN, 1, NAN}, 16},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        CHECK(rope_c(t, NULL, NULL, inv, &af, &cases[k].c) == SPEC_ARG(cases[k].arg), "pe_rope: %s", cases[k].what);
+        CHECK(apply_c(u, v, inv, &af, 1, 0, &cases[k].c) == APPLY_ARG(cases[k].arg), "pe_rope_apply: %s", cases[k].what);
+    }
+    // Values a type does not read are not checked.
+    pe_rope_config loose = config(4, 8, 1e4, PE_ROPE_LINEAR, 2.0);
+    loose.beta_fast = -1;
+    loose.mscale = -5;
+    loose.truncate = 7;
+    loose.low_freq_factor = NAN;
+    CHECK(rope_c(t, NULL, NULL, inv, &af, &loose) == PE_OK, "linear ignores yarn and llama3 values");
+    pe_rope_config big = config(PE_MAX_LENGTH, PE_MAX_DIM, 1e4, PE_ROPE_DEFAULT, NAN);
+    CHECK(rope_c(t, NULL, NULL, inv, &af, &big) == PE_ERR_TOO_LARGE, "table too large");
+    pe_rope_config wide = config(4096, 16384, 1e4, PE_ROPE_DEFAULT, NAN);
+    CHECK(apply_c(u, v, inv, &af, 2, 0, &wide) == PE_ERR_TOO_LARGE, "application too large");
+
+    CHECK(apply_c(NULL, v, inv, &af, 1, 0, &ok) == PE_ERR_ARG(1), "apply NULL out");
+    CHECK(apply_c(u, NULL, inv, &af, 1, 0, &ok) == PE_ERR_ARG(2), "apply NULL x");
+    CHECK(apply_c(u, v, NULL, &af, 1, 0, &ok) == PE_ERR_ARG(3), "apply NULL inv_freq");
+    CHECK(apply_c(u, v, inv, NULL, 1, 0, &ok) == PE_ERR_ARG(4), "apply NULL attention factor");
+    CHECK(apply_c(u, v, inv, &af, 0, 0, &ok) == PE_ERR_ARG(5), "apply heads 0");
+    CHECK(apply_c(u, v, inv, &af, -3, 0, &ok) == PE_ERR_ARG(5), "apply heads < 0");
+    CHECK(apply_c(u, v, inv, &af, 1, 2, &ok) == PE_ERR_ARG(6), "apply layout 2");
+    CHECK(apply_c(u, v, inv, &af, 1, -1, &ok) == PE_ERR_ARG(6), "apply layout -1");
+    CHECK(apply_c(u + 1, u, inv, &af, 1, 0, &ok) == PE_ERR_ARG(1), "apply partial overlap");
+    CHECK(pe_rope_variant(t, NULL, NULL, inv, &af, &ok, NULL, pe_rotate_table_scalar) == PE_ERR_ARG(7), "NULL angles fn");
+    CHECK(pe_rope_variant(t, NULL, NULL, inv, &af, &ok, pe_rope_angles_scalar, NULL) == PE_ERR_ARG(8), "NULL table fn");
+    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, NULL, pe_rope_rotate_scalar) == PE_ERR_ARG(8), "NULL table fn");
+    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, pe_rotate_table_scalar, NULL) == PE_ERR_ARG(9), "NULL rotate fn");
+    // Still works afterwards.
+    CHECK(rope_c(t, u, v, inv, &af, &ok) == PE_OK && t[0] == 0.0f && u[0] == 1.0f && v[0] == 0.0f &&
+          t[4] == 1.0f && fabs(v[4] - sin(1.0)) < 1e-7, "still works");
+}
+
+int main(void) {
+    printf("rope (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
+    test_bad_arguments();
+    test_frequencies();
+    test_simd_matches_scalar_kernels();
+    test_simd_matches_scalar_tables();
+    test_simd_matches_scalar_apply();
+    test_apply_values();
+    test_accuracy_all_positions();
+    return test_summary("native rope");
+}

@@ -1,0 +1,145 @@
+// How the `rope` kind calls its C kernels (c/rope.c): the angle table for compute(), the cos/sin
+// tables for pe.ropeTables(), and the rotation of vectors for pe.applyRope().
+import { PEError, normalizeSpec } from '../spec.js';
+import { PE_MAX_ELEMENTS } from '../schema/limits.js';
+import { rotaryDim } from '../schema/rope.js';
+
+const LAYOUT = { half: 0, interleaved: 1 };
+const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, ntk: 5 };
+
+// The spec arguments shared by pe_rope and pe_rope_apply, in C order (pe_rope_config in
+// c/rope.h), named by the spec field each comes from.
+const SPEC_ARGS = [
+  'length', 'dim', 'base', 'partial_rotary_factor', 'max_position_embeddings',
+  'rope_scaling.rope_type', 'rope_scaling.factor', 'rope_scaling.original_max_position_embeddings',
+  'rope_scaling.beta_fast', 'rope_scaling.beta_slow', 'rope_scaling.truncate', 'rope_scaling.mscale',
+  'rope_scaling.mscale_all_dim', 'rope_scaling.attention_factor', 'rope_scaling.low_freq_factor',
+  'rope_scaling.high_freq_factor',
+];
+
+// Unset optional values cross as NaN (numbers) or 0 (integers); C checks only what a type reads.
+const num = (v) => (v === null || v === undefined ? NaN : v);
+const int = (v) => (v === null || v === undefined ? 0 : v);
+const flag = (v) => (v === undefined || v === true ? 1 : v === false ? 0 : -1);   // -1: C rejects it
+
+function specValues(s) {
+  const r = s.rope_scaling ?? { rope_type: 'default' };
+  return [
+    s.length, s.dim, s.base, s.partial_rotary_factor, int(s.max_position_embeddings),
+    Object.hasOwn(ROPE_TYPE, r.rope_type) ? ROPE_TYPE[r.rope_type] : -1, num(r.factor), int(r.original_max_position_embeddings),
+    num(r.beta_fast ?? 32), num(r.beta_slow ?? 1), flag(r.truncate), num(r.mscale),
+    num(r.mscale_all_dim), num(r.attention_factor), num(r.low_freq_factor), num(r.high_freq_factor),
+  ];
+}
+
+// Output sizes of a spec; for specs that skipped validation (the C-guard tests) anything out of
+// range becomes 1 value, since C refuses the spec before writing.
+function sizes(s) {
+  const pairs = Math.trunc((s.dim | 0) * s.partial_rotary_factor) >> 1;
+  const ok = (v) => Number.isInteger(v) && v >= 1 && v <= PE_MAX_ELEMENTS;
+  return { pairs: ok(pairs) ? pairs : 1, table: ok((s.length | 0) * pairs) ? (s.length | 0) * pairs : 1 };
+}
+
+function refuseTooLarge(s) {
+  const pairs = Math.trunc((s.dim | 0) * s.partial_rotary_factor) >> 1;
+  if ((s.length | 0) * pairs > PE_MAX_ELEMENTS) {
+    throw new PEError('length', `the output [${s.length}, ${pairs}] has more than ${PE_MAX_ELEMENTS} values (PE_MAX_ELEMENTS)`);
+  }
+}
+
+const freqOutputs = (pairs) => ({
+  inv_freq: { count: pairs, type: Float64Array },
+  attention_factor: { count: 1, type: Float64Array },
+});
+
+// inv_freq is reported as float32 (the contract); the kernels use the float64 values.
+const extras = (r) => ({ inv_freq: Float32Array.from(r.inv_freq), attention_factor: r.attention_factor[0] });
+
+/** A rope spec for applyRope/ropeTables: kind may be left out. */
+function ropeSpec(spec) {
+  if (spec !== null && typeof spec === 'object' && !Array.isArray(spec) && spec.kind === undefined) {
+    return normalizeSpec({ kind: 'rope', ...spec });
+  }
+  const s = normalizeSpec(spec);
+  if (s.kind !== 'rope') throw new PEError('kind', `this needs a spec of kind "rope", got kind "${s.kind}"`);
+  return s;
+}
+
+function describeArray(x) {
+  if (ArrayBuffer.isView(x)) return `a ${x.constructor.name} of ${x.length} values`;
+  if (Array.isArray(x)) return 'a plain array (convert it with new Float32Array(array))';
+  if (x === null || x === undefined) return String(x);
+  return `a value of type ${typeof x}`;
+}
+
+export default {
+  rope: {
+    // The C arguments of pe_rope in order: PE_ERR_ARG(k) → args[k-1].
+    args: ['out', 'cos', 'sin', 'inv_freq', 'attention_factor', ...SPEC_ARGS],
+    // The C arguments of pe_rope_apply.
+    applyArgs: ['out', 'x', 'inv_freq', 'attention_factor', 'heads', 'layout', ...SPEC_ARGS],
+
+    /** The angle table (length, rotary_dim/2), with inv_freq and attention_factor. */
+    compute(k, s) {
+      refuseTooLarge(s);
+      const { pairs, table } = sizes(s);
+      const r = k.run({ outputs: { data: table, ...freqOutputs(pairs) } }, (p) =>
+        k.wasm.pe_rope(p.data, 0, 0, p.inv_freq, p.attention_factor, ...specValues(s)));
+      return { data: r.data, ...extras(r) };
+    },
+
+    /** cos and sin of the angle table (without the attention factor). */
+    tables(k, spec) {
+      const s = ropeSpec(spec);
+      const { pairs, table } = sizes(s);
+      const r = k.run({ outputs: { cos: table, sin: table, ...freqOutputs(pairs) } }, (p) =>
+        k.wasm.pe_rope(0, p.cos, p.sin, p.inv_freq, p.attention_factor, ...specValues(s)));
+      return { cos: r.cos, sin: r.sin, shape: [s.length, pairs], spec: s, ...extras(r) };
+    },
+
+    /**
+     * Rotates x (Float32Array, row-major [length, dim] or [heads, length, dim]). options.heads
+     * states the head count; without it, heads = x.length / (length·dim) and the result has
+     * shape [length, dim] when that is 1.
+     */
+    apply(k, x, spec, options = {}) {
+      const s = ropeSpec(spec);
+      if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+        throw new PEError('options', `options must be an object like { heads: 32 }, got ${describeArray(options)}`);
+      }
+      for (const key of Object.keys(options)) {
+        if (key !== 'heads') throw new PEError(key, `unknown option "${key}" for applyRope; its options are: heads`);
+      }
+      const row = s.length * s.dim;
+      const shapeText = `[length, dim] = [${s.length}, ${s.dim}] or [heads, ${s.length}, ${s.dim}]`;
+      if (!(x instanceof Float32Array)) {
+        throw new PEError('x', `x must be a Float32Array of shape ${shapeText} (row-major), got ${describeArray(x)}`);
+      }
+      let heads;
+      if (options.heads !== undefined) {
+        heads = options.heads;
+        const maxHeads = Math.max(1, Math.floor(PE_MAX_ELEMENTS / row));
+        if (!Number.isInteger(heads) || heads < 1 || heads > maxHeads) {
+          throw new PEError('heads', `heads must be an integer in [1, ${maxHeads}], got ${typeof heads === 'number' ? heads : describeArray(heads)}`);
+        }
+        if (x.length !== heads * row) {
+          throw new PEError('x', `x has ${x.length} values, but heads · length · dim = ${heads} · ${s.length} · ${s.dim} = ${heads * row}`);
+        }
+      } else {
+        if (x.length === 0 || x.length % row !== 0) {
+          throw new PEError('x', `x has ${x.length} values, not a positive multiple of length · dim = ${s.length} · ${s.dim} = ${row} (shape ${shapeText})`);
+        }
+        heads = x.length / row;
+      }
+      if (x.length > PE_MAX_ELEMENTS) {
+        throw new PEError('x', `x has ${x.length} values, more than the limit of ${PE_MAX_ELEMENTS} (PE_MAX_ELEMENTS)`);
+      }
+      const r = k.run({ inputs: { x }, outputs: { data: x.length, ...freqOutputs(rotaryDim(s) / 2) } }, (p) =>
+        k.wasm.pe_rope_apply(p.data, p.x, p.inv_freq, p.attention_factor, heads,
+          Object.hasOwn(LAYOUT, s.layout) ? LAYOUT[s.layout] : -1,
+          ...specValues(s)));
+      const shape = options.heads === undefined && heads === 1 ? [s.length, s.dim] : [heads, s.length, s.dim];
+      return { data: r.data, shape, spec: s, ...extras(r) };
+    },
+  },
+};
