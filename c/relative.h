@@ -1,0 +1,65 @@
+// Relative-position tables (kinds `t5`, `shaw`, `distance`), and the Toeplitz fill they share
+// with `alibi` (c/alibi.c): every entry [i, j] of these tables depends on r = j − i alone.
+#ifndef PE_RELATIVE_H
+#define PE_RELATIVE_H
+
+#include <stdint.h>
+
+#include "pe.h"
+#include "pe_simd.h"
+
+// Biggest table side: (length, length) must fit in PE_MAX_ELEMENTS (8192² = 2^26).
+#define PE_MAX_BIAS_LENGTH 8192
+// num_buckets of `t5`.
+#define PE_MAX_T5_BUCKETS 4096
+
+// Which entries a bias table covers (kinds `alibi` and `distance`).
+typedef enum {
+    PE_BIAS_CAUSAL = 0,      // b(i − j) for j ≤ i, −Infinity above the diagonal (j > i)
+    PE_BIAS_SYMMETRIC = 1,   // b(|i − j|) everywhere
+} pe_bias_mode;
+
+// Distance functions of `distance`: b(d) with u = d / scale, d = |i − j| (see pe_distance_bias).
+typedef enum {
+    PE_DIST_LINEAR = 0,        // −strength·u
+    PE_DIST_LOG = 1,           // −strength·ln(1 + u)
+    PE_DIST_GAUSSIAN = 2,      // −strength·u²/2
+    PE_DIST_EXPONENTIAL = 3,   // strength·(e^(−u) − 1)
+} pe_distance_fn;
+
+// T5 buckets of r = j − i (key minus query), as transformers' T5Attention._relative_position_bucket
+// computes them (float32 log, truncated), as floats.
+// out: (length, length). Errors: PE_ERR_ARG(1..5) for out, length (1..8192), num_buckets
+// (4..4096), max_distance (> max_exact, ≤ 2^20), bidirectional (0 or 1).
+PE_API pe_status pe_t5(float *out, int32_t length, int32_t num_buckets, int32_t max_distance,
+                       int32_t bidirectional);
+
+// Shaw et al. (2018) clipped relative positions: clip(j − i, −k, k) + k, k = max_relative_position.
+// out: (length, length). Errors: PE_ERR_ARG(1..3) for out, length (1..8192), k (0..2^20).
+PE_API pe_status pe_shaw(float *out, int32_t length, int32_t max_relative_position);
+
+// A bias b(d) of the distance d = |i − j| (see pe_distance_fn), causal or symmetric.
+// out: (length, length). Errors: PE_ERR_ARG(1..6) for out, length (1..8192), function,
+// strength (0..1000), scale (0.01..1e6), mode.
+PE_API pe_status pe_distance(float *out, int32_t length, int32_t function, double strength,
+                             double scale, int32_t mode);
+
+// The T5 bucket of one relative position (arguments as pe_t5, assumed valid).
+int32_t pe_t5_bucket(int32_t relative_position, int32_t num_buckets, int32_t max_distance,
+                     int32_t bidirectional);
+// b(d) of pe_distance in float64 (arguments assumed valid), +0 at d = 0.
+double pe_distance_bias(int32_t d, int32_t function, double strength, double scale);
+
+// Toeplitz fill: given row 0 (entries r = 0 .. n−1) and row n−1 (entries r = −(n−1) .. 0) of an
+// (n, n) table whose entry [i, j] depends on r = j − i alone, writes rows 1 .. n−2:
+//   row i = row_{n−1}[n−1−i .. n−1] ++ row_0[1 .. n−1−i].
+// Copies only; the scalar and SIMD variants write identical bytes.
+typedef void (*pe_toeplitz_fn)(float *out, int32_t n);
+void pe_toeplitz_fill_scalar(float *out, int32_t n);
+#if PE_HAVE_SIMD
+void pe_toeplitz_fill_simd(float *out, int32_t n);
+#endif
+// The variant this build uses (SIMD when compiled with it).
+pe_toeplitz_fn pe_toeplitz_fill_default(void);
+
+#endif // PE_RELATIVE_H
