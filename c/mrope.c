@@ -1,0 +1,107 @@
+// Qwen2-VL M-RoPE position ids and angles (see mrope.h for the rules, transformers'
+// Qwen2VLForConditionalGeneration.get_rope_index for the reference behaviour).
+#include "mrope.h"
+
+#include <math.h>
+#include <stddef.h>
+
+// Tokens of a segment after merging (text: its length).
+static int64_t segment_tokens(const int32_t *seg, int32_t merge) {
+    if (seg[0] == PE_SEG_TEXT) return seg[1];
+    return (int64_t)seg[1] * (seg[2] / merge) * (seg[3] / merge);
+}
+
+static int segment_ok(const int32_t *seg, double seconds, int32_t merge) {
+    if (seg[0] == PE_SEG_TEXT) return seg[1] >= 1 && seg[1] <= PE_MAX_LENGTH;
+    if (seg[0] != PE_SEG_IMAGE && seg[0] != PE_SEG_VIDEO) return 0;
+    for (int a = 1; a <= 3; a++)
+        if (seg[a] < 1 || seg[a] > PE_MROPE_MAX_GRID) return 0;
+    if (seg[2] % merge != 0 || seg[3] % merge != 0) return 0;
+    if (seg[0] == PE_SEG_VIDEO && !(seconds > 0.0 && isfinite(seconds))) return 0;
+    return 1;
+}
+
+// Time id of frame index `frame` of a segment. Qwen2.5-VL multiplies in float32 tensors
+// (frame · second_per_grid_t · tokens_per_second, then .long()), so this does too: the ids then
+// match the reference even where the product lands next to an integer.
+static double time_id(const int32_t *seg, double seconds, int32_t frame, double tokens_per_second) {
+    if (tokens_per_second <= 0.0) return frame;                     // Qwen2-VL
+    if (seg[0] != PE_SEG_VIDEO) return 0.0;                         // Qwen2.5-VL images: no time
+    float product = (float)frame * (float)seconds;
+    product = product * (float)tokens_per_second;
+    return floor((double)product);                                  // truncated, ids >= 0
+}
+
+pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const double *seconds,
+                   int32_t count, int32_t n, int32_t dim, double base, const int32_t *section,
+                   int32_t merge, double tokens_per_second) {
+    if (ids == NULL) return PE_ERR_ARG(1);
+    if (segments == NULL) return PE_ERR_ARG(3);
+    if (seconds == NULL) return PE_ERR_ARG(4);
+    if (count < 1 || count > PE_MROPE_MAX_SEGMENTS) return PE_ERR_ARG(5);
+    if (n < 1 || n > PE_MAX_LENGTH) return PE_ERR_ARG(6);
+    if (dim < 2 || dim > PE_MAX_DIM || dim % 2 != 0) return PE_ERR_ARG(7);
+    if (!(base > 1.0) || !isfinite(base)) return PE_ERR_ARG(8);
+    if (section == NULL) return PE_ERR_ARG(9);
+    if (section[0] < 0 || section[1] < 0 || section[2] < 0 ||
+        (int64_t)section[0] + section[1] + section[2] != dim / 2) return PE_ERR_ARG(9);
+    if (merge < 1 || merge > 64) return PE_ERR_ARG(10);
+    if (!(tokens_per_second <= 0.0 || isfinite(tokens_per_second)) || isnan(tokens_per_second))
+        return PE_ERR_ARG(11);
+
+    // Check every segment, the token count and the largest id before writing anything.
+    int64_t total = 0;
+    double next_id = 0.0;
+    for (int32_t s = 0; s < count; s++) {
+        const int32_t *seg = segments + 4 * s;
+        if (!segment_ok(seg, seconds[s], merge)) return PE_ERR_ARG(3);
+        total += segment_tokens(seg, merge);
+        if (total > PE_MAX_LENGTH) return PE_ERR_TOO_LARGE;
+        if (seg[0] == PE_SEG_TEXT) {
+            next_id += seg[1];
+        } else {
+            double span = fmax(time_id(seg, seconds[s], seg[1] - 1, tokens_per_second),
+                               fmax(seg[2] / merge - 1, seg[3] / merge - 1));
+            next_id += span + 1.0;
+        }
+        if (next_id > PE_MROPE_MAX_ID) return PE_ERR_ARG(3);
+    }
+    if (total != n) return PE_ERR_ARG(6);
+    if (angles != NULL && (int64_t)n * (dim / 2) > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
+
+    float *id_t = ids, *id_h = ids + n, *id_w = ids + 2 * (ptrdiff_t)n;   // (3, n)
+    int64_t k = 0;
+    double start = 0.0;   // the next free id
+    for (int32_t s = 0; s < count; s++) {
+        const int32_t *seg = segments + 4 * s;
+        if (seg[0] == PE_SEG_TEXT) {
+            for (int32_t j = 0; j < seg[1]; j++, k++) id_t[k] = id_h[k] = id_w[k] = (float)(start + j);
+            start += seg[1];
+            continue;
+        }
+        int32_t grid_h = seg[2] / merge, grid_w = seg[3] / merge;
+        double top = 0.0;
+        for (int32_t f = 0; f < seg[1]; f++) {
+            double t = time_id(seg, seconds[s], f, tokens_per_second);
+            top = fmax(top, t);
+            for (int32_t r = 0; r < grid_h; r++)
+                for (int32_t c = 0; c < grid_w; c++, k++) {
+                    id_t[k] = (float)(start + t);
+                    id_h[k] = (float)(start + r);
+                    id_w[k] = (float)(start + c);
+                }
+        }
+        start += fmax(top, fmax(grid_h - 1, grid_w - 1)) + 1.0;
+    }
+
+    if (angles != NULL) {
+        const int32_t half = dim / 2;
+        for (int32_t i = 0; i < half; i++) {
+            double inv_freq = pow(base, -2.0 * (double)i / (double)dim);
+            const float *axis = i < section[0] ? id_t : i < section[0] + section[1] ? id_h : id_w;
+            for (int32_t j = 0; j < n; j++)   // (n, dim/2)
+                angles[(ptrdiff_t)j * half + i] = (float)((double)axis[j] * inv_freq);
+        }
+    }
+    return PE_OK;
+}

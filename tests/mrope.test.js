@@ -1,0 +1,99 @@
+// Qwen2-VL M-RoPE position ids and angles against the PyTorch reference, in both WASM builds.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { createPE, PEError } from '../web/pe.js';
+import { loadManifest, loadExpected } from './helpers/fixtures.js';
+
+const manifest = loadManifest('mrope');
+const builds = [
+  { name: 'SIMD', options: { simd: true } },
+  { name: 'scalar', options: { simd: false } },
+];
+
+// Ids as rows t, h, w.
+const rowsOf = (data, n) => [0, 1, 2].map((a) => Array.from(data.subarray(a * n, (a + 1) * n)));
+
+describe.each(builds)('mrope, $name build', ({ options }) => {
+  let pe;
+  beforeAll(async () => {
+    pe = await createPE(options);
+  });
+
+  it.each(manifest.cases.map((c) => [c.name, c]))('matches the reference: %s', (_, testCase) => {
+    const expected = loadExpected('mrope', testCase);
+    const [, n] = testCase.ids;
+    const result = pe.compute(testCase.spec);
+    expect(result.shape).toEqual([3, n]);
+    expect(Array.from(result.data)).toEqual(Array.from(expected.subarray(0, 3 * n)));   // ids exact
+    const angles = expected.subarray(3 * n);
+    expect(result.angles.length).toBe(angles.length);
+    let worst = 0;
+    for (let j = 0; j < angles.length; j++) {
+      worst = Math.max(worst, Math.abs(result.angles[j] - angles[j]) / Math.max(Math.abs(angles[j]), 1e-30));
+    }
+    expect(worst, 'relative angle error').toBeLessThanOrEqual(2 ** -24);
+  });
+
+  it('shares one id on all three axes for text, and resumes text at max + 1 after each block', () => {
+    const { data, shape } = pe.compute({
+      kind: 'mrope', dim: 16, mrope_section: [2, 3, 3],
+      segments: [{ type: 'text', length: 3 }, { type: 'image', t: 1, h: 4, w: 6 }, { type: 'text', length: 2 },
+        { type: 'video', t: 3, h: 2, w: 2 }, { type: 'text', length: 1 }],
+    });
+    const [t, h, w] = rowsOf(data, shape[1]);
+    expect(t.slice(0, 3)).toEqual([0, 1, 2]);
+    expect(h.slice(0, 3)).toEqual([0, 1, 2]);
+    // image: grid 1 × 2 × 3 after merging, offset by 3
+    expect(t.slice(3, 9)).toEqual([3, 3, 3, 3, 3, 3]);
+    expect(h.slice(3, 9)).toEqual([3, 3, 3, 4, 4, 4]);
+    expect(w.slice(3, 9)).toEqual([3, 4, 5, 3, 4, 5]);
+    expect(t.slice(9, 11)).toEqual([6, 7]);           // max was 5: text resumes at 6
+    // video: 3 frames of 1 × 1, offset by 8; then text at 8 + 2 + 1 = 11
+    expect(t.slice(11, 14)).toEqual([8, 9, 10]);
+    expect(h.slice(11, 14)).toEqual([8, 8, 8]);
+    expect(t[14]).toBe(11);
+  });
+
+  it('uses t ids for the first section, h for the next, w for the last', () => {
+    const r = pe.compute({
+      kind: 'mrope', dim: 16, base: 10000, mrope_section: [2, 3, 3],
+      segments: [{ type: 'text', length: 1 }, { type: 'image', t: 1, h: 2, w: 4 }],
+    });
+    const k = 2;   // second image token: t = 1, h = 1, w = 2
+    const row = r.angles.subarray(k * 8, (k + 1) * 8);
+    const inv = (i) => 10000 ** (-2 * i / 16);
+    expect(row[0]).toBeCloseTo(1 * inv(0), 6);
+    expect(row[2]).toBeCloseTo(1 * inv(2), 6);
+    expect(row[5]).toBeCloseTo(2 * inv(5), 6);
+  });
+
+  it.each([
+    [{ segments: [] }, 'segments'],
+    [{ segments: [{ type: 'image', t: 1, h: 3, w: 4 }] }, 'segments[0].h'],
+    [{ segments: [{ type: 'text' }] }, 'segments[0].length'],
+    [{ segments: [{ type: 'audio', length: 3 }] }, 'segments[0].type'],
+    [{ segments: [{ type: 'video', t: 2, h: 2, w: 2, second_per_grid_t: 0 }] }, 'segments[0].second_per_grid_t'],
+    [{ segments: [{ type: 'text', length: 2, h: 4 }] }, 'segments[0].h'],
+    [{ mrope_section: [16, 24, 25] }, 'mrope_section'],
+    [{ mrope_section: [16, 24] }, 'mrope_section'],
+    [{ mrope_section: [16, -1, 49] }, 'mrope_section[1]'],
+    [{ dim: 127 }, 'dim'],
+    [{ tokens_per_second: -1 }, 'tokens_per_second'],
+    [{ spatial_merge_size: 0 }, 'spatial_merge_size'],
+    [{ segments: 'text' }, 'segments'],
+  ])('rejects %j with a PEError naming %s', (fields, param) => {
+    let error;
+    try {
+      pe.compute({ kind: 'mrope', ...fields });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PEError);
+    expect(error.param).toBe(param);
+    expect(pe.compute({ kind: 'mrope' }).shape).toEqual([3, 6 + 24 + 5]);
+  });
+
+  it('checks segments and sizes in C too', () => {
+    const bad = { kind: 'mrope', segments: [{ type: 'image', t: 1, h: 3, w: 4 }] };
+    expect(() => pe._computeUnvalidated(bad)).toThrow(expect.objectContaining({ param: 'segments' }));
+  });
+});

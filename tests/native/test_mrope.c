@@ -1,0 +1,61 @@
+// Native tests of the M-RoPE kernel: a known sequence, and every bad argument.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pe.h"
+#include "test_util.h"
+
+static void test_known_ids(void) {
+    // text 2, image t=2 h=4 w=2 (merge 2 → 2 × 2 × 1 = 4 tokens), text 1
+    const int32_t segments[] = {PE_SEG_TEXT, 2, 0, 0, PE_SEG_IMAGE, 2, 4, 2, PE_SEG_TEXT, 1, 0, 0};
+    const double seconds[] = {1, 1, 1};
+    const int32_t section[] = {1, 1, 2};
+    float ids[3 * 7], angles[7 * 4];
+    CHECK(pe_mrope(ids, angles, segments, seconds, 3, 7, 8, 10000.0, section, 2, 0.0) == PE_OK, "ok");
+    const float t[] = {0, 1, 2, 2, 3, 3, 4}, h[] = {0, 1, 2, 3, 2, 3, 4}, w[] = {0, 1, 2, 2, 2, 2, 4};
+    CHECK(memcmp(ids, t, sizeof t) == 0, "t ids");
+    CHECK(memcmp(ids + 7, h, sizeof h) == 0, "h ids");
+    CHECK(memcmp(ids + 14, w, sizeof w) == 0, "w ids");
+    // token 5 (t 3, h 3, w 2): frequency 0 uses t, 1 uses h, 2 and 3 use w
+    CHECK(angles[5 * 4 + 0] == 3.0f, "angle of frequency 0 is t · 1");
+    CHECK(fabs(angles[5 * 4 + 1] - 3.0 * pow(10000.0, -0.25)) < 1e-6, "frequency 1 uses h");
+    CHECK(fabs(angles[5 * 4 + 3] - 2.0 * pow(10000.0, -0.75)) < 1e-6, "frequency 3 uses w");
+    // NULL angles: ids only
+    CHECK(pe_mrope(ids, NULL, segments, seconds, 3, 7, 8, 10000.0, section, 2, 0.0) == PE_OK, "ids only");
+}
+
+static void test_bad_arguments(void) {
+    const int32_t text[] = {PE_SEG_TEXT, 4, 0, 0};
+    const int32_t odd_image[] = {PE_SEG_IMAGE, 1, 3, 4};
+    const int32_t bad_type[] = {7, 1, 2, 2};
+    const int32_t video[] = {PE_SEG_VIDEO, 2, 2, 2};
+    const double one[] = {1}, zero[] = {0}, nan_s[] = {NAN};
+    const int32_t section[] = {1, 1, 2}, bad_section[] = {1, 1, 1}, negative[] = {-1, 3, 2};
+    float ids[64], angles[64];
+    CHECK(pe_mrope(NULL, angles, text, one, 1, 4, 8, 1e4, section, 2, 0) == PE_ERR_ARG(1), "NULL ids");
+    CHECK(pe_mrope(ids, angles, NULL, one, 1, 4, 8, 1e4, section, 2, 0) == PE_ERR_ARG(3), "NULL segments");
+    CHECK(pe_mrope(ids, angles, text, NULL, 1, 4, 8, 1e4, section, 2, 0) == PE_ERR_ARG(4), "NULL seconds");
+    CHECK(pe_mrope(ids, angles, text, one, 0, 4, 8, 1e4, section, 2, 0) == PE_ERR_ARG(5), "count 0");
+    CHECK(pe_mrope(ids, angles, text, one, 1, 5, 8, 1e4, section, 2, 0) == PE_ERR_ARG(6), "n disagrees");
+    CHECK(pe_mrope(ids, angles, text, one, 1, 4, 7, 1e4, section, 2, 0) == PE_ERR_ARG(7), "odd dim");
+    CHECK(pe_mrope(ids, angles, text, one, 1, 4, 8, 1.0, section, 2, 0) == PE_ERR_ARG(8), "base 1");
+    CHECK(pe_mrope(ids, angles, text, one, 1, 4, 8, 1e4, bad_section, 2, 0) == PE_ERR_ARG(9), "section sum");
+    CHECK(pe_mrope(ids, angles, text, one, 1, 4, 8, 1e4, negative, 2, 0) == PE_ERR_ARG(9), "section < 0");
+    CHECK(pe_mrope(ids, angles, text, one, 1, 4, 8, 1e4, NULL, 2, 0) == PE_ERR_ARG(9), "NULL section");
+    CHECK(pe_mrope(ids, angles, text, one, 1, 4, 8, 1e4, section, 0, 0) == PE_ERR_ARG(10), "merge 0");
+    CHECK(pe_mrope(ids, angles, text, one, 1, 4, 8, 1e4, section, 2, NAN) == PE_ERR_ARG(11), "tps NaN");
+    CHECK(pe_mrope(ids, angles, odd_image, one, 1, 2, 8, 1e4, section, 2, 0) == PE_ERR_ARG(3), "h %% merge");
+    CHECK(pe_mrope(ids, angles, bad_type, one, 1, 1, 8, 1e4, section, 2, 0) == PE_ERR_ARG(3), "segment type");
+    CHECK(pe_mrope(ids, angles, video, zero, 1, 2, 8, 1e4, section, 2, 2) == PE_ERR_ARG(3), "seconds 0");
+    CHECK(pe_mrope(ids, angles, video, nan_s, 1, 2, 8, 1e4, section, 2, 2) == PE_ERR_ARG(3), "seconds NaN");
+    const int32_t huge[] = {PE_SEG_IMAGE, 4096, 4096, 4096};
+    CHECK(pe_mrope(ids, angles, huge, one, 1, 1, 8, 1e4, section, 1, 0) == PE_ERR_TOO_LARGE, "too many tokens");
+}
+
+int main(void) {
+    printf("mrope\n");
+    test_known_ids();
+    test_bad_arguments();
+    return test_summary("native mrope");
+}
