@@ -34,6 +34,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 import { createPE, simdSupported } from '../web/pe.js';
+import { runRope } from './bench_rope.js';
 
 const LENGTH = 2000;
 const DIM = 1600;
@@ -493,7 +494,8 @@ async function main() {
   }
 }
 
-main().catch((e) => {
+// Then RoPE (bench/bench_rope.js), with the same options; its JSON goes next to this one.
+main().then(() => runRope({ ...opts, json: opts.json && opts.json.replace(/(\.json)?$/, '.rope.json') })).catch((e) => {
   process.stderr.write(`bench: ${e?.stack ?? e}\n`);
   process.exit(1);
 });

@@ -49,5 +49,11 @@ PE_API const char *pe_status_message(pe_status status);
 
 #include "sinusoidal.h"
 #include "vision.h"
+#include "mrope.h"
+#include "rope.h"
+#include "absolute.h"
+#include "alibi.h"
+#include "relative.h"
+#include "matrix.h"
 
 #endif // PE_H

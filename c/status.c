@@ -1,5 +1,6 @@
 // Status codes → messages, and build facts the JS layer asks for.
 #include "pe.h"
+#include "matrix.h"
 #include "pe_simd.h"
 
 int32_t pe_simd_enabled(void) { return PE_HAVE_SIMD; }
@@ -8,5 +9,7 @@ const char *pe_status_message(pe_status status) {
     if (status == PE_OK) return "ok";
     if (status == PE_ERR_TOO_LARGE) return "the output would exceed PE_MAX_ELEMENTS (2^26 floats)";
     if (status > 100 && status < 200) return "an argument is NULL, out of range, or an unknown code";
+    if (status == PE_ERR_MATRIX) return "the bytes are not a supported .npy or .safetensors matrix";
+    if (status == PE_MATRIX_NEED_MORE) return "the matrix header runs past the bytes given";
     return "unknown status";
 }

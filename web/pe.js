@@ -108,6 +108,47 @@ class PE {
   }
 
   /**
+   * Colours values through a colour map in C (web/kernels/colormap.js, c/colormap.c):
+   * colorize(values, { map: 'viridis' | 'cividis' | 'diverging', vmin, vmax, special })
+   * → Uint8ClampedArray of RGBA pixels, ready for ImageData. Throws PEError on bad options.
+   */
+  colorize(values, options) {
+    const binding = KERNELS.colorize;
+    return binding.compute(this.#context(binding.args), values, options);
+  }
+
+  /**
+   * Reads a trained 2-D table from a .npy or .safetensors file (bytes: ArrayBuffer or typed
+   * array; options.name picks a safetensors tensor such as GPT-2's "wpe.weight"). Returns
+   * { data, shape: [rows, cols], dtype, format, name?, kind: 'learned' }, which the views take
+   * like a computed result. Parsed in C (c/matrix.c, web/kernels/matrix.js); a bad file throws a
+   * PEError saying what is wrong (param 'bytes', or 'name' with the file's tensor names).
+   */
+  loadMatrix(bytes, options) {
+    return KERNELS.learned.loadMatrix((args) => this.#context(args), bytes, options);
+  }
+
+  /**
+   * Applies rotary position embedding to x (kind `rope`; web/kernels/rope.js, c/rope.c): x is a
+   * Float32Array, row-major [length, dim] or [heads, length, dim]; options.heads states the head
+   * count, otherwise it is x.length / (length·dim). The first rotary_dim channels of every row
+   * are rotated by p·inv_freq (cos and sin times attention_factor), the rest copied. Returns
+   * { data, shape, spec, inv_freq, attention_factor }; x is never modified. Throws PEError.
+   */
+  applyRope(x, spec, options) {
+    return KERNELS.rope.apply(this.#context(KERNELS.rope.applyArgs), x, spec, options);
+  }
+
+  /**
+   * The exact cos and sin tables of a rope spec, [length, rotary_dim/2] each (without the
+   * attention factor, which is returned beside them): { cos, sin, shape, spec, inv_freq,
+   * attention_factor }. Throws PEError.
+   */
+  ropeTables(spec) {
+    return KERNELS.rope.tables(this.#context(KERNELS.rope.args), spec);
+  }
+
+  /**
    * For tests of the C guards only: runs a kind's kernel on a spec that skipped JS validation
    * (defaults still filled in), so a bad value reaches C and comes back as a status.
    */

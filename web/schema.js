@@ -5,22 +5,35 @@
 //
 // A kind:  { group, label {en, ko}, help {en, ko}, fields: { name: descriptor }, shape(spec) }
 // A field descriptor:
-//   type     'int' | 'number' | 'enum' | 'bool'
+//   type     'int' | 'number' | 'enum' | 'bool' | 'object' (a nested object with its own
+//            fields, selected by a discriminator sub-field: see checkObject in web/spec.js)
+//   nullable true when null is allowed (and means "not set")
+//   rule     a few words appended to the allowed range in messages ("at most beta_fast")
 //   default  the value `defaults(kind)` fills in (for required fields: the explorer's start value)
 //   required true when `compute` refuses a spec that leaves the field out
-//   min, max inclusive bounds ('int', 'number'); max may be a function of the (validated
-//            earlier) fields of the spec
+//   min, max inclusive bounds ('int', 'number'); either may be a function of the (validated
+//            earlier) fields of the spec; no max means no upper bound
 //   exclusiveMin true when min itself is not allowed
 //   values   allowed strings ('enum')
 //   label, help   short UI texts ({ en, ko })
 import sinusoidal from './schema/sinusoidal.js';
 import vision from './schema/vision.js';
+import mrope from './schema/mrope.js';
+import rope from './schema/rope.js';
+import absolute from './schema/absolute.js';
+import alibi from './schema/alibi.js';
+import relative from './schema/relative.js';
 
 export { PE_MAX_ELEMENTS, PE_MAX_POSITION, PE_MAX_LENGTH, PE_MAX_DIM } from './schema/limits.js';
 
 export const SCHEMA = {
   ...sinusoidal,
   ...vision,
+  ...mrope,
+  ...rope,
+  ...absolute,
+  ...alibi,
+  ...relative,
 };
 
 export const KINDS = Object.keys(SCHEMA);

@@ -4,8 +4,23 @@
 // memory, calls, copies the outputs out and frees (see web/pe.js).
 import sinusoidal from './sinusoidal.js';
 import vision from './vision.js';
+import mrope from './mrope.js';
+import rope from './rope.js';
+import absolute from './absolute.js';
+import alibi from './alibi.js';
+import relative from './relative.js';
 
 export const KERNELS = {
   ...sinusoidal,
   ...vision,
+  ...mrope,
+  ...rope,
+  ...absolute,
+  ...alibi,
+  ...relative,
 };
+
+// Not a kind: the heatmap colour maps (c/colormap.c) behind pe.colorize. Non-enumerable, so
+// anything that lists KERNELS as kinds does not see it.
+import colormap from './colormap.js';
+Object.defineProperty(KERNELS, 'colorize', { value: colormap, enumerable: false });
