@@ -426,3 +426,32 @@ pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, double *at
     return pe_rope_apply_variant(out, x, inv_freq, attention_factor_out, heads, layout, &c,
                                  ROPE_TABLE, ROPE_ROTATE);
 }
+
+// Rotation with cos/sin tables given by the caller (axial 2-D RoPE, c/vision.c): the same row
+// rotation as pe_rope_apply, cos[p·n + i] and sin[p·n + i] for position p and pair i.
+pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_table,
+                               const float *sin_table, int32_t heads, int32_t length, int32_t dim,
+                               int32_t rotary_dim, int32_t layout) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (x == NULL) return PE_ERR_ARG(2);
+    if (cos_table == NULL) return PE_ERR_ARG(3);
+    if (sin_table == NULL) return PE_ERR_ARG(4);
+    if (heads < 1) return PE_ERR_ARG(5);
+    if (length < 1 || length > PE_MAX_LENGTH) return PE_ERR_ARG(6);
+    if (dim < 2 || dim > PE_MAX_DIM) return PE_ERR_ARG(7);
+    if (rotary_dim < 2 || rotary_dim > dim || rotary_dim % 2 != 0) return PE_ERR_ARG(8);
+    if (layout != PE_ROPE_HALF && layout != PE_ROPE_INTERLEAVED) return PE_ERR_ARG(9);
+    const int64_t count = (int64_t)heads * length * dim;
+    if (count > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
+    uintptr_t o = (uintptr_t)out, xi = (uintptr_t)x, bytes = (uintptr_t)count * sizeof(float);
+    if (out != x && o < xi + bytes && xi < o + bytes) return PE_ERR_ARG(1);
+    const int32_t n = rotary_dim / 2;
+    for (int32_t h = 0; h < heads; h++)
+        for (int32_t p = 0; p < length; p++) {
+            size_t at = ((size_t)h * (size_t)length + (size_t)p) * (size_t)dim;   // (dim,)
+            ROPE_ROTATE(out + at, x + at, cos_table + (size_t)p * n, sin_table + (size_t)p * n, n, layout, n);
+            if (rotary_dim < dim && out != x)
+                memcpy(out + at + rotary_dim, x + at + rotary_dim, sizeof(float) * (size_t)(dim - rotary_dim));
+        }
+    return PE_OK;
+}

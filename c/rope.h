@@ -69,6 +69,13 @@ PE_API pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *
                          double mscale_all_dim, double attention_factor, double low_freq_factor,
                          double high_freq_factor);
 
+// Applies precomputed tables instead of a spec's frequencies (axial 2-D RoPE): x and out as for
+// pe_rope_apply; cos_table, sin_table: (length, rotary_dim/2). Errors: PE_ERR_ARG(1..4) for NULL
+// or partly overlapping buffers, (5..9) heads, length, dim, rotary_dim, layout; PE_ERR_TOO_LARGE.
+PE_API pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_table,
+                                      const float *sin_table, int32_t heads, int32_t length,
+                                      int32_t dim, int32_t rotary_dim, int32_t layout);
+
 // Applies RoPE to x: (heads, length, dim) row-major floats, the row of head h at position p
 // starting at x + (h·length + p)·dim. The first rotary_dim channels of every row are rotated pair
 // by pair in the layout,

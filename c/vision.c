@@ -138,3 +138,72 @@ pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int32_t wid
             }
     return PE_OK;
 }
+
+// --- axial 2-D RoPE ------------------------------------------------------------------------------
+
+// Moves n floats from src to dst (non-overlapping halves of one token).
+static void move_floats(float *dst, const float *src, int32_t n) { memcpy(dst, src, sizeof(float) * (size_t)n); }
+static void fill_floats(float *dst, float value, int32_t n) { for (int32_t i = 0; i < n; i++) dst[i] = value; }
+
+// cos/sin tables of axial RoPE, built inside the outputs: each axis' 1-D table is the concat
+// sinusoidal table of width F ([sin θ | cos θ] with θ_j = base^(-2j/F)), written at the tokens
+// along that axis (rows into cos_out, columns into sin_out), then spread over the grid.
+static void axial_tables(float *cos_out, float *sin_out, int32_t height, int32_t width, int32_t pairs,
+                         double base) {
+    const int32_t half = pairs / 2;
+    const ptrdiff_t grid_row = (ptrdiff_t)width * pairs;
+    pe_rotate_table_fn fn = pe_rotate_table_default();
+    pe_sinusoidal_block(cos_out, grid_row, height, pairs, pairs, base, PE_SIN_CONCAT, 0, fn);  // (r, 0): [sin_r | cos_r]
+    pe_sinusoidal_block(sin_out, pairs, width, pairs, pairs, base, PE_SIN_CONCAT, 0, fn);     // (0, c): [sin_c | cos_c]
+    for (int32_t r = 1; r < height; r++) {
+        const float *row_axis = cos_out + r * grid_row;   // [sin_r | cos_r]
+        for (int32_t c = 1; c < width; c++) {
+            const float *col_axis = sin_out + (ptrdiff_t)c * pairs;   // [sin_c | cos_c]
+            float *s = sin_out + r * grid_row + (ptrdiff_t)c * pairs, *k = cos_out + r * grid_row + (ptrdiff_t)c * pairs;
+            move_floats(s, row_axis, half);
+            move_floats(s + half, col_axis, half);
+            move_floats(k, row_axis + half, half);
+            move_floats(k + half, col_axis + half, half);
+        }
+        float *s0 = sin_out + r * grid_row, *k0 = cos_out + r * grid_row;   // token (r, 0): column 0
+        move_floats(s0, k0, half);          // sin_r
+        fill_floats(s0 + half, 0.0f, half); // sin(0·θ)
+        move_floats(k0, k0 + half, half);   // cos_r
+        fill_floats(k0 + half, 1.0f, half); // cos(0·θ)
+    }
+    for (int32_t c = 0; c < width; c++) {   // row 0: [sin 0 | sin_c], [cos 0 | cos_c]
+        float *s = sin_out + (ptrdiff_t)c * pairs, *k = cos_out + (ptrdiff_t)c * pairs;
+        move_floats(k + half, s + half, half);
+        fill_floats(k, 1.0f, half);
+        move_floats(s + half, s, half);
+        fill_floats(s, 0.0f, half);
+    }
+}
+
+pe_status pe_rope_axial(float *angles, float *cos_out, float *sin_out, double *inv_freq,
+                        int32_t height, int32_t width, int32_t rotary_dim, double base) {
+    if (angles == NULL && cos_out == NULL && sin_out == NULL) return PE_ERR_ARG(1);
+    if ((cos_out == NULL) != (sin_out == NULL)) return cos_out == NULL ? PE_ERR_ARG(2) : PE_ERR_ARG(3);
+    if (inv_freq == NULL) return PE_ERR_ARG(4);
+    if (height < 1 || height > PE_MAX_GRID) return PE_ERR_ARG(5);
+    if (width < 1 || width > PE_MAX_GRID) return PE_ERR_ARG(6);
+    if (rotary_dim < 4 || rotary_dim > PE_MAX_DIM || rotary_dim % 4 != 0) return PE_ERR_ARG(7);
+    if (!base_ok(base)) return PE_ERR_ARG(8);
+    const int32_t pairs = rotary_dim / 2, half = pairs / 2;
+    const int64_t tokens = (int64_t)height * width;
+    if (tokens > PE_MAX_LENGTH || tokens * pairs > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
+
+    for (int32_t j = 0; j < half; j++)
+        inv_freq[j] = inv_freq[half + j] = pow(base, -2.0 * (double)j / (double)pairs);
+    if (angles != NULL)
+        for (int32_t r = 0; r < height; r++)
+            for (int32_t c = 0; c < width; c++) {
+                float *row = angles + ((ptrdiff_t)r * width + c) * pairs;   // (pairs,)
+                for (int32_t j = 0; j < half; j++) {
+                    row[j] = (float)((double)r * inv_freq[j]);
+                    row[half + j] = (float)((double)c * inv_freq[j]);
+                }
+            }
+    if (cos_out != NULL) axial_tables(cos_out, sin_out, height, width, pairs, base);
+    return PE_OK;
+}

@@ -27,4 +27,17 @@ PE_API pe_status pe_sinusoidal2d(float *out, int32_t height, int32_t width, int3
 PE_API pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int32_t width,
                                  int32_t dim, double base);
 
+// Axial 2-D RoPE on a patch grid (the `rope` kind with grid_height/grid_width; Heo et al. 2024,
+// "Rotary Position Embedding for Vision Transformer", RoPE-Axial): of the rotary_dim/2 = F
+// frequency pairs, the first F/2 rotate with the row index and the last F/2 with the column
+// index, each half using θ_j = base^(-2j/F), j < F/2 (the frequencies of a 1-D RoPE of width F).
+//   angles:   (height·width, F) floats, or NULL: angle[k, i] = axis(k, i) · θ_(i mod F/2)
+//   cos_out, sin_out: (height·width, F) floats, or both NULL: exact cos and sin of those angles
+//   inv_freq: (F) float64: θ for each pair (the two halves repeat)
+// Tokens row-major: k = row·width + col. Errors: PE_ERR_ARG(1) when no table is asked for,
+// (2)/(3) when only one of cos_out, sin_out is, (4) NULL inv_freq, (5..8) for height, width,
+// rotary_dim (a multiple of 4), base; PE_ERR_TOO_LARGE.
+PE_API pe_status pe_rope_axial(float *angles, float *cos_out, float *sin_out, double *inv_freq,
+                               int32_t height, int32_t width, int32_t rotary_dim, double base);
+
 #endif // PE_VISION_H

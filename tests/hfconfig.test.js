@@ -25,7 +25,7 @@ describe('presets', () => {
     expect(spec).toEqual({
       kind: 'rope', length: 4096, dim: 128, base: 500000, layout: 'half', partial_rotary_factor: 1,
       rope_scaling: { rope_type: 'llama3', factor: 8, original_max_position_embeddings: 8192, low_freq_factor: 1, high_freq_factor: 4 },
-      max_position_embeddings: 131072,
+      max_position_embeddings: 131072, grid_height: null, grid_width: null,
     });
     const r = pe.compute(spec);
     expect(r.shape).toEqual([4096, 64]);

@@ -70,7 +70,8 @@ describe.each(builds)('rope, $name build', ({ name, options }) => {
 
     const result = pe.compute(c.spec);
     expect(result.shape).toEqual(c.shape);
-    expect(result.spec).toEqual(c.spec);   // the fixture's spec is already complete
+    // The fixture spec is complete for 1-D RoPE; the grid fields (axial 2-D) default to null.
+    expect(result.spec).toEqual({ ...c.spec, grid_height: null, grid_width: null });
     expect(result.data).toBeInstanceOf(Float32Array);
     expect(result.data.length).toBe(length * pairs);
     expect(result.inv_freq).toBeInstanceOf(Float32Array);
@@ -339,7 +340,7 @@ describe('rope validation', () => {
     expect(r.spec.rope_scaling).toEqual({ rope_type: 'yarn', factor: 4, original_max_position_embeddings: null, beta_fast: 32, beta_slow: 1, truncate: true, mscale: null, mscale_all_dim: null, attention_factor: null });
     expect(pe.compute(r.spec).spec).toEqual(r.spec);   // normalizing twice changes nothing
     expect(pe.compute({ ...ok, rope_scaling: { rope_type: 'default' } }).data).toEqual(pe.compute(ok).data);
-    expect(pe.defaults('rope')).toEqual({ kind: 'rope', length: 256, dim: 128, base: 10000, layout: 'half', partial_rotary_factor: 1, rope_scaling: null, max_position_embeddings: null });
+    expect(pe.defaults('rope')).toEqual({ kind: 'rope', length: 256, dim: 128, base: 10000, layout: 'half', partial_rotary_factor: 1, rope_scaling: null, max_position_embeddings: null, grid_height: null, grid_width: null });
   });
 
   it.each([

@@ -90,3 +90,62 @@ describe.each(builds)('vision encodings, $name build', ({ name, options }) => {
     }
   });
 });
+
+describe.each(builds)('axial 2-D RoPE, $name build', ({ options }) => {
+  let pe;
+  beforeAll(async () => {
+    pe = await createPE(options);
+  });
+  const manifest = loadManifest('rope_axial');
+
+  it.each(manifest.cases.map((c) => [c.name, c]))('matches the float64 reference: %s', (_, testCase) => {
+    const expected = loadExpected('rope_axial', testCase);
+    const s = testCase.spec;
+    const pairs = Math.trunc(s.dim * s.partial_rotary_factor) / 2;
+    const count = s.length * pairs;
+    const result = pe.compute(s);
+    expect(result.shape).toEqual([s.length, pairs]);
+    let angleErr = 0;
+    for (let j = 0; j < count; j++) {
+      angleErr = Math.max(angleErr, Math.abs(result.data[j] - expected[j]) / Math.max(Math.abs(expected[j]), 1e-30));
+    }
+    expect(angleErr, 'relative angle error').toBeLessThanOrEqual(2 ** -24);
+    const { cos, sin } = pe.ropeTables(s);
+    let worst = 0;
+    for (let j = 0; j < count; j++) {
+      worst = Math.max(worst, Math.abs(cos[j] - expected[count + j]), Math.abs(sin[j] - expected[2 * count + j]));
+    }
+    expect(worst).toBeLessThanOrEqual(testCase.tolerance);
+  });
+
+  it('rotates the first half of the pairs with the row and the second half with the column', () => {
+    const spec = { kind: 'rope', length: 12, dim: 8, base: 100, grid_height: 3, grid_width: 4 };
+    const { data } = pe.compute(spec);   // (12, 4): pairs 0-1 row, 2-3 column
+    const token = (r, c) => Array.from(data.subarray((r * 4 + c) * 4, (r * 4 + c + 1) * 4));
+    expect(token(2, 0).slice(2)).toEqual([0, 0]);
+    expect(token(0, 3).slice(0, 2)).toEqual([0, 0]);
+    expect(token(2, 3)[0]).toBe(2);
+    expect(token(2, 3)[2]).toBe(3);
+  });
+
+  it('applies the grid rotation to vectors: q·k depends only on the 2-D offset', () => {
+    const spec = { kind: 'rope', length: 16, dim: 8, base: 100, grid_height: 4, grid_width: 4 };
+    const v = new Float32Array(16 * 8);
+    for (let i = 0; i < v.length; i++) v[i] = ((i % 8) + 1) / 8;   // the same vector at every token
+    const { data } = pe.applyRope(v, spec);
+    const dot = (a, b) => { let s = 0; for (let j = 0; j < 8; j++) s += data[a * 8 + j] * data[b * 8 + j]; return s; };
+    // tokens (0,0)·(1,2) and (2,1)·(3,3): both offsets (1, 2)
+    expect(dot(0, 6)).toBeCloseTo(dot(9, 15), 5);
+    expect(dot(0, 6)).not.toBeCloseTo(dot(0, 9), 3);
+  });
+
+  it.each([
+    [{ grid_height: 4 }, 'grid_width'],
+    [{ grid_height: 4, grid_width: 5 }, 'length'],
+    [{ length: 12, dim: 6, grid_height: 3, grid_width: 4 }, 'dim'],
+    [{ length: 12, grid_height: 3, grid_width: 4, rope_scaling: { rope_type: 'linear', factor: 2 } }, 'rope_scaling'],
+    [{ length: 12, grid_height: 3, grid_width: 0 }, 'grid_width'],
+  ])('rejects %j with a PEError naming %s', (fields, param) => {
+    expect(() => pe.compute({ kind: 'rope', length: 16, dim: 8, ...fields })).toThrow(expect.objectContaining({ param }));
+  });
+});

@@ -70,11 +70,49 @@ static void test_bad_arguments(void) {
     CHECK(pe_sinusoidal3d(buf, PE_MAX_GRID, PE_MAX_GRID, 8, 8, 10000) == PE_ERR_TOO_LARGE, "3d too large");
 }
 
+// Axial RoPE: cos/sin tables equal the cos/sin of the angle table's float64 values, and the
+// table-driven rotation checks its arguments.
+static void test_rope_axial(void) {
+    enum { H = 3, W = 5, ROT = 8, PAIRS = 4 };
+    static float angles[H * W * PAIRS], cos_t[H * W * PAIRS], sin_t[H * W * PAIRS];
+    double inv[PAIRS];
+    CHECK(pe_rope_axial(angles, cos_t, sin_t, inv, H, W, ROT, 100.0) == PE_OK, "ok");
+    for (int r = 0; r < H; r++)
+        for (int c = 0; c < W; c++)
+            for (int i = 0; i < PAIRS; i++) {
+                double angle = (i < PAIRS / 2 ? r : c) * inv[i];
+                int k = (r * W + c) * PAIRS + i;
+                CHECK(fabs(cos_t[k] - cos(angle)) < 6e-8 && fabs(sin_t[k] - sin(angle)) < 6e-8,
+                      "axial cos/sin at (%d,%d) pair %d", r, c, i);
+                CHECK(angles[k] == (float)angle, "axial angle at (%d,%d) pair %d", r, c, i);
+            }
+    double inv_bad[PAIRS];
+    CHECK(pe_rope_axial(NULL, NULL, NULL, inv_bad, H, W, ROT, 100) == PE_ERR_ARG(1), "no table");
+    CHECK(pe_rope_axial(NULL, cos_t, NULL, inv_bad, H, W, ROT, 100) == PE_ERR_ARG(3), "cos without sin");
+    CHECK(pe_rope_axial(angles, NULL, NULL, NULL, H, W, ROT, 100) == PE_ERR_ARG(4), "NULL inv_freq");
+    CHECK(pe_rope_axial(angles, NULL, NULL, inv_bad, 0, W, ROT, 100) == PE_ERR_ARG(5), "height 0");
+    CHECK(pe_rope_axial(angles, NULL, NULL, inv_bad, H, -1, ROT, 100) == PE_ERR_ARG(6), "width < 0");
+    CHECK(pe_rope_axial(angles, NULL, NULL, inv_bad, H, W, 6, 100) == PE_ERR_ARG(7), "rotary_dim not a multiple of 4");
+    CHECK(pe_rope_axial(angles, NULL, NULL, inv_bad, H, W, ROT, INFINITY) == PE_ERR_ARG(8), "base inf");
+    CHECK(pe_rope_axial(angles, NULL, NULL, inv_bad, 4096, 4096, ROT, 100) == PE_ERR_TOO_LARGE, "too many tokens");
+
+    float x[2 * 8], out[2 * 8];
+    for (int i = 0; i < 16; i++) x[i] = (float)i;
+    CHECK(pe_rope_apply_tables(out, x, cos_t, sin_t, 1, 2, 8, 8, PE_ROPE_HALF) == PE_OK, "apply ok");
+    CHECK(out[0] == x[0] && out[4] == x[4], "position 0 (angle 0) is unchanged");
+    CHECK(pe_rope_apply_tables(x + 1, x, cos_t, sin_t, 1, 1, 8, 8, 0) == PE_ERR_ARG(1), "partial overlap");
+    CHECK(pe_rope_apply_tables(out, x, NULL, sin_t, 1, 2, 8, 8, 0) == PE_ERR_ARG(3), "NULL cos");
+    CHECK(pe_rope_apply_tables(out, x, cos_t, sin_t, 0, 2, 8, 8, 0) == PE_ERR_ARG(5), "heads 0");
+    CHECK(pe_rope_apply_tables(out, x, cos_t, sin_t, 1, 2, 8, 10, 0) == PE_ERR_ARG(8), "rotary_dim > dim");
+    CHECK(pe_rope_apply_tables(out, x, cos_t, sin_t, 1, 2, 8, 8, 2) == PE_ERR_ARG(9), "layout 2");
+}
+
 int main(void) {
     printf("vision (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
     test_mae_is_two_concat_tables();
     test_sum_matches_1d();
     test_3d_blocks();
     test_bad_arguments();
+    test_rope_axial();
     return test_summary("native vision");
 }

@@ -2,7 +2,7 @@
 // tables for pe.ropeTables(), and the rotation of vectors for pe.applyRope().
 import { PEError, normalizeSpec } from '../spec.js';
 import { PE_MAX_ELEMENTS } from '../schema/limits.js';
-import { rotaryDim } from '../schema/rope.js';
+import { rotaryDim, isAxial } from '../schema/rope.js';
 
 const LAYOUT = { half: 0, interleaved: 1 };
 const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, ntk: 5 };
@@ -72,6 +72,20 @@ function describeArray(x) {
   return `a value of type ${typeof x}`;
 }
 
+// Axial 2-D RoPE: the angle table or the cos/sin tables of a grid spec (c/vision.c).
+function axialTables(k, s, { angles = false, tables = false }) {
+  const pairs = rotaryDim(s) / 2;
+  const count = s.length * pairs;
+  const outputs = { inv_freq: { count: pairs, type: Float64Array } };
+  if (angles) outputs.data = count;
+  if (tables) Object.assign(outputs, { cos: count, sin: count });
+  const r = k.run({ outputs }, (p) => k.wasm.pe_rope_axial(p.data ?? 0, p.cos ?? 0, p.sin ?? 0, p.inv_freq,
+    s.grid_height, s.grid_width, rotaryDim(s), s.base));
+  const result = { ...r, inv_freq: Float32Array.from(r.inv_freq) };
+  if (angles) result.attention_factor = 1;
+  return result;
+}
+
 export default {
   rope: {
     // The C arguments of pe_rope in order: PE_ERR_ARG(k) → args[k-1].
@@ -79,8 +93,12 @@ export default {
     // The C arguments of pe_rope_apply.
     applyArgs: ['out', 'x', 'inv_freq', 'attention_factor', 'heads', 'layout', ...SPEC_ARGS],
 
+    // Axial 2-D RoPE (grid_height × grid_width tokens) runs c/vision.c's pe_rope_axial.
+    axialArgs: ['out', 'cos', 'sin', 'inv_freq', 'grid_height', 'grid_width', 'dim', 'base'],
+
     /** The angle table (length, rotary_dim/2), with inv_freq and attention_factor. */
     compute(k, s) {
+      if (isAxial(s)) return axialTables(k, s, { angles: true });
       refuseTooLarge(s);
       const { pairs, table } = sizes(s);
       const r = k.run({ outputs: { data: table, ...freqOutputs(pairs) } }, (p) =>
@@ -91,6 +109,10 @@ export default {
     /** cos and sin of the angle table (without the attention factor). */
     tables(k, spec) {
       const s = ropeSpec(spec);
+      if (isAxial(s)) {
+        const r = axialTables(k, s, { tables: true });
+        return { cos: r.cos, sin: r.sin, shape: [s.length, rotaryDim(s) / 2], spec: s, inv_freq: r.inv_freq, attention_factor: 1 };
+      }
       const { pairs, table } = sizes(s);
       const r = k.run({ outputs: { cos: table, sin: table, ...freqOutputs(pairs) } }, (p) =>
         k.wasm.pe_rope(0, p.cos, p.sin, p.inv_freq, p.attention_factor, ...specValues(s)));
@@ -133,6 +155,14 @@ export default {
       }
       if (x.length > PE_MAX_ELEMENTS) {
         throw new PEError('x', `x has ${x.length} values, more than the limit of ${PE_MAX_ELEMENTS} (PE_MAX_ELEMENTS)`);
+      }
+      if (isAxial(s)) {
+        const t = axialTables(k, s, { tables: true });
+        const rotated = k.run({ inputs: { x, cos: t.cos, sin: t.sin }, outputs: { data: x.length } }, (p) =>
+          k.wasm.pe_rope_apply_tables(p.data, p.x, p.cos, p.sin, heads, s.length, s.dim, rotaryDim(s),
+            Object.hasOwn(LAYOUT, s.layout) ? LAYOUT[s.layout] : -1));
+        const shape = options.heads === undefined && heads === 1 ? [s.length, s.dim] : [heads, s.length, s.dim];
+        return { data: rotated.data, shape, spec: s, inv_freq: t.inv_freq, attention_factor: 1 };
       }
       const r = k.run({ inputs: { x }, outputs: { data: x.length, ...freqOutputs(rotaryDim(s) / 2) } }, (p) =>
         k.wasm.pe_rope_apply(p.data, p.x, p.inv_freq, p.attention_factor, heads,

@@ -9,6 +9,31 @@ export function rotaryDim(spec) {
   return Math.trunc(spec.dim * spec.partial_rotary_factor);
 }
 
+/** True when a (normalized) rope spec is axial 2-D RoPE on a grid. */
+export function isAxial(spec) {
+  return spec.grid_height != null && spec.grid_width != null;
+}
+
+// Axial 2-D RoPE's rules: both grid sides or neither, length = rows × columns, rotary_dim a
+// multiple of 4 (two axes of sin/cos pairs), no rope_scaling. undefined when the spec is 1-D.
+function checkAxial(s) {
+  if (s.grid_height == null && s.grid_width == null) return undefined;
+  if (s.grid_height == null || s.grid_width == null) {
+    const missing = s.grid_height == null ? 'grid_height' : 'grid_width';
+    return { param: missing, message: `${missing} is required when ${missing === 'grid_height' ? 'grid_width' : 'grid_height'} is set (axial 2-D RoPE needs both grid sides)` };
+  }
+  if (s.length !== s.grid_height * s.grid_width) {
+    return { param: 'length', message: `length must be grid_height × grid_width = ${s.grid_height * s.grid_width} for axial 2-D RoPE, got ${s.length}` };
+  }
+  if (rotaryDim(s) % 4 !== 0) {
+    return { param: s.partial_rotary_factor === 1 ? 'dim' : 'partial_rotary_factor', message: `axial 2-D RoPE needs rotary_dim = int(dim · partial_rotary_factor) to be a multiple of 4 (sin/cos pairs for two axes), got ${rotaryDim(s)}` };
+  }
+  if (s.rope_scaling !== null && s.rope_scaling.rope_type !== 'default') {
+    return { param: 'rope_scaling', message: 'rope_scaling must be null for axial 2-D RoPE (the scaling methods are defined for 1-D positions)' };
+  }
+  return null;
+}
+
 const positive = (en, ko, extra = {}) => ({
   type: 'number', min: 0, exclusiveMin: true, ...extra, help: { en, ko },
 });
@@ -183,10 +208,28 @@ export default {
           ko: '모델의 max_position_embeddings. dynamic NTK는 length가 이를 넘으면 다시 계산하고, yarn은 original_max_position_embeddings가 없을 때 씁니다.',
         },
       },
+      grid_height: {
+        type: 'int', nullable: true, default: null, min: 1, max: 4096,
+        label: { en: 'Grid rows (axial 2-D)', ko: '격자 행 수 (축별 2차원)' },
+        help: {
+          en: 'Set with grid_width for axial 2-D RoPE on a patch grid (Heo et al. 2024): the first half of the frequency pairs rotate with the row, the second half with the column. length must then be rows × columns.',
+          ko: 'grid_width와 함께 설정하면 패치 격자 위의 축별 2차원 RoPE (Heo 외 2024): 주파수 쌍의 앞 절반은 행, 뒤 절반은 열로 회전합니다. 이때 length는 행 × 열이어야 합니다.',
+        },
+      },
+      grid_width: {
+        type: 'int', nullable: true, default: null, min: 1, max: 4096,
+        label: { en: 'Grid columns (axial 2-D)', ko: '격자 열 수 (축별 2차원)' },
+        help: {
+          en: 'Columns of the patch grid for axial 2-D RoPE; tokens are row-major (k = row·width + column).',
+          ko: '축별 2차원 RoPE의 패치 격자 열 수. 토큰은 행 우선 순서 (k = 행·가로 + 열).',
+        },
+      },
     },
     // Angles p·θ_i for every position and frequency.
     shape: (s) => [s.length, rotaryDim(s) / 2],
     check: (s) => {
+      const axial = checkAxial(s);
+      if (axial !== undefined) return axial;
       const type = s.rope_scaling?.rope_type ?? 'default';
       const rotary = rotaryDim(s);
       const need = type === 'dynamic' || type === 'ntk' ? 4 : 2;
