@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Bundle the page script (web/app.js + chart.js from node_modules) into web/dist/app.js with esbuild.
+// Bundle the page script (web/app.js) into web/dist/app.js with esbuild, and the line plots
+// (web/lineplot.js with Chart.js from node_modules) into web/dist/lineplot.js, which the page
+// imports dynamically once the first heatmap is on screen.
 //
 //   node scripts/bundle.js            # minified ESM bundle + source map
 //   node scripts/bundle.js --dev      # unminified
@@ -7,7 +9,7 @@
 // In-process use: `import { bundle } from './scripts/bundle.js'; await bundle();`
 
 import * as esbuild from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -38,14 +40,37 @@ function moduleUrlPlugin(webDir, outDir) {
 }
 
 /**
+ * The lazily loaded modules: a dynamic import() of one of these stays a dynamic import of its own
+ * bundle in web/dist/ (built separately, so the page's bundle shares no chunk with it and starts
+ * with a single request).
+ */
+export const LAZY = ['lineplot.js'];
+
+function lazyPlugin(webDir) {
+  return {
+    name: 'pe-lab-lazy',
+    setup(build) {
+      build.onResolve({ filter: /\.js$/ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const target = path.resolve(args.resolveDir, args.path);
+        const rel = path.relative(webDir, target).split(path.sep).join('/');
+        if (!LAZY.includes(rel)) return undefined;
+        return { path: `./${rel}`, external: true };
+      });
+    },
+  };
+}
+
+/**
  * @param {{ webDir?: string, minify?: boolean, sourcemap?: boolean, logLevel?: string }} [opts]
- * @returns {Promise<{ outfile: string, bytes: number }>}
+ * @returns {Promise<{ outfile: string, bytes: number, files: string[] }>}
  */
 export async function bundle({ webDir = WEB_DIR, minify = true, sourcemap = true, logLevel = 'warning' } = {}) {
-  const outfile = path.join(webDir, 'dist', 'app.js');
-  const result = await esbuild.build({
-    entryPoints: [path.join(webDir, 'app.js')],
-    outfile,
+  const outdir = path.join(webDir, 'dist');
+  const outfile = path.join(outdir, 'app.js');
+  // web/dist holds build outputs only.
+  for (const f of await readdir(outdir).catch(() => [])) await rm(path.join(outdir, f), { force: true, recursive: true });
+  const common = {
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -54,21 +79,27 @@ export async function bundle({ webDir = WEB_DIR, minify = true, sourcemap = true
     sourcemap,
     // pe.js imports node:fs dynamically, and only when it runs under Node.
     external: ['node:*'],
-    plugins: [moduleUrlPlugin(webDir, path.dirname(outfile))],
     legalComments: 'linked',
     metafile: true,
     logLevel,
     absWorkingDir: path.resolve(HERE, '..'),
     // Resolve chart.js from this repository even when webDir is elsewhere (e.g. a scratch copy).
     nodePaths: [path.resolve(HERE, '..', 'node_modules')],
-  });
-  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + (o.entryPoint ? o.bytes : 0), 0);
-  return { outfile, bytes };
+  };
+  const builds = [
+    esbuild.build({ ...common, entryPoints: [path.join(webDir, 'app.js')], outfile, plugins: [lazyPlugin(webDir), moduleUrlPlugin(webDir, outdir)] }),
+    ...LAZY.map((rel) => esbuild.build({
+      ...common, entryPoints: [path.join(webDir, rel)], outfile: path.join(outdir, rel), plugins: [moduleUrlPlugin(webDir, outdir)],
+    })),
+  ];
+  const outputs = (await Promise.all(builds)).flatMap((r) => Object.entries(r.metafile.outputs)).filter(([f]) => f.endsWith('.js'));
+  const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
+  return { outfile, bytes, files: outputs.map(([f]) => path.resolve(path.resolve(HERE, '..'), f)) };
 }
 
 const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (isMain) {
   const dev = process.argv.includes('--dev');
   const { outfile, bytes } = await bundle({ minify: !dev, logLevel: 'info' });
-  console.log(`Bundled ${path.relative(process.cwd(), outfile)} (${(bytes / 1024).toFixed(1)} KiB)`);
+  console.log(`Bundled ${path.relative(process.cwd(), outfile)} and ${LAZY.map((f) => `web/dist/${f}`).join(', ')} (${(bytes / 1024).toFixed(1)} KiB)`);
 }

@@ -1,77 +1,108 @@
-// Chart.js line plot of selected columns (dimensions) of a row-major [rows, cols] table across rows
-// (positions). Only the Chart.js pieces a line chart needs are registered, so the bundle stays small.
+// A Chart.js line plot of a few series over a shared integer x axis (positions, keys, …), with
+// zoom and pan from chartjs-plugin-zoom. Only the Chart.js pieces a line chart needs are
+// registered, so the bundle stays small.
 //
-//   const lp = new LinePlot(canvas, { strings });
-//   lp.setData({ data, rows, cols, rowOffset, dims: [0, 1, 4, 5] });
-//   lp.applyTheme();   // re-read colours from CSS custom properties (e.g. after a colour-scheme change)
+// Cheap by construction: a series never gets more points than about twice the plot's width in
+// pixels. When a visible range holds more samples than that, each pixel column keeps its
+// minimum and maximum (the envelope looks as it would with every point); after a zoom or pan
+// the visible range is sampled again, so zooming in reveals every point.
+//
+//   const lp = new LinePlot(container, { t, xLabel, yLabel, label });
+//   lp.setData({ series: [{ label, values }], x0 });   // values: y at x = x0, x0 + 1, …
+//   lp.applyTheme(); lp.resetZoom(); lp.destroy();
+import { Chart, LineController, LineElement, PointElement, LinearScale, Legend, Tooltip } from 'chart.js';
+import zoomPlugin from 'chartjs-plugin-zoom';
+import { h, cssVar } from './dom.js';
+import { float32String, formatInt, formatValue } from './format.js';
 
-import {
-  Chart,
-  LineController,
-  LineElement,
-  PointElement,
-  LinearScale,
-  Legend,
-  Tooltip,
-  Title,
-} from 'chart.js';
-import { formatValue } from './heatmap.js';
+Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip, zoomPlugin);
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip, Title);
+/** Okabe & Ito's colour-blind safe palette, light- and dark-theme variants in style.css. */
+export const SERIES_COLORS = 8;
+const FALLBACK = ['#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#8a7a00', '#555555'];
 
-/** Tableau 10: distinguishable on light and dark backgrounds. */
-export const PALETTE = [
-  '#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f',
-  '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac',
-];
+export function seriesColor(i) {
+  return cssVar(`--series-${i % SERIES_COLORS}`, FALLBACK[i % SERIES_COLORS]);
+}
 
-/** Above this many rows a series is reduced to the min and max of each of MAX_BUCKETS buckets. */
-const MAX_POINTS = 2400;
-const MAX_BUCKETS = 1200;
-
-const DEFAULT_STRINGS = {
-  x: 'position',
-  y: 'value',
-  series: (d) => `dim ${d}`,
-  tooltipTitle: (p) => `position ${p}`,
-};
-
-/** Points {x, y} of column `col`; min/max per bucket when there are too many rows to draw. */
-export function columnPoints(data, rows, cols, col, rowOffset = 0) {
-  if (rows <= MAX_POINTS) {
-    const pts = new Array(rows);
-    for (let r = 0; r < rows; r++) pts[r] = { x: rowOffset + r, y: data[r * cols + col] };
+/**
+ * Points {x, y} of values[ia..ib] (x = x0 + index) with at most about `budget` points: all of
+ * them when they fit, otherwise the minimum and maximum of each of budget/2 buckets, in order.
+ */
+export function decimate(values, x0, ia, ib, budget) {
+  const n = ib - ia + 1;
+  if (n <= 0) return [];
+  // Non-finite values (a masked −∞) become gaps: Chart.js breaks the line at null.
+  const y = (v) => (v - v === 0 ? v : null);
+  if (n <= budget) {
+    const pts = new Array(n);
+    for (let i = 0; i < n; i++) pts[i] = { x: x0 + ia + i, y: y(values[ia + i]) };
     return pts;
   }
+  const buckets = Math.max(1, Math.floor(budget / 2));
   const pts = [];
-  for (let b = 0; b < MAX_BUCKETS; b++) {
-    const r0 = Math.floor((b * rows) / MAX_BUCKETS);
-    const r1 = Math.floor(((b + 1) * rows) / MAX_BUCKETS);
-    let rmin = r0;
-    let rmax = r0;
-    for (let r = r0 + 1; r < r1; r++) {
-      const v = data[r * cols + col];
-      if (v < data[rmin * cols + col]) rmin = r;
-      if (v > data[rmax * cols + col]) rmax = r;
+  for (let b = 0; b < buckets; b++) {
+    const s = ia + Math.floor((b * n) / buckets);
+    const e = ia + Math.floor(((b + 1) * n) / buckets);
+    let lo = -1;
+    let hi = -1;
+    let gap = -1;
+    for (let i = s; i < e; i++) {
+      const v = values[i];
+      if (v - v !== 0) {
+        if (gap < 0) gap = i;
+        continue;
+      }
+      if (lo < 0 || v < values[lo]) lo = i;
+      if (hi < 0 || v > values[hi]) hi = i;
     }
-    const a = Math.min(rmin, rmax);
-    const z = Math.max(rmin, rmax);
-    pts.push({ x: rowOffset + a, y: data[a * cols + col] });
-    if (z !== a) pts.push({ x: rowOffset + z, y: data[z * cols + col] });
+    if (lo < 0) {
+      pts.push({ x: x0 + gap, y: null });
+      continue;
+    }
+    const a = Math.min(lo, hi);
+    const z = Math.max(lo, hi);
+    if (gap >= 0 && gap < a) pts.push({ x: x0 + gap, y: null });
+    pts.push({ x: x0 + a, y: values[a] });
+    if (z !== a) pts.push({ x: x0 + z, y: values[z] });
+    if (gap > z) pts.push({ x: x0 + gap, y: null });
   }
   return pts;
 }
 
-function cssVar(name, fallback) {
-  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return v || fallback;
-}
-
 export class LinePlot {
-  /** @param {HTMLCanvasElement} canvas  inside a container with a definite height */
-  constructor(canvas, { strings = {} } = {}) {
-    this.s = { ...DEFAULT_STRINGS, ...strings };
-    this.chart = new Chart(canvas, {
+  /**
+   * @param {HTMLElement} root  an empty element to build in
+   * @param {{ t, xLabel: string, yLabel: string, label?: string, compact?: boolean }} opts
+   */
+  constructor(root, { t, xLabel, yLabel, label = '', compact = false }) {
+    this.t = t;
+    this.view = null; // the zoomed x range, or null for all of it
+    this.series = [];
+    this.x0 = 0;
+    this.n = 0;
+    this.canvas = h('canvas', { 'aria-hidden': 'true' });
+    this.box = h('div', {
+      class: `chart-box${compact ? ' chart-compact' : ''}`, tabindex: 0, role: 'application',
+      'aria-roledescription': t('lines.roledescription'), 'aria-label': label,
+    }, this.canvas);
+    const tool = (text, name, fn) => h('button', { type: 'button', class: 'hm-tool', 'aria-label': name, title: name, text, on: { click: fn } });
+    this.tools = h('div', { class: 'hm-tools' },
+      tool('+', t('lines.zoomIn'), () => this.zoomBy(1.6)),
+      tool('−', t('lines.zoomOut'), () => this.zoomBy(1 / 1.6)),
+      tool('⤢', t('lines.zoomReset'), () => this.resetZoom()));
+    this.el = h('div', { class: 'chart-wrap' }, this.box,
+      h('div', { class: 'chart-foot' }, h('p', { class: 'chart-hint', text: compact ? '' : t('lines.hint') }), this.tools));
+    root.append(this.el);
+    this.box.addEventListener('keydown', (e) => this._key(e));
+
+    const refine = () => {
+      const x = this.chart.scales.x;
+      this.view = { min: x.min, max: x.max };
+      this._fill();
+      this.chart.update('none');
+    };
+    this.chart = new Chart(this.canvas, {
       type: 'line',
       data: { datasets: [] },
       options: {
@@ -81,40 +112,40 @@ export class LinePlot {
         parsing: false,
         normalized: true,
         spanGaps: false,
-        interaction: { mode: 'index', intersect: false },
-        elements: {
-          point: { radius: 0, hoverRadius: 3, hitRadius: 4 },
-          line: { borderWidth: 1.75, tension: 0 },
-        },
+        interaction: { mode: 'nearest', axis: 'x', intersect: false },
+        elements: { point: { radius: 0, hoverRadius: 3, hitRadius: 4 }, line: { borderWidth: 1.75, tension: 0 } },
         scales: {
-          x: {
-            type: 'linear',
-            title: { display: true, text: this.s.x },
-            ticks: { precision: 0, maxRotation: 0, includeBounds: false },
-          },
-          y: {
-            type: 'linear',
-            title: { display: true, text: this.s.y },
-          },
+          x: { type: 'linear', title: { display: true, text: xLabel }, ticks: { precision: 0, maxRotation: 0, callback: (v) => formatInt(v) } },
+          y: { type: 'linear', title: { display: true, text: yLabel }, ticks: { callback: (v) => formatValue(v) } },
         },
         plugins: {
           legend: { position: 'top', labels: { boxWidth: 14, boxHeight: 2, padding: 10 } },
           tooltip: {
             callbacks: {
-              title: (items) => (items.length ? this.s.tooltipTitle(items[0].parsed.x) : ''),
-              label: (item) => `${item.dataset.label}: ${formatValue(item.parsed.y)}`,
+              title: (items) => (items.length ? `${this.chart.options.scales.x.title.text} ${formatInt(items[0].parsed.x)}` : ''),
+              label: (item) => `${item.dataset.label}: ${item.parsed.y === null ? '—' : float32String(item.parsed.y)}`,
             },
+          },
+          zoom: {
+            limits: { x: { min: 0, max: 1, minRange: 2 } },
+            pan: { enabled: true, mode: 'x', onPanComplete: refine },
+            zoom: { wheel: { enabled: true, modifierKey: 'ctrl' }, pinch: { enabled: true }, mode: 'x', onZoomComplete: refine },
           },
         },
       },
     });
-    this.applyTheme();
+    this._theme();
   }
 
   applyTheme() {
-    Chart.defaults.font.family = getComputedStyle(document.body).fontFamily || Chart.defaults.font.family;
+    this._theme();
+    this.chart.update('none');
+  }
+
+  _theme() {
     const fg = cssVar('--muted', '#555');
     const grid = cssVar('--grid', 'rgba(0,0,0,0.08)');
+    Chart.defaults.font.family = getComputedStyle(document.body).fontFamily || Chart.defaults.font.family;
     const o = this.chart.options;
     for (const axis of [o.scales.x, o.scales.y]) {
       axis.ticks.color = fg;
@@ -123,28 +154,123 @@ export class LinePlot {
       axis.border = { ...(axis.border || {}), color: grid };
     }
     o.plugins.legend.labels.color = cssVar('--fg', '#222');
+    this.chart.data.datasets.forEach((d, i) => {
+      d.borderColor = seriesColor(i);
+      d.backgroundColor = d.borderColor;
+    });
+  }
+
+  /** New axis titles (drawn with the next setData). */
+  setLabels({ x, y }) {
+    const sc = this.chart.options.scales;
+    if (x !== undefined) sc.x.title.text = x;
+    if (y !== undefined) sc.y.title.text = y;
+  }
+
+  /**
+   * @param {{ series: { label: string, values: ArrayLike<number> }[], x0?: number }} d
+   *   every series has the same length; values[i] is the y at x = x0 + i
+   */
+  setData({ series, x0 = 0 }) {
+    const n = series.length ? series[0].values.length : 0;
+    const extentChanged = n !== this.n || x0 !== this.x0;
+    this.series = series;
+    this.x0 = x0;
+    this.n = n;
+    const lim = this.chart.options.plugins.zoom.limits.x;
+    lim.min = x0;
+    lim.max = x0 + Math.max(n - 1, 1);
+    if (this.view && extentChanged) {
+      // Keep the zoomed range where it still fits the new data.
+      const min = Math.max(lim.min, this.view.min);
+      const max = Math.min(lim.max, this.view.max);
+      this.view = max - min >= 2 ? { min, max } : null;
+    }
+    // Reuse the dataset objects (and so Chart.js's elements) when the number of curves is the same.
+    const sets = this.chart.data.datasets;
+    if (sets.length !== series.length) {
+      this.chart.data.datasets = series.map(() => ({ data: [] }));
+    }
+    this.chart.data.datasets.forEach((d, i) => {
+      const s = series[i];
+      d.label = s.label;
+      d.borderColor = seriesColor(i);
+      d.backgroundColor = d.borderColor;
+      d.pointRadius = n <= 48 ? 2.5 : 0;
+      d.borderDash = s.dash ? [5, 3] : undefined;
+    });
+    this._fill();
     this.chart.update('none');
   }
 
-  /** @param {{ data: Float32Array, rows: number, cols: number, rowOffset?: number, dims: number[] }} t */
-  setData({ data, rows, cols, rowOffset = 0, dims }) {
-    this.chart.data.datasets = dims.map((d, i) => {
-      const color = PALETTE[i % PALETTE.length];
-      return {
-        label: this.s.series(d),
-        data: columnPoints(data, rows, cols, d, rowOffset),
-        borderColor: color,
-        backgroundColor: color,
-        pointRadius: rows <= 48 ? 2 : 0,
-      };
-    });
+  /** Sample the visible range into the datasets (and set the x range). */
+  _fill() {
+    const lim = this.chart.options.plugins.zoom.limits.x;
+    const min = this.view ? this.view.min : lim.min;
+    const max = this.view ? this.view.max : lim.max;
     const x = this.chart.options.scales.x;
-    x.min = rowOffset;
-    x.max = rowOffset + Math.max(rows - 1, 1);
+    x.min = min;
+    x.max = max;
+    const ia = Math.max(0, Math.floor(min - this.x0) - 1);
+    const ib = Math.min(this.n - 1, Math.ceil(max - this.x0) + 1);
+    const budget = Math.max(200, Math.round((this.box.clientWidth || 600) * 2));
+    this.chart.data.datasets.forEach((d, i) => {
+      d.data = decimate(this.series[i].values, this.x0, ia, ib, budget);
+    });
+  }
+
+  get zoomed() {
+    return !!this.view;
+  }
+
+  zoomBy(factor) {
+    if (!this.n) return;
+    const lim = this.chart.options.plugins.zoom.limits.x;
+    const min = this.view ? this.view.min : lim.min;
+    const max = this.view ? this.view.max : lim.max;
+    const c = (min + max) / 2;
+    const half = Math.max(1, (max - min) / factor / 2);
+    this._setView(c - half, c + half);
+  }
+
+  panBy(fraction) {
+    if (!this.view) return;
+    const span = this.view.max - this.view.min;
+    this._setView(this.view.min + fraction * span, this.view.max + fraction * span);
+  }
+
+  _setView(min, max) {
+    const lim = this.chart.options.plugins.zoom.limits.x;
+    const span = Math.min(lim.max - lim.min, Math.max(2, max - min));
+    min = Math.min(Math.max(lim.min, min), lim.max - span);
+    max = min + span;
+    this.view = min <= lim.min && max >= lim.max ? null : { min, max };
+    this._fill();
     this.chart.update('none');
+  }
+
+  resetZoom() {
+    this.view = null;
+    this.chart.resetZoom?.('none');
+    this._fill();
+    this.chart.update('none');
+  }
+
+  _key(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    switch (e.key) {
+      case '+': case '=': this.zoomBy(1.6); break;
+      case '-': case '_': this.zoomBy(1 / 1.6); break;
+      case '0': this.resetZoom(); break;
+      case 'ArrowLeft': this.panBy(-0.2); break;
+      case 'ArrowRight': this.panBy(0.2); break;
+      default: return;
+    }
+    e.preventDefault();
   }
 
   destroy() {
     this.chart.destroy();
+    this.el.remove();
   }
 }

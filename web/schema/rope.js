@@ -121,7 +121,7 @@ const scalingFields = {
 
 export default {
   rope: {
-    group: 'relative',
+    group: 'rotary',
     label: { en: 'Rotary (RoPE)', ko: '회전 위치 임베딩 (RoPE)' },
     help: {
       en: 'Su et al. (2021): each pair of channels of q and k is rotated by p·θ_i, so q·k depends only on the distance. The table shows the angles p·θ_i.',
