@@ -1,8 +1,18 @@
 // The page's languages. Every string the page shows lives in one file per language (en.js,
 // ko.js, same keys); the field labels and help of each kind come from the schema ({ en, ko }).
 // A missing key falls back to English, then to the key itself.
-import en from './en.js';
-import ko from './ko.js';
+import baseEn from './en.js';
+import baseKo from './ko.js';
+import rope from './rope.js';
+import bias from './bias.js';
+import vision from './vision.js';
+import attention from './attention.js';
+import share from './share.js';
+
+// Each family's views keep their strings in their own file ({ en, ko }), merged here.
+const AREAS = [rope, bias, vision, attention, share];
+const en = Object.assign({}, baseEn, ...AREAS.map((a) => a.en));
+const ko = Object.assign({}, baseKo, ...AREAS.map((a) => a.ko));
 
 export const STRINGS = { en, ko };
 export const LANGS = Object.keys(STRINGS);

@@ -6,8 +6,14 @@ import lines from './lines.js';
 import properties from './properties.js';
 import compare from './compare.js';
 import load from './load.js';
+import rope from './rope/index.js';
+import bias from './bias/index.js';
+import vision from './vision/index.js';
+import attention from './attention/index.js';
+import share from './share/index.js';
 
-export const VIEWS = [load, heatmap, lines, properties, compare];
+// Generic views first, then each family's own (their folders list them), compare last.
+export const VIEWS = [load, heatmap, lines, properties, ...rope, ...bias, ...vision, ...attention, ...share, compare];
 
 /** Whether a view applies to an output (info from web/views/output.js). */
 export function viewApplies(view, info) {

@@ -1,0 +1,2 @@
+// The attention views, in the order the page shows them (registered in web/views/index.js).
+export default [];

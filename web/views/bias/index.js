@@ -1,0 +1,2 @@
+// The bias views, in the order the page shows them (registered in web/views/index.js).
+export default [];
