@@ -35,6 +35,7 @@ import vm from 'node:vm';
 
 import { createPE, simdSupported } from '../web/pe.js';
 import { runRope } from './bench_rope.js';
+import { runAttention } from './bench_attention.js';
 
 const LENGTH = 2000;
 const DIM = 1600;
@@ -494,8 +495,10 @@ async function main() {
   }
 }
 
-// Then RoPE (bench/bench_rope.js), with the same options; its JSON goes next to this one.
-main().then(() => runRope({ ...opts, json: opts.json && opts.json.replace(/(\.json)?$/, '.rope.json') })).catch((e) => {
+// Then RoPE (bench/bench_rope.js) and attention (bench/bench_attention.js), with the same options;
+// their JSON goes next to this one.
+main().then(() => runRope({ ...opts, json: opts.json && opts.json.replace(/(\.json)?$/, '.rope.json') }))
+  .then(() => runAttention({ ...opts, runs: Math.min(opts.runs ?? 10, 10), json: opts.json && opts.json.replace(/(\.json)?$/, '.attention.json') })).catch((e) => {
   process.stderr.write(`bench: ${e?.stack ?? e}\n`);
   process.exit(1);
 });

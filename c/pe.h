@@ -55,5 +55,6 @@ PE_API const char *pe_status_message(pe_status status);
 #include "alibi.h"
 #include "relative.h"
 #include "matrix.h"
+#include "attention.h"
 
 #endif // PE_H

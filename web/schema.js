@@ -7,6 +7,8 @@
 // A field descriptor:
 //   type     'int' | 'number' | 'enum' | 'bool' | 'object' (a nested object with its own
 //            fields, selected by a discriminator sub-field: see checkObject in web/spec.js)
+//            | 'list' | 'string' (maxLength) | 'spec' (a nested spec of another kind, validated
+//            by that kind's schema: see checkNestedSpec in web/spec.js)
 //   nullable true when null is allowed (and means "not set")
 //   rule     a few words appended to the allowed range in messages ("at most beta_fast")
 //   default  the value `defaults(kind)` fills in (for required fields: the explorer's start value)
@@ -23,6 +25,7 @@ import rope from './schema/rope.js';
 import absolute from './schema/absolute.js';
 import alibi from './schema/alibi.js';
 import relative from './schema/relative.js';
+import attention from './schema/attention.js';
 
 export { PE_MAX_ELEMENTS, PE_MAX_POSITION, PE_MAX_LENGTH, PE_MAX_DIM } from './schema/limits.js';
 
@@ -34,6 +37,7 @@ export const SCHEMA = {
   ...absolute,
   ...alibi,
   ...relative,
+  ...attention,
 };
 
 export const KINDS = Object.keys(SCHEMA);

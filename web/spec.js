@@ -60,6 +60,8 @@ export function allowedText(field, spec = {}, root = spec) {
       text = `an object with ${field.discriminator} ${allowedText(tag)} (and that type's fields)`;
       break;
     }
+    case 'string': text = `a string of at most ${field.maxLength} characters`; break;
+    case 'spec': text = `a spec object with kind one of ${field.kinds.map((k) => `"${k}"`).join(', ')}`; break;
     default: text = 'a valid value';
   }
   if (field.rule) text += ` (${field.rule})`;
@@ -100,6 +102,12 @@ function checkField(name, field, value, spec, root = spec) {
     case 'bool':
       if (typeof value !== 'boolean') fail();
       return value;
+    case 'string':
+      if (typeof value !== 'string' || value.length > field.maxLength) fail();
+      return value;
+    case 'spec':
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) fail();
+      return checkNestedSpec(name, field, value, spec);
     default:
       throw new PEError(name, `${name}: the schema has no type "${field.type}"`);
   }
@@ -152,6 +160,45 @@ function checkObject(name, field, value, root) {
     }
     out[key] = checkField(subName, sub, input[key], out, root);
   }
+  return out;
+}
+
+/**
+ * A nested spec of another kind (type 'spec'), e.g. attention's `encoding`: validated by that
+ * kind's own schema. The descriptor has
+ *   kinds              the kinds allowed
+ *   inherit(kind, root, kindSchema)   fields the enclosing spec sets (e.g. { length, dim }): the
+ *                      nested spec may leave them out or repeat the same value
+ *   defaults(kind, root)   defaults that differ from the kind's own (optional)
+ * Errors name the path ('encoding.base'); an error on an inherited field names the enclosing
+ * field ('dim'). Returns the normalized nested spec without the inherited fields.
+ */
+function checkNestedSpec(name, field, value, root) {
+  const { kind } = value;
+  if (typeof kind !== 'string' || !field.kinds.includes(kind)) {
+    const hint = typeof kind === 'string' ? suggestion(kind, field.kinds) : '';
+    throw new PEError(`${name}.kind`, `${name}.kind must be one of ${field.kinds.join(', ')}${field.rule ? ` (${field.rule})` : ''}, got ${describe(kind)}${hint}`);
+  }
+  const inherited = field.inherit?.(kind, root, SCHEMA[kind]) ?? {};
+  for (const [key, v] of Object.entries(inherited)) {
+    if (own(value, key) && value[key] !== undefined && value[key] !== v) {
+      throw new PEError(`${name}.${key}`, `${name}.${key} follows the enclosing spec (${key} ${describe(v)}): leave it out, got ${describe(value[key])}`);
+    }
+  }
+  // Object.fromEntries and spreads define own properties, so a "__proto__" key stays a (rejected) field.
+  const merged = Object.fromEntries([...Object.entries(field.defaults?.(kind, root) ?? {}),
+    ...Object.entries(value).filter(([, v]) => v !== undefined)]);
+  let full;
+  try {
+    full = normalizeSpec({ ...merged, ...inherited });
+  } catch (e) {
+    if (!(e instanceof PEError)) throw e;
+    if (own(inherited, e.param)) throw new PEError(e.param, `${e.message} (for ${name} "${kind}")`);
+    const message = e.message.startsWith(e.param) ? `${name}.${e.message}` : `${name} (${kind}): ${e.message}`;
+    throw new PEError(`${name}.${e.param}`, message);
+  }
+  const out = {};
+  for (const [key, v] of Object.entries(full)) if (!own(inherited, key)) out[key] = v;
   return out;
 }
 

@@ -9,6 +9,7 @@ import rope from './rope.js';
 import absolute from './absolute.js';
 import alibi from './alibi.js';
 import relative from './relative.js';
+import attention from './attention.js';
 
 export const KERNELS = {
   ...sinusoidal,
@@ -18,6 +19,7 @@ export const KERNELS = {
   ...absolute,
   ...alibi,
   ...relative,
+  ...attention,
 };
 
 // Not a kind: the heatmap colour maps (c/colormap.c) behind pe.colorize. Non-enumerable, so
