@@ -303,6 +303,9 @@ pe_status pe_colorize(uint8_t *out, const float *values, int32_t count, int32_t 
     if (!isfinite(vmin)) return PE_ERR_ARG(5);
     float range = vmax - vmin;
     if (!isfinite(vmax) || !(vmax > vmin) || !isfinite(range) || !isfinite(256.0f / range)) return PE_ERR_ARG(6);
+    // Nothing to write. values may then be NULL, and the kernels' `values + i` on a NULL pointer
+    // is undefined behaviour even for i = 0 (clang's UBSan, found by tests/fuzz).
+    if (count == 0) return PE_OK;
     if (special == NULL) special = PE_COLORMAP_SPECIAL[map];
 #if PE_HAVE_SIMD
     pe_colorize_simd(out, values, count, map, vmin, vmax, special);

@@ -46,6 +46,17 @@ static void msg_raw(msgbuf *m, const char *s, size_t n) {
 
 static void msg_str(msgbuf *m, const char *s) { msg_raw(m, s, strlen(s)); }
 
+// At most max bytes of the UTF-8 text s[0 .. n), cut before a character, not inside one (a JSON
+// string from the file quoted in a message; found by tests/fuzz: a dtype cut after 16 bytes
+// left half a character, and the message was not valid UTF-8).
+static void msg_prefix(msgbuf *m, const uint8_t *s, size_t n, size_t max) {
+    if (n > max) {
+        n = max;
+        while (n > 0 && (s[n] & 0xC0) == 0x80) n--;   // s[n]: the first byte left out
+    }
+    msg_raw(m, (const char *)s, n);
+}
+
 static void msg_u64(msgbuf *m, uint64_t v) {
     char digits[21];
     int k = 20;
@@ -795,7 +806,7 @@ static pe_status st_entry(json *j, st_tensor *t, uint64_t buffer_len) {
         msg_str(m, " bytes but shape ");
         msg_shape(m, t->dims, t->ndim, 0);
         msg_str(m, " of ");
-        msg_raw(m, (const char *)t->dtype_s, t->dtype_n < 16 ? t->dtype_n : 16);
+        msg_prefix(m, t->dtype_s, t->dtype_n, 16);
         if (t->overflow) {
             msg_str(m, " is far larger");
         } else {
@@ -953,7 +964,7 @@ static pe_status st_parse(parse_ctx *c, const uint8_t *name, int32_t name_len) {
         msg_str(m, "tensor ");
         msg_name(m, t->name, t->name_n);
         msg_str(m, " has dtype ");
-        msg_raw(m, (const char *)t->dtype_s, t->dtype_n < 16 ? t->dtype_n : 16);
+        msg_prefix(m, t->dtype_s, t->dtype_n, 16);
         msg_str(m, "; F32, F64, F16 or BF16 is required");
         return PE_ERR_MATRIX;
     }

@@ -2,6 +2,7 @@
 // Qwen2VLForConditionalGeneration.get_rope_index for the reference behaviour).
 #include "mrope.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -17,7 +18,9 @@ static int segment_ok(const int32_t *seg, double seconds, int32_t merge) {
     for (int a = 1; a <= 3; a++)
         if (seg[a] < 1 || seg[a] > PE_MROPE_MAX_GRID) return 0;
     if (seg[2] % merge != 0 || seg[3] % merge != 0) return 0;
-    if (seg[0] == PE_SEG_VIDEO && !(seconds > 0.0 && isfinite(seconds))) return 0;
+    // At most FLT_MAX: time ids are float32 products (time_id), and a factor that is infinite in
+    // float32 made frame 0's id 0 · ∞ = NaN (found by tests/fuzz).
+    if (seg[0] == PE_SEG_VIDEO && !(seconds > 0.0 && seconds <= FLT_MAX)) return 0;
     return 1;
 }
 
@@ -46,8 +49,9 @@ pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const dou
     if (section[0] < 0 || section[1] < 0 || section[2] < 0 ||
         (int64_t)section[0] + section[1] + section[2] != dim / 2) return PE_ERR_ARG(9);
     if (merge < 1 || merge > 64) return PE_ERR_ARG(10);
-    if (!(tokens_per_second <= 0.0 || isfinite(tokens_per_second)) || isnan(tokens_per_second))
-        return PE_ERR_ARG(11);
+    // NaN, or above FLT_MAX (infinite in the float32 product; see segment_ok). ≤ 0, −∞ included,
+    // means Qwen2-VL's time ids.
+    if (isnan(tokens_per_second) || tokens_per_second > FLT_MAX) return PE_ERR_ARG(11);
 
     // Check every segment, the token count and the largest id before writing anything.
     int64_t total = 0;

@@ -25,7 +25,9 @@ typedef enum {
 //   angles:   (n, dim/2) floats, or NULL: angle[k, i] = ids[axis(i), k] · base^(-2i/dim), where
 //             axis(i) is 0 for the first section[0] frequencies, 1 for the next section[1], 2 after
 //   segments: (count, 4) int32 [type, a, b, c]; seconds: (count,) second_per_grid_t of videos
+//             (in (0, FLT_MAX]: the time ids are float32 products)
 //   n:        the total number of tokens (checked against the segments)
+//   tokens_per_second: ≤ 0 (or −∞) for Qwen2-VL's time ids, else at most FLT_MAX; not NaN
 // Errors: PE_ERR_ARG(k) for the k-th argument (segments also when a grid is not divisible by
 // merge or an id would pass 2^24); PE_ERR_TOO_LARGE.
 PE_API pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const double *seconds,

@@ -26,6 +26,7 @@
 // Angles p·inv_freq_i are formed in float64; cos and sin come from an exact fixed-point start
 // and a float64 rotation down the rows (sincos.h), so they stay within half a float32 ulp of
 // float64 at every position.
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -104,7 +105,7 @@ pe_status pe_rope_check(const pe_rope_config *c) {
         if (!unset(c->mscale) && !(isfinite(c->mscale) && c->mscale >= 0.0)) return CFG_ERR(ARG_MSCALE);
         if (!unset(c->mscale_all_dim) && !(isfinite(c->mscale_all_dim) && c->mscale_all_dim >= 0.0))
             return CFG_ERR(ARG_MSCALE_ALL_DIM);
-        if (!unset(c->attention_factor) && !finite_positive(c->attention_factor))
+        if (!unset(c->attention_factor) && !(finite_positive(c->attention_factor) && c->attention_factor <= FLT_MAX))
             return CFG_ERR(ARG_ATTENTION_FACTOR);
         break;
     case PE_ROPE_LLAMA3:
@@ -187,7 +188,10 @@ pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_
     }
     for (int32_t i = 0; i < n; i++)
         if (!(isfinite(inv_freq[i]) && inv_freq[i] >= 0.0)) return CFG_ERR(ARG_FACTOR);
-    if (!finite_positive(af)) return CFG_ERR(ARG_FACTOR);
+    // The application scales cos and sin by af in float32 tables: past FLT_MAX they were ±Infinity
+    // and even a zero vector came out NaN (0·∞; found by tests/fuzz). A derived af (mscale ratio)
+    // that large is reported on factor like any other derived value.
+    if (!finite_positive(af) || af > FLT_MAX) return CFG_ERR(ARG_FACTOR);
     *attention_factor = af;
     return PE_OK;
 }
@@ -349,6 +353,9 @@ pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq,
     pe_status status = pe_rope_check(c);
     if (status != PE_OK) return shift_arg(status, first);
     const int32_t length = c->length, dim = c->dim, rotary = pe_rope_rotary_dim(c), n = rotary / 2;
+    // heads has no bound of its own: past PE_MAX_ELEMENTS the output is too large anyway, and
+    // below it heads·length·dim ≤ 2^60 cannot overflow (2^31·2^20·2^14 did; found by tests/fuzz).
+    if (heads > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
     const int64_t count = (int64_t)heads * length * dim;
     if (count > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
     // In place, or apart: a partial overlap would read rotated values.
@@ -441,11 +448,19 @@ pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_tabl
     if (dim < 2 || dim > PE_MAX_DIM) return PE_ERR_ARG(7);
     if (rotary_dim < 2 || rotary_dim > dim || rotary_dim % 2 != 0) return PE_ERR_ARG(8);
     if (layout != PE_ROPE_HALF && layout != PE_ROPE_INTERLEAVED) return PE_ERR_ARG(9);
+    if (heads > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;   // as in pe_rope_apply_variant: no overflow
     const int64_t count = (int64_t)heads * length * dim;
     if (count > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
     uintptr_t o = (uintptr_t)out, xi = (uintptr_t)x, bytes = (uintptr_t)count * sizeof(float);
     if (out != x && o < xi + bytes && xi < o + bytes) return PE_ERR_ARG(1);
     const int32_t n = rotary_dim / 2;
+    // out is written while the tables are still read (every head reads them again): a table
+    // overlapping out would be rotated by its own rewritten values. Refused, as rope.h says
+    // (found by tests/fuzz: only out against x was checked).
+    const uintptr_t table_bytes = (uintptr_t)length * (uintptr_t)n * sizeof(float);
+    const uintptr_t ct = (uintptr_t)cos_table, st = (uintptr_t)sin_table;
+    if (o < ct + table_bytes && ct < o + bytes) return PE_ERR_ARG(3);
+    if (o < st + table_bytes && st < o + bytes) return PE_ERR_ARG(4);
     for (int32_t h = 0; h < heads; h++)
         for (int32_t p = 0; p < length; p++) {
             size_t at = ((size_t)h * (size_t)length + (size_t)p) * (size_t)dim;   // (dim,)

@@ -44,7 +44,8 @@ typedef struct {
     double beta_fast, beta_slow;                // yarn
     int32_t truncate;                           // yarn: 0 or 1
     double mscale, mscale_all_dim;              // yarn, NaN or 0: unset
-    double attention_factor;                    // yarn, NaN: unset (then from factor and mscale)
+    double attention_factor;                    // yarn, NaN: unset (then from factor and mscale);
+                                                // at most FLT_MAX (it scales float32 cos/sin)
     double low_freq_factor, high_freq_factor;   // llama3
 } pe_rope_config;
 
@@ -71,7 +72,8 @@ PE_API pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *
 
 // Applies precomputed tables instead of a spec's frequencies (axial 2-D RoPE): x and out as for
 // pe_rope_apply; cos_table, sin_table: (length, rotary_dim/2). Errors: PE_ERR_ARG(1..4) for NULL
-// or partly overlapping buffers, (5..9) heads, length, dim, rotary_dim, layout; PE_ERR_TOO_LARGE.
+// or partly overlapping buffers (out may equal x; a table overlapping out is (3) or (4)),
+// (5..9) heads, length, dim, rotary_dim, layout; PE_ERR_TOO_LARGE.
 PE_API pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_table,
                                       const float *sin_table, int32_t heads, int32_t length,
                                       int32_t dim, int32_t rotary_dim, int32_t layout);

@@ -43,18 +43,20 @@ static inline pe_turns pe_turns_from_omega(double omega) {
     double t_lo = remainder / two_pi_hi;               // t = t_hi + t_lo, |t_lo| <= ulp(t_hi)
 
     t_hi -= floor(t_hi);                               // whole turns per step do not matter
+    // A huge ω (rope's inv_freq / factor with a tiny factor; found by tests/fuzz) makes t_lo whole
+    // turns too: only its fraction counts, taken exactly by fmod. Ordinary ω never get here.
+    if (!(fabs(t_lo) < 1.0)) t_lo = fmod(t_lo, 1.0);
     double scaled = t_hi * two_32;                     // exact: power-of-two scaling
     double hi = floor(scaled);
     double lo = floor((scaled - hi) * two_32 + t_lo * (two_32 * two_32) + 0.5);
-    if (lo < 0.0) {                                    // t_lo borrowed from the high word
-        lo += two_32;
-        hi -= 1.0;
-    } else if (lo >= two_32) {                         // rounding carried into the high word
-        lo -= two_32;
-        hi += 1.0;
-    }
-    if (hi < 0.0) hi += two_32;                        // phase wraps modulo one turn
-    if (hi >= two_32) hi -= two_32;
+    // Carry (or borrow) whole 2^-32 turns from lo into hi. For ordinary ω, lo is in
+    // [-2^32, 2^33) and the carry is -1, 0 or 1; for ω past ~2^24 rad, |t_lo·2^64| may exceed
+    // 2^32 many times over, and converting such a lo to uint32_t was undefined behaviour.
+    // Every step is exact: lo and hi are integer-valued and every result is representable.
+    double carry = floor(lo / two_32);
+    lo -= carry * two_32;
+    hi += carry;
+    hi -= floor(hi / two_32) * two_32;                 // phase wraps modulo one turn
     pe_turns r = {(uint32_t)hi, (uint32_t)lo};
     return r;
 }

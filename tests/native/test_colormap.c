@@ -122,7 +122,12 @@ static void test_mapping(void) {
 
     // count 0 writes nothing and accepts values == NULL.
     memset(px, 7, sizeof px);
+    // Regression (tests/fuzz): count 0 with values NULL once did NULL + 0 inside the kernels (UB
+    // that clang's UBSan reports, gcc's does not); now it returns before touching either pointer.
     CHECK(pe_colorize(px, NULL, 0, PE_COLORMAP_VIRIDIS, 0.0f, 1.0f, NULL) == PE_OK, "count 0");
+    CHECK(px[0] == 7, "count 0 writes nothing");
+    CHECK(pe_colorize(px, NULL, 0, PE_COLORMAP_DIVERGING, -1.0f, 1.0f, px + 4) == PE_OK, "count 0, own special colours");
+    CHECK(pe_colorize(px, NULL, 0, PE_COLORMAP_COUNT, 0.0f, 1.0f, NULL) == PE_ERR_ARG(4), "count 0 still checks the map");
     CHECK(px[0] == 7, "count 0 writes nothing");
 }
 

@@ -313,6 +313,12 @@ static void test_bad_arguments_and_messages(void) {
     }
     CHECK(pe_matrix_parse(info, message, MSG, f.bytes, (int32_t)f.size, (double)f.size, NULL, -1) == PE_ERR_MATRIX &&
           strcmp(message, "tensor \"ééé\" has dtype I64; F32, F64, F16 or BF16 is required") == 0, "decoded name in message: %s", message);
+    // Regression (tests/fuzz, fuzz_matrix): an unknown dtype is quoted to 16 bytes, cut before a
+    // character rather than inside one (a 2-byte é at bytes 15-16 left a lone lead byte).
+    make_safetensors(&f, "{\"t\":{\"dtype\":\"ABCDEFGHIJKLMNO\xC3\xA9\",\"shape\":[1,1],\"data_offsets\":[0,0]}}", bytes, 0);
+    CHECK(pe_matrix_parse(info, message, MSG, f.bytes, (int32_t)f.size, (double)f.size, NULL, -1) == PE_ERR_MATRIX &&
+          strcmp(message, "tensor \"t\" has dtype ABCDEFGHIJKLMNO; F32, F64, F16 or BF16 is required") == 0,
+          "dtype cut at a character: %s", message);
 }
 
 int main(void) {

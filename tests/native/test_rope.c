@@ -451,6 +451,27 @@ static void test_bad_arguments(void) {
     CHECK(rope_c(t, NULL, NULL, inv, &af, &big) == PE_ERR_TOO_LARGE, "table too large");
     pe_rope_config wide = config(4096, 16384, 1e4, PE_ROPE_DEFAULT, NAN);
     CHECK(apply_c(u, v, inv, &af, 2, 0, &wide) == PE_ERR_TOO_LARGE, "application too large");
+    // Regression (tests/fuzz): an attention factor past FLT_MAX made the float32 af·cos, af·sin
+    // tables infinite, and pe_rope_apply turned even a zero vector into NaN (0·∞).
+    pe_rope_config big_af = config(4, 8, 1e4, PE_ROPE_YARN, 8.0);
+    big_af.original_max_position_embeddings = 4;
+    big_af.attention_factor = 1e39;
+    CHECK(rope_c(t, NULL, NULL, inv, &af, &big_af) == SPEC_ARG(14), "attention_factor 1e39");
+    CHECK(apply_c(u, v, inv, &af, 1, 0, &big_af) == APPLY_ARG(14), "apply: attention_factor 1e39");
+    big_af.attention_factor = NAN;
+    big_af.mscale = 1e300;   // derived: g(8, 1e300) / g(8, 1e-300) ≈ 2e299
+    big_af.mscale_all_dim = 1e-300;
+    CHECK(apply_c(u, v, inv, &af, 1, 0, &big_af) == APPLY_ARG(7), "apply: derived attention factor 2e299");
+    big_af.mscale = NAN;
+    big_af.mscale_all_dim = NAN;
+    big_af.attention_factor = 3.4e38;   // the largest accepted: zeros stay zeros
+    memset(v, 0, sizeof(float) * 32);
+    CHECK(apply_c(u, v, inv, &af, 1, 0, &big_af) == PE_OK && u[0] == 0.0f && u[31] == 0.0f, "apply: attention_factor 3.4e38");
+    // Regression (tests/fuzz): heads·length·dim overflowed int64 (2^31·2^20·2^14, UBSan) before
+    // the size check; now refused as too large.
+    pe_rope_config widest = config(PE_MAX_LENGTH, PE_MAX_DIM, 1e4, PE_ROPE_DEFAULT, NAN);
+    CHECK(apply_c(u, v, inv, &af, INT32_MAX, 0, &widest) == PE_ERR_TOO_LARGE, "2^31 − 1 heads");
+    CHECK(apply_c(u, v, inv, &af, PE_MAX_ELEMENTS + 1, 0, &ok) == PE_ERR_TOO_LARGE, "2^26 + 1 heads of 4 × 8");
 
     CHECK(apply_c(NULL, v, inv, &af, 1, 0, &ok) == PE_ERR_ARG(1), "apply NULL out");
     CHECK(apply_c(u, NULL, inv, &af, 1, 0, &ok) == PE_ERR_ARG(2), "apply NULL x");
@@ -470,6 +491,52 @@ static void test_bad_arguments(void) {
           t[4] == 1.0f && fabs(v[4] - sin(1.0)) < 1e-7, "still works");
 }
 
+// Regression (tests/fuzz, fuzz_kernels): frequencies far above 1 rad per position, as a tiny
+// scaling factor gives (yarn or linear inv_freq / factor). pe_turns_from_omega converted an
+// out-of-range double to uint32_t (undefined behaviour; UBSan: "outside the range of
+// representable values") once the low part of ω/2π held whole turns.
+static void test_huge_frequencies(void) {
+    // The fixed-point start stays exact for large ω (2π is known to 107 bits, so up to ~1e13).
+    const double omegas[] = {1e7, 3e7, 1e9, 1e10, 1e12};
+    for (size_t k = 0; k < sizeof omegas / sizeof omegas[0]; k++) {
+        pe_turns t = pe_turns_from_omega(omegas[k]);
+        for (uint32_t p = 1; p <= 5; p++) {
+            double s, c;
+            pe_sincos_at(p, t, &s, &c);
+            long double angle = (long double)p * omegas[k];
+            CHECK(fabsl(s - sinl(angle)) < 1e-9L && fabsl(c - cosl(angle)) < 1e-9L, "sincos at p = %u, omega %g", p, omegas[k]);
+        }
+    }
+    // Beyond that the phase is only as good as 2π's 107 bits, but always a finite sin/cos pair.
+    const double huge[] = {1e20, 1e300, 1.7976931348623157e308, -1e300, 4.9e-324};
+    for (size_t k = 0; k < sizeof huge / sizeof huge[0]; k++) {
+        pe_turns t = pe_turns_from_omega(huge[k]);
+        double s, c;
+        pe_sincos_at(12345u, t, &s, &c);
+        CHECK(isfinite(s) && isfinite(c) && fabs(s * s + c * c - 1.0) < 1e-12, "sincos of omega %g", huge[k]);
+    }
+    static float a[4096], co[4096], si[4096];
+    double inv[8], af;
+    // The fuzz input: yarn, factor 2.2e-270 (inv_freq up to ~1e269).
+    pe_rope_config yarn = config(16, 8, 1e4, PE_ROPE_YARN, 2.2e-270);
+    yarn.original_max_position_embeddings = 240;
+    CHECK(rope_c(a, co, si, inv, &af, &yarn) == PE_OK, "yarn with factor 2.2e-270");
+    int bounded = 1;
+    for (int k = 0; k < 16 * 4; k++) bounded &= fabsf(co[k]) <= 1.0f && fabsf(si[k]) <= 1.0f;
+    CHECK(bounded, "yarn with a tiny factor: cos and sin in [-1, 1]");
+    // linear, factor 1e-9: inv_freq_0 = 1e9 rad per position, accurate at every row.
+    pe_rope_config linear = config(1024, 8, 1e4, PE_ROPE_LINEAR, 1e-9);
+    CHECK(rope_c(a, co, si, inv, &af, &linear) == PE_OK, "linear with factor 1e-9");
+    double worst = 0.0;
+    for (int p = 0; p < 1024; p++)
+        for (int i = 0; i < 4; i++) {
+            long double angle = (long double)p * inv[i];
+            worst = fmax(worst, (double)fabsl(co[p * 4 + i] - cosl(angle)));
+            worst = fmax(worst, (double)fabsl(si[p * 4 + i] - sinl(angle)));
+        }
+    CHECK(worst <= 2e-7, "linear with factor 1e-9: max error %g", worst);
+}
+
 int main(void) {
     printf("rope (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
     test_bad_arguments();
@@ -479,5 +546,6 @@ int main(void) {
     test_simd_matches_scalar_apply();
     test_apply_values();
     test_accuracy_all_positions();
+    test_huge_frequencies();
     return test_summary("native rope");
 }

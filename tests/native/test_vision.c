@@ -105,6 +105,16 @@ static void test_rope_axial(void) {
     CHECK(pe_rope_apply_tables(out, x, cos_t, sin_t, 0, 2, 8, 8, 0) == PE_ERR_ARG(5), "heads 0");
     CHECK(pe_rope_apply_tables(out, x, cos_t, sin_t, 1, 2, 8, 10, 0) == PE_ERR_ARG(8), "rotary_dim > dim");
     CHECK(pe_rope_apply_tables(out, x, cos_t, sin_t, 1, 2, 8, 8, 2) == PE_ERR_ARG(9), "layout 2");
+    // Regression (tests/fuzz): out overlapping a table was accepted (only out against x was
+    // checked), so later rows were rotated by already rewritten table values.
+    static float block[2 * 8 + 8];
+    CHECK(pe_rope_apply_tables(block, x, block + 15, sin_t, 1, 2, 8, 8, 0) == PE_ERR_ARG(3), "out overlaps cos_table");
+    CHECK(pe_rope_apply_tables(block + 4, x, cos_t, block, 1, 2, 8, 8, 0) == PE_ERR_ARG(4), "out overlaps sin_table");
+    CHECK(pe_rope_apply_tables(x, x, x, sin_t, 1, 2, 8, 8, 0) == PE_ERR_ARG(3), "in place over cos_table");
+    CHECK(pe_rope_apply_tables(block, x, block + 16, sin_t, 1, 2, 8, 8, 0) == PE_OK, "a table right after out is fine");
+    // Regression (tests/fuzz): heads·length·dim overflowed int64 (UBSan) before the size check.
+    CHECK(pe_rope_apply_tables(out, x, cos_t, sin_t, INT32_MAX, PE_MAX_LENGTH, PE_MAX_DIM, 16, 0) == PE_ERR_TOO_LARGE,
+          "2^31 − 1 heads");
 }
 
 int main(void) {
