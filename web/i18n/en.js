@@ -8,6 +8,7 @@ export default {
   'app.skip': 'Skip to the explorer',
   'app.language': 'Language',
   'app.loading': 'Loading the WebAssembly module…',
+  'app.viewLoading': 'Loading this view…',
   'app.loadFailed': (msg) => `Could not start the WebAssembly module: ${msg}`,
   'app.simdOn': 'Computed in your browser by WebAssembly (SIMD build).',
   'app.simdOff': 'Computed in your browser by WebAssembly (scalar build: this browser has no WebAssembly SIMD).',

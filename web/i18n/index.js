@@ -3,18 +3,23 @@
 // A missing key falls back to English, then to the key itself.
 import baseEn from './en.js';
 import baseKo from './ko.js';
-import rope from './rope.js';
-import bias from './bias.js';
-import vision from './vision.js';
-import attention from './attention.js';
 import share from './share.js';
 
-// Each family's views keep their strings in their own file ({ en, ko }), merged here.
-const AREAS = [rope, bias, vision, attention, share];
-const en = Object.assign({}, baseEn, ...AREAS.map((a) => a.en));
-const ko = Object.assign({}, baseKo, ...AREAS.map((a) => a.ko));
+// Each family's views keep their strings in web/i18n/<family>.js ({ en, ko }) and register them
+// when their code arrives (web/views/<family>/strings.js), so the first page does not carry them.
+const en = { ...baseEn };
+const ko = { ...baseKo };
 
 export const STRINGS = { en, ko };
+
+/** Adds a family's strings ({ en, ko }) to the dictionaries; every translator sees them. */
+export function registerStrings(area) {
+  Object.assign(en, area.en);
+  Object.assign(ko, area.ko);
+}
+
+// The shell itself shows the share strings (a damaged link's notice), so they come at once.
+registerStrings(share);
 export const LANGS = Object.keys(STRINGS);
 /** Each language's name in itself, for the switcher. */
 export const LANG_NAMES = { en: 'English', ko: '한국어' };

@@ -8,6 +8,7 @@ export default {
   'app.skip': '탐색기로 바로 가기',
   'app.language': '언어',
   'app.loading': 'WebAssembly 모듈을 불러오는 중…',
+  'app.viewLoading': '이 보기를 불러오는 중…',
   'app.loadFailed': (msg) => `WebAssembly 모듈을 시작하지 못했습니다: ${msg}`,
   'app.simdOn': '브라우저 안에서 WebAssembly로 계산합니다 (SIMD 빌드).',
   'app.simdOff': '브라우저 안에서 WebAssembly로 계산합니다 (스칼라 빌드: 이 브라우저는 WebAssembly SIMD를 지원하지 않습니다).',

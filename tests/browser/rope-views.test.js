@@ -1,0 +1,298 @@
+// Browser tests of the rope views (web/views/rope/): wavelengths against the training context,
+// the scaling methods compared, the relative property and long-term decay, one pair on the unit
+// circle, and "paste your model's config". The real page, the real WebAssembly build, the system
+// Chromium. Saves tests/artifacts/rope-*.png.
+//   npx vitest run tests/browser/rope-views.test.js
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../scripts/serve.js';
+import { bundle } from '../../scripts/bundle.js';
+import { browserAvailability, launchChromium, watchPage, canvasStats } from './helpers.js';
+import { createPE } from '../../web/pe.js';
+import { sameFreqAtLength } from '../../web/views/rope/common.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const WEB = path.join(ROOT, 'web');
+const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
+const VIEWS = ['rope-config', 'rope-wavelengths', 'rope-scaling', 'rope-relative', 'rope-pair'];
+const avail = browserAvailability();
+if (!avail.run && !avail.mustFail) console.warn(`[rope-views.test] ${avail.reason}`);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+};
+
+describe.skipIf(!avail.run && !avail.mustFail)('rope views in Chromium', () => {
+  let server;
+  let browser;
+  let context;
+  let page;
+  let log;
+
+  const body = (id) => `#view-${id} .view-body`;
+  const drawnCount = (id) => page.evaluate((sel) => Number(document.querySelector(sel)?.dataset.drawn || 0), body(id));
+  /** Scrolls a view into sight and waits until it has drawn more than `n` times. */
+  async function drawnAfter(id, n = 0) {
+    await page.locator(`#view-${id}`).scrollIntoViewIfNeeded();
+    await page.waitForFunction(([sel, k]) => Number(document.querySelector(sel)?.dataset.drawn || 0) > k, [body(id), n], { timeout: 10_000 });
+  }
+  const renders = () => page.evaluate(() => Number(document.getElementById('main')?.dataset.renders || 0));
+  async function rendersAfter(n) {
+    await page.waitForFunction((k) => Number(document.getElementById('main')?.dataset.renders || 0) > k, n, { timeout: 5000 });
+  }
+  const shot = (id, name = id) => page.locator(`#view-${id}`).screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+  const text = (sel) => page.textContent(sel);
+  /** Waits until the text of `sel` matches `re` (views draw on the next frame, or once scrolled to). */
+  async function waitText(sel, re) {
+    await page.locator(sel).first().scrollIntoViewIfNeeded();
+    await page.waitForFunction(([s, src, flags]) => new RegExp(src, flags).test(document.querySelector(s)?.textContent ?? ''),
+      [sel, re.source, re.flags], { timeout: 10_000 });
+  }
+
+  async function open(url) {
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.documentElement.dataset.state === 'ready', null, { timeout: 10_000 });
+  }
+
+  beforeAll(async () => {
+    if (!avail.run) throw new Error(avail.reason);
+    for (const f of ['pe.js', 'wasm/pe_simd.wasm', 'wasm/pe_scalar.wasm']) {
+      if (!existsSync(path.join(WEB, f))) throw new Error(`web/${f} is missing: run \`bash build.sh\` first`);
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await bundle({ webDir: WEB });
+    server = await startServer({ port: 0, root: WEB });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', colorScheme: 'light' });
+    page = await context.newPage();
+    log = await watchPage(page, new URL(server.url).origin);
+    await open(`${server.url}?lang=en#rope`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows every rope view, each drawing something', async () => {
+    const ids = await page.$$eval('#views > section', (ss) => ss.map((s) => s.id.replace(/^view-/, '')));
+    for (const id of VIEWS) expect(ids, id).toContain(id);
+    for (const id of ['rope-wavelengths', 'rope-scaling', 'rope-relative']) {
+      await drawnAfter(id);
+      const stats = await page.$$eval(`#view-${id} .chart-box canvas`, (cs) => cs.map((c) => {
+        const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        const colours = new Set();
+        let painted = 0;
+        for (let i = 0; i < px.length; i += 4) {
+          if (px[i + 3]) painted++;
+          colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+        }
+        return { painted, distinct: colours.size };
+      }));
+      expect(stats.length, id).toBe(id === 'rope-relative' ? 2 : 1);
+      for (const [i, s] of stats.entries()) {
+        expect(s.painted, `${id}: plot ${i}`).toBeGreaterThan(1000);
+        expect(s.distinct, `${id}: plot ${i} colours`).toBeGreaterThan(6);
+      }
+      expect(await page.getAttribute(`#view-${id} .chart-box`, 'aria-label')).toBeTruthy();
+      expect(await page.locator(`#view-${id} details.data-table`).count(), `${id}: text alternative`).toBeGreaterThanOrEqual(1);
+      await shot(id);
+    }
+    // Defaults: base 10000, 64 pairs, no training context in the spec (2048 assumed).
+    expect(await text('#view-rope-wavelengths .rope-summary')).toMatch(/41 of 64 pairs complete at least one full turn within the training context of 2048 positions/);
+    expect(await text('#view-rope-scaling .rope-summary')).toMatch(/No rope_scaling in the parameters: every method is shown with factor 4 over a training context of 2048/);
+    // The relative property: the curves for several m coincide to float32 rounding.
+    const rel = await text('#view-rope-relative .rope-summary');
+    const m = /\(m = ([\d, ]+)\): ([^,]+), ([^ ]+) of the largest score/.exec(rel);
+    expect(m, rel).not.toBeNull();
+    expect(m[1].split(',').length).toBe(4);
+    expect(Number(m[3].replace('−', '-'))).toBeLessThan(1e-5);
+    // The pair on the unit circle.
+    await page.locator('#view-rope-pair').scrollIntoViewIfNeeded();
+    const aria = await page.getAttribute('#view-rope-pair svg', 'aria-label');
+    expect(aria).toMatch(/^Unit circle: at position \d+, frequency pair \d+ is turned by/);
+    const cx = Number(await page.getAttribute('#view-rope-pair circle.rope-point', 'cx'));
+    expect(Number.isFinite(cx)).toBe(true);
+    await shot('rope-pair');
+    await shot('rope-config');
+  });
+
+  it('computes dynamic NTK at any length from a two-row equivalent spec, exactly', async () => {
+    // The scaling and relative views rely on it (web/views/rope/common.js); checked here in Node.
+    const pe = await createPE();
+    let worst = 0;
+    for (const [length, mpe, factor] of [[5000, 2048, 4], [300, 128, 2.5], [100, 128, 4], [131072, 8192, 8]]) {
+      const spec = { kind: 'rope', length, dim: 128, rope_scaling: { rope_type: 'dynamic', factor }, max_position_embeddings: mpe };
+      const a = pe.compute(spec).inv_freq;
+      const b = pe.compute(sameFreqAtLength(spec, 2)).inv_freq;
+      for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]) / a[i]);
+    }
+    expect(worst).toBeLessThanOrEqual(1.2e-7);
+  });
+
+  it('reacts to rope_scaling: yarn changes the wavelengths and the comparison', async () => {
+    const waveBefore = await canvasStats(page, '#view-rope-wavelengths canvas');
+    await page.locator('#view-rope-scaling').scrollIntoViewIfNeeded();
+    const scaleBefore = await canvasStats(page, '#view-rope-scaling canvas');
+    const dw = await drawnCount('rope-wavelengths');
+    const ds = await drawnCount('rope-scaling');
+    const n = await renders();
+    await page.selectOption('#f-rope-rope_scaling-rope_type', 'yarn'); // factor 4 over 32768
+    await rendersAfter(n);
+    await drawnAfter('rope-scaling', ds);
+    expect(await text('#view-rope-scaling .rope-summary')).toMatch(/Current method: yarn \(thick line\), factor 4, training context 32,768/);
+    expect((await canvasStats(page, '#view-rope-scaling canvas')).hash).not.toBe(scaleBefore.hash);
+    // The factor and context now come from the spec: their boxes are read-only.
+    expect(await page.isDisabled('#view-rope-scaling input[id$="-factor"]')).toBe(true);
+    await drawnAfter('rope-wavelengths', dw);
+    const summary = await text('#view-rope-wavelengths .rope-summary');
+    expect(summary).toMatch(/With yarn, every pair stays within the angles seen in training up to 131,072 positions \(4 × the training context\)/);
+    expect((await canvasStats(page, '#view-rope-wavelengths canvas')).hash).not.toBe(waveBefore.hash);
+    await shot('rope-wavelengths', 'rope-wavelengths-yarn');
+    await shot('rope-scaling', 'rope-scaling-yarn');
+    // Back to no scaling; the view's own training context then applies (and is shared).
+    const m = await renders();
+    await page.selectOption('#f-rope-rope_scaling-rope_type', '');
+    await rendersAfter(m);
+    await page.fill('#view-rope-wavelengths input[type=number]', '4096');
+    await waitText('#view-rope-wavelengths .rope-summary', /within the training context of 4096 positions/);
+    expect(await page.inputValue('#view-rope-scaling input[id$="-ctx"]')).toBe('4096');
+  });
+
+  it('draws other random q and k on request, still coinciding', async () => {
+    const d = await drawnCount('rope-relative');
+    const before = await canvasStats(page, '#view-rope-relative canvas');
+    await page.click('#view-rope-relative button:has-text("Other random q and k")');
+    await drawnAfter('rope-relative', d);
+    expect((await canvasStats(page, '#view-rope-relative canvas')).hash).not.toBe(before.hash);
+    expect(await text('#view-rope-relative .rope-summary')).toMatch(/e−[6-9] of the largest score/);
+  });
+
+  it('turns the pair with the slider, the keyboard and play/pause', async () => {
+    const posBox = page.locator('#view-rope-pair input[type=number][id$="-pos"]');
+    await posBox.fill('10');
+    expect(await page.getAttribute('#view-rope-pair svg', 'aria-label')).toMatch(/at position 10,/);
+    await page.focus('#view-rope-pair input[type=range][id$="-pos-range"]');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('#view-rope-pair svg', 'aria-label')).toMatch(/at position 11,/);
+    await page.fill('#view-rope-pair input[type=number][id$="-pair"]', '0');
+    expect(await text('#view-rope-pair .rope-readout')).toMatch(/0 and 64 \(half pairing\)/);
+    await page.selectOption('#view-rope-pair select', '64');
+    const play = page.locator('#view-rope-pair .rope-play');
+    await play.click();
+    expect(await play.getAttribute('aria-pressed')).toBe('true');
+    await page.waitForFunction(() => /at position (1[2-9]|[2-9]\d|\d{3}),/.test(document.querySelector('#view-rope-pair svg').getAttribute('aria-label')), null, { timeout: 3000 });
+    await play.click();
+    expect(await play.getAttribute('aria-pressed')).toBe('false');
+    // Reduced motion: no animation, the steps and the slider remain.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.waitForFunction(() => document.querySelector('#view-rope-pair .rope-play').disabled);
+    expect(await text('#view-rope-pair')).toContain('Animation is off because your system asks for reduced motion');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+  });
+
+  it('sets the parameters from a preset config (Llama 3.1 8B)', async () => {
+    await page.locator('#view-rope-config').scrollIntoViewIfNeeded();
+    const n = await renders();
+    const dw = await drawnCount('rope-wavelengths');
+    const ds = await drawnCount('rope-scaling');
+    await page.click('#view-rope-config [data-preset="llama-3.1-8b"]');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-base')).toBe('500000');
+    expect(await page.inputValue('#f-rope-rope_scaling-rope_type')).toBe('llama3');
+    expect(await text('#view-rope-config .rope-applied')).toMatch(/Now showing Llama 3\.1 8B/);
+    expect(await text('#view-rope-config .rope-applied')).toMatch(/rope_theta/);
+    await page.waitForFunction(() => location.hash.includes('base=500000'), null, { timeout: 3000 });
+    await shot('rope-config', 'rope-config-llama');
+    await drawnAfter('rope-wavelengths', dw);
+    expect(await text('#view-rope-wavelengths .rope-summary')).toMatch(/training context of 8192 positions.*With llama3/s);
+    await drawnAfter('rope-scaling', ds);
+    expect(await text('#view-rope-scaling .rope-summary')).toMatch(/Current method: llama3 \(thick line\), factor 8, training context 8192/);
+    await shot('rope-scaling', 'rope-scaling-llama');
+  });
+
+  it('says why a config cannot be used and keeps the parameters', async () => {
+    await page.locator('#view-rope-config').scrollIntoViewIfNeeded();
+    const area = page.locator('#view-rope-config textarea');
+    const n = await renders();
+    await area.fill('{ "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 1e6,');
+    await page.click('#view-rope-config button:has-text("Use this config")');
+    const error = page.locator('#view-rope-config .field-error');
+    await error.waitFor({ state: 'visible' });
+    expect(await error.textContent()).toMatch(/^This is not valid JSON, so nothing changed\./);
+    expect(await area.getAttribute('aria-invalid')).toBe('true');
+    await area.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, rope_scaling: { rope_type: 'longrope', factor: 4 } }));
+    await area.press('Control+Enter');
+    await page.waitForFunction(() => /longrope/.test(document.querySelector('#view-rope-config .field-error').textContent));
+    expect(await error.textContent()).toMatch(/does not compute this kind of rope_scaling, so nothing changed\..*"longrope".*"yarn"/);
+    await page.waitForTimeout(100);
+    expect(await renders()).toBe(n);
+    expect(await page.inputValue('#f-rope-base')).toBe('500000');
+    expect(await page.isVisible('#view-rope-wavelengths .chart-box')).toBe(true);
+    await shot('rope-config', 'rope-config-error');
+    // A good one clears the message.
+    await area.fill(JSON.stringify({ hidden_size: 2048, num_attention_heads: 16, rope_theta: 10000, max_position_embeddings: 2048 }));
+    await page.click('#view-rope-config button:has-text("Use this config")');
+    await rendersAfter(n);
+    expect(await error.isVisible()).toBe(false);
+    expect(await page.inputValue('#f-rope-base')).toBe('10000');
+  });
+
+  it('keeps update() cheap and draws only what is on screen', async () => {
+    await page.click('#view-rope-config [data-preset="qwen2.5-7b-yarn"]');
+    const ids = ['rope-wavelengths', 'rope-scaling', 'rope-relative'];
+    const report = [];
+    for (const id of ids) {
+      await drawnAfter(id, 0);
+      const r = await page.evaluate(async (view) => {
+        const input = document.getElementById('f-rope-base');
+        const el = document.querySelector(`#view-${view} .view-body`);
+        const frame = () => new Promise((res) => requestAnimationFrame(() => res()));
+        const draws = [];
+        const mark = window.__peLab.viewMs[view].length;
+        for (let i = 0; i < 6; i++) {
+          const before = Number(el.dataset.drawn);
+          input.value = String(1000000 + 997 * (i + 1));
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          while (Number(el.dataset.drawn) === before) await frame();
+          draws.push(Number(el.dataset.ms));
+        }
+        return { draws, updates: window.__peLab.viewMs[view].slice(mark) };
+      }, id);
+      report.push(`    ${id.padEnd(18)} update() median ${median(r.updates).toFixed(2)} ms, drawing median ${median(r.draws).toFixed(1)} ms (max ${Math.max(...r.draws).toFixed(1)})`);
+      expect(median(r.updates), id).toBeLessThan(2);
+      expect(median(r.draws), id).toBeLessThan(200);
+    }
+    const pair = await page.evaluate(() => window.__peLab.viewMs['rope-pair'].slice(-6));
+    report.push(`    ${'rope-pair'.padEnd(18)} update() median ${median(pair).toFixed(2)} ms (draws at once: one SVG)`);
+    console.log(`rope views, per control change (headless Chromium, software rendering):\n${report.join('\n')}`);
+  });
+
+  it('renders in Korean', async () => {
+    await page.click('#lang [lang="ko"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'ko');
+    expect(await text('#view-rope-wavelengths h3')).toBe('파장과 학습 문맥 길이');
+    expect(await text('#view-rope-scaling h3')).toBe('스케일링 방법 비교');
+    expect(await text('#view-rope-relative h3')).toBe('상대 위치, 직접 계산하기');
+    expect(await text('#view-rope-pair h3')).toBe('한 쌍이 도는 모습');
+    expect(await text('#view-rope-config h3')).toBe('내 모델의 config 붙여 넣기');
+    await page.click('#view-rope-config [data-preset="qwen2.5-7b-yarn"]');
+    await waitText('#view-rope-wavelengths .rope-summary', /64개 쌍 중 40개는 학습 문맥 32,768 위치 안에서/);
+    expect((await canvasStats(page, '#view-rope-wavelengths canvas')).painted).toBeGreaterThan(1000);
+    await shot('rope-wavelengths', 'rope-ko-wavelengths');
+    await drawnAfter('rope-relative', 0);
+    await shot('rope-relative', 'rope-ko-relative');
+    await page.locator('#view-rope-pair').scrollIntoViewIfNeeded();
+    await shot('rope-pair', 'rope-ko-pair');
+    await page.click('#lang [lang="en"]');
+  });
+
+  it('logged no errors and made no outside requests', () => {
+    expect(log.pageErrors).toEqual([]);
+    expect(log.consoleErrors).toEqual([]);
+    expect(log.external).toEqual([]);
+  });
+});

@@ -1,0 +1,167 @@
+// Shared pieces of the rope views: their stylesheet, the training context and scaling factor a
+// spec implies, specs with the same frequencies at another length, drawing only while on screen,
+// and the Chart.js line plot (loaded in its own chunk, like the generic views do).
+import { h } from '../../dom.js';
+import { formatInt, formatValue } from '../../format.js';
+
+const CSS_ID = 'pe-rope-css';
+
+/** Adds rope.css (beside this file) to the page once: a same-origin <link> is what the CSP allows. */
+export function ensureRopeStyles() {
+  if (document.getElementById(CSS_ID)) return;
+  document.head.append(h('link', { id: CSS_ID, rel: 'stylesheet', href: new URL('./rope.css', import.meta.url).href }));
+}
+
+/** The training context used when the spec names none (GPT-J / GPT-NeoX era), until the user picks one. */
+export const DEFAULT_CONTEXT = 2048;
+/** The factor the scaling comparison uses when the spec has no rope_scaling. */
+export const DEFAULT_FACTOR = 4;
+export const METHODS = ['linear', 'dynamic', 'yarn', 'llama3', 'ntk'];
+
+/**
+ * The context the model was trained on: rope_scaling.original_max_position_embeddings, else
+ * max_position_embeddings, else the user's choice (shared.ropeContext). { value, from } where from
+ * names the spec field, or is null for the user's value.
+ */
+export function trainingContext(spec, shared = {}) {
+  const orig = spec.rope_scaling?.original_max_position_embeddings;
+  if (orig) return { value: orig, from: 'rope_scaling.original_max_position_embeddings' };
+  if (spec.max_position_embeddings) return { value: spec.max_position_embeddings, from: 'max_position_embeddings' };
+  const own = shared.ropeContext;
+  return { value: Number.isInteger(own) && own >= 1 ? own : DEFAULT_CONTEXT, from: null };
+}
+
+/** The spec's rope_type, 'default' when it has no rope_scaling. */
+export const ropeType = (spec) => spec.rope_scaling?.rope_type ?? 'default';
+export const isAxialSpec = (spec) => spec.grid_height != null && spec.grid_width != null;
+
+/**
+ * The context a scaled model is meant to reach: for dynamic NTK the length its frequencies are
+ * computed at; otherwise max_position_embeddings when it exceeds the training context, else
+ * training context × factor.
+ */
+export function targetContext(spec, train) {
+  const sc = spec.rope_scaling;
+  if (!sc || sc.rope_type === 'default') return null;
+  if (sc.rope_type === 'dynamic') return Math.max(spec.length, train);
+  if (spec.max_position_embeddings > train) return spec.max_position_embeddings;
+  return Math.round(train * (sc.factor ?? 1));
+}
+
+/**
+ * A spec with the same frequencies as `spec` but `n` positions (n even, ≥ 2). Only dynamic NTK
+ * depends on the length: base' = base·(f·s/m − (f − 1))^(d/(d−2)) with s = max(length, m). With
+ * s' = n and m' = n/2 that is base·(f' + 1)^…, so f' = f·s/m − f gives the same base' (and when
+ * s ≤ m nothing is scaled). So a few rows stand for a table of any length, cheaply.
+ */
+export function sameFreqAtLength(spec, n) {
+  const sc = spec.rope_scaling;
+  if (sc?.rope_type !== 'dynamic') return { ...spec, length: n };
+  const m = spec.max_position_embeddings || sc.original_max_position_embeddings;
+  const s = Math.max(spec.length, m);
+  const r = (sc.factor * s) / m - (sc.factor - 1);
+  if (!(r > 1)) return { ...spec, length: n, rope_scaling: null };
+  return { ...spec, length: n, max_position_embeddings: n / 2, rope_scaling: { rope_type: 'dynamic', factor: r - 1 } };
+}
+
+/** The spec without its rope_scaling (the frequencies the model was trained with). */
+export const unscaled = (spec) => ({ ...spec, rope_scaling: null });
+
+/** A wavelength or context for labels: 6.283, 2,048, 131,072, 3.2e9. */
+export function formatLength(v) {
+  if (!Number.isFinite(v)) return formatValue(v);
+  if (v < 1e4) return formatValue(v);
+  if (v < 1e9) return formatInt(Math.round(v));
+  return formatValue(v);
+}
+
+/**
+ * Draws a view when it needs it and can be seen: request() marks it out of date; the drawing
+ * happens on the next animation frame if the view is on (or near) the screen, else once it
+ * scrolls into view. The page calls every view's update on every change; this keeps update()
+ * itself nearly free, draws at most once a frame, and skips views out of sight. The time of
+ * each drawing is kept in el.dataset.ms (and a count in el.dataset.drawn) for the tests.
+ */
+export function drawer(el, draw) {
+  let visible = false;
+  let dirty = false;
+  let frame = 0;
+  const flush = () => {
+    frame = 0;
+    if (!visible || !dirty) return;
+    dirty = false;
+    const t0 = performance.now();
+    if (draw() === false) return; // not drawn (its plot is still loading)
+    el.dataset.ms = (performance.now() - t0).toFixed(2);
+    el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
+  };
+  const io = new IntersectionObserver((entries) => {
+    visible = entries[entries.length - 1].isIntersecting;
+    if (visible && dirty && !frame) frame = requestAnimationFrame(flush);
+  }, { rootMargin: '300px 0px' });
+  io.observe(el);
+  return {
+    request() {
+      dirty = true;
+      if (visible && !frame) frame = requestAnimationFrame(flush);
+    },
+    destroy() {
+      io.disconnect();
+      cancelAnimationFrame(frame);
+    },
+  };
+}
+
+/** A Chart.js line plot (web/lineplot.js, its own chunk): a promise of the LinePlot. */
+export function makePlot(box, opts) {
+  return import('../../lineplot.js').then(({ LinePlot }) => new LinePlot(box, opts));
+}
+
+/**
+ * Makes a plot's y axis logarithmic in look: the values given are log10 of the real ones; the
+ * ticks sit on whole powers of ten and the tooltips show the real value.
+ */
+export function logAxis(plot, lo, hi) {
+  const y = plot.chart.options.scales.y;
+  y.min = Math.floor(lo);
+  y.max = Math.max(Math.ceil(hi), y.min + 1);
+  y.ticks.stepSize = 1;
+  y.ticks.callback = (v) => (Number.isInteger(v) ? formatLength(10 ** v) : '');
+  plot.chart.options.plugins.tooltip.callbacks.label = (item) =>
+    `${item.dataset.label}: ${item.parsed.y === null ? '—' : formatLength(10 ** item.parsed.y)}`;
+}
+
+/** A labelled number box for a view's toolbar: { wrap, input }. */
+export function numberField(id, label, { min = 1, max, step = 1, value } = {}) {
+  const input = h('input', { type: 'number', id, min, max, step, value, inputmode: 'numeric' });
+  const wrap = h('div', { class: 'tool-field' }, h('label', { for: id, text: label }), input);
+  return { wrap, input };
+}
+
+/** The integer in a number box, or null when it is not one within [min, max]. */
+export function readInt(input, min, max) {
+  const v = Number(input.value);
+  if (input.value.trim() === '' || !Number.isInteger(v) || v < min || v > max) return null;
+  return v;
+}
+
+/** Deterministic N(0, 1) samples (mulberry32 + Box–Muller) for the fixed random q and k. */
+export function gaussian(n, seed) {
+  let a = seed >>> 0;
+  const uniform = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i += 2) {
+    const u = Math.max(uniform(), 1e-12);
+    const v = uniform();
+    const r = Math.sqrt(-2 * Math.log(u));
+    out[i] = r * Math.cos(2 * Math.PI * v);
+    if (i + 1 < n) out[i + 1] = r * Math.sin(2 * Math.PI * v);
+  }
+  return out;
+}
