@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundle the page script (web/app.js) into web/dist/app.js with esbuild, and the line plots
 // (web/lineplot.js with Chart.js from node_modules) into web/dist/lineplot.js, which the page
-// imports dynamically once the first heatmap is on screen.
+// imports dynamically once the first heatmap is on screen. Also web/pe-plot.js (the embeddable
+// <pe-plot> element, with style.css as text for its shadow root) into web/dist/pe-plot.js.
 //
 //   node scripts/bundle.js            # minified ESM bundle + source map
 //   node scripts/bundle.js --dev      # unminified
@@ -9,7 +10,8 @@
 // In-process use: `import { bundle } from './scripts/bundle.js'; await bundle();`
 
 import * as esbuild from 'esbuild';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -46,6 +48,9 @@ function moduleUrlPlugin(webDir, outDir) {
  */
 export const LAZY = ['lineplot.js'];
 
+/** Stand-alone bundles for other pages: the <pe-plot> web component (docs/embed.md). */
+export const STANDALONE = ['pe-plot.js'];
+
 function lazyPlugin(webDir) {
   return {
     name: 'pe-lab-lazy',
@@ -66,10 +71,12 @@ function lazyPlugin(webDir) {
  * @returns {Promise<{ outfile: string, bytes: number, files: string[] }>}
  */
 export async function bundle({ webDir = WEB_DIR, minify = true, sourcemap = true, logLevel = 'warning' } = {}) {
-  const outdir = path.join(webDir, 'dist');
-  const outfile = path.join(outdir, 'app.js');
-  // web/dist holds build outputs only.
-  for (const f of await readdir(outdir).catch(() => [])) await rm(path.join(outdir, f), { force: true, recursive: true });
+  const finalDir = path.join(webDir, 'dist');
+  const outfile = path.join(finalDir, 'app.js');
+  // Built beside web/dist (same depth, so module URLs are the same) and swapped in at the end:
+  // a page or a test served from web/dist never sees it half written or missing for long.
+  const outdir = path.join(webDir, `dist.building-${process.pid}-${Date.now()}`);
+  await rm(outdir, { force: true, recursive: true });
   const common = {
     bundle: true,
     format: 'esm',
@@ -87,19 +94,41 @@ export async function bundle({ webDir = WEB_DIR, minify = true, sourcemap = true
     nodePaths: [path.resolve(HERE, '..', 'node_modules')],
   };
   const builds = [
-    esbuild.build({ ...common, entryPoints: [path.join(webDir, 'app.js')], outfile, plugins: [lazyPlugin(webDir), moduleUrlPlugin(webDir, outdir)] }),
+    // The page: each family's views (web/views/<family>/views.js, imported on demand) become
+    // chunks of their own beside app.js, sharing common code through chunk files.
+    esbuild.build({
+      ...common, entryPoints: [path.join(webDir, 'app.js')], outdir, splitting: true,
+      entryNames: '[name]', chunkNames: '[name]-[hash]',
+      plugins: [lazyPlugin(webDir), moduleUrlPlugin(webDir, outdir)],
+    }),
     ...LAZY.map((rel) => esbuild.build({
       ...common, entryPoints: [path.join(webDir, rel)], outfile: path.join(outdir, rel), plugins: [moduleUrlPlugin(webDir, outdir)],
     })),
+    ...STANDALONE.filter((rel) => existsSync(path.join(webDir, rel))).map((rel) => esbuild.build({
+      ...common, entryPoints: [path.join(webDir, rel)], outfile: path.join(outdir, rel), loader: { '.css': 'text' },
+      plugins: [moduleUrlPlugin(webDir, outdir)],
+    })),
   ];
-  const outputs = (await Promise.all(builds)).flatMap((r) => Object.entries(r.metafile.outputs)).filter(([f]) => f.endsWith('.js'));
+  let results;
+  try {
+    results = await Promise.all(builds);
+  } catch (err) {
+    await rm(outdir, { force: true, recursive: true });
+    throw err;
+  }
+  const old = `${finalDir}.old-${process.pid}-${Date.now()}`;
+  await rename(finalDir, old).catch(() => {});
+  await rename(outdir, finalDir);
+  await rm(old, { force: true, recursive: true });
+  const outputs = results.flatMap((r) => Object.entries(r.metafile.outputs)).filter(([f]) => f.endsWith('.js'));
   const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
-  return { outfile, bytes, files: outputs.map(([f]) => path.resolve(path.resolve(HERE, '..'), f)) };
+  const root = path.resolve(HERE, '..');
+  return { outfile, bytes, files: outputs.map(([f]) => path.join(finalDir, path.relative(outdir, path.resolve(root, f)))) };
 }
 
 const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (isMain) {
   const dev = process.argv.includes('--dev');
   const { outfile, bytes } = await bundle({ minify: !dev, logLevel: 'info' });
-  console.log(`Bundled ${path.relative(process.cwd(), outfile)} and ${LAZY.map((f) => `web/dist/${f}`).join(', ')} (${(bytes / 1024).toFixed(1)} KiB)`);
+  console.log(`Bundled ${path.relative(process.cwd(), outfile)} and ${[...LAZY, ...STANDALONE].map((f) => `web/dist/${f}`).join(', ')} (${(bytes / 1024).toFixed(1)} KiB)`);
 }

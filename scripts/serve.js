@@ -49,6 +49,12 @@ export const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The page's ?embed mode is made to sit in other sites' iframes: its HTML may be framed by any
+ * page (frame-ancestors *); everything else in the policy stays the same.
+ */
+export const EMBED_CSP = CSP.replace("frame-ancestors 'none'", 'frame-ancestors *');
+
 const BASE_HEADERS = {
   'Content-Security-Policy': CSP,
   'X-Content-Type-Options': 'nosniff',
@@ -100,6 +106,7 @@ function handler(root) {
         return;
       }
       const urlPath = (req.url || '/').split(/[?#]/)[0];
+      const query = new URLSearchParams((req.url || '').split('#')[0].split('?')[1] ?? '');
       const found = await resolveFile(root, urlPath);
       if (found === null) {
         send(res, 403, 'Forbidden\n');
@@ -111,7 +118,8 @@ function handler(root) {
       }
       const type = MIME[path.extname(found.file).toLowerCase()] || 'application/octet-stream';
       const body = req.method === 'HEAD' ? null : await fsp.readFile(found.file);
-      res.writeHead(200, { ...BASE_HEADERS, 'Content-Type': type, 'Content-Length': found.size });
+      const embed = query.has('embed') && type.startsWith('text/html');
+      res.writeHead(200, { ...BASE_HEADERS, ...(embed ? { 'Content-Security-Policy': EMBED_CSP } : {}), 'Content-Type': type, 'Content-Length': found.size });
       res.end(body);
     } catch (err) {
       send(res, 500, 'Internal Server Error\n');

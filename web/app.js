@@ -4,14 +4,20 @@
 // (web/pe.js) on the next animation frame and updates the views; there is no compute button.
 // A bad value shows its PEError at the field it names, and the views keep the last good result.
 //
-// The state lives in the URL hash (#sinusoidal?dim=32&layout=concat) so a view can be shared.
-// The language comes from ?lang=, the user's last choice, or navigator.languages.
+// The state lives in the URL fragment as a versioned permalink (#v1/sinusoidal?dim=32&~map=cividis,
+// web/permalink.js): the spec, the shared view state, compare mode's B and the language. A
+// damaged link falls back (defaults on load, the current view later) with a notice. Without a
+// ~lang in the link the language comes from ?lang=, the user's last choice, or navigator.languages.
+// ?embed shows only the figure (heatmap and curves; ?embed=heatmap or ?embed=lines for one).
 import { createPE, PEError, SCHEMA } from './pe.js';
 import { buildControls } from './controls.js';
 import { h } from './dom.js';
 import { LANGS, LANG_NAMES, pickLang, translator } from './i18n/index.js';
 import { outputInfo } from './views/output.js';
 import { viewsFor } from './views/index.js';
+import { whenNearViewport } from './views/lazy.js';
+import { decodePermalink, encodePermalink, DEFAULT_LANG, VIEW_DEFAULTS } from './permalink.js';
+import { copyLinkButton, embedViews, hideNotice, inlineWasm, showNotice } from './views/share/page.js';
 
 const GROUP_ORDER = ['absolute', 'relative', 'rotary', 'vision', 'attention'];
 const GROUP_ALIAS = { bias: 'relative', rope: 'rotary', multimodal: 'vision' };
@@ -42,50 +48,32 @@ const app = {
   lastEdited: null,
   frame: 0,
   urlTimer: 0,
+  linkSpec: {}, // the last spec computed from the parameters, per kind (what a link holds)
+  embed: null, // ?embed: null, or which views to show ('all' | 'heatmap' | 'lines')
 };
 
 // ---------------------------------------------------------------------------------------------
-// URL hash: #kind?field=value&…, non-default fields only; objects and arrays as JSON.
+// Permalinks (web/permalink.js): the last good spec, the shared view state and the language.
 
-function encodeHash(kind, spec) {
-  const d = app.pe.defaults(kind);
-  const params = new URLSearchParams();
-  for (const name of Object.keys(SCHEMA[kind].fields)) {
-    const v = spec[name];
-    if (v === undefined || same(v, d[name])) continue;
-    params.set(name, v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
-  }
-  const q = params.toString();
-  return `#${kind}${q ? `?${q}` : ''}`;
+/** The fragment of the current state (#v1/…). */
+function currentHash() {
+  const kind = app.kind;
+  const spec = app.linkSpec[kind] ?? app.pe.defaults(kind);
+  return encodePermalink({ kind, spec, view: app.shared[kind], lang: app.lang });
 }
 
-function decodeHash(hash) {
-  const m = /^#([A-Za-z0-9_-]+)(?:\?(.*))?$/.exec(hash || '');
-  if (!m || !SCHEMA[m[1]]) return null;
-  const kind = m[1];
-  const spec = app.pe.defaults(kind);
-  const fields = SCHEMA[kind].fields;
-  for (const [name, raw] of new URLSearchParams(m[2] || '')) {
-    const f = fields[name];
-    if (!f) continue;
-    if (f.type === 'int' || f.type === 'number') spec[name] = raw === '' ? NaN : Number(raw);
-    else if (f.type === 'bool') spec[name] = raw === 'true';
-    else if (f.type === 'enum' || f.type === 'string') spec[name] = raw;
-    else {
-      try {
-        spec[name] = JSON.parse(raw);
-      } catch {
-        spec[name] = raw; // the API will say what is wrong with it
-      }
-    }
-  }
-  return { kind, spec, hasParams: !!m[2] };
+/** The shareable URL of the current state (without ?embed). */
+function currentLink() {
+  const search = new URLSearchParams(location.search);
+  search.delete('embed');
+  const q = search.toString();
+  return `${location.href.split(/[?#]/)[0]}${q ? `?${q}` : ''}${currentHash()}`;
 }
 
 function scheduleUrl() {
   clearTimeout(app.urlTimer);
   app.urlTimer = setTimeout(() => {
-    const hash = encodeHash(app.kind, app.specs[app.kind]);
+    const hash = currentHash();
     if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
   }, 250);
 }
@@ -155,6 +143,7 @@ function markCatalogue() {
 function destroyViews() {
   for (const v of app.views) {
     try {
+      v.cancel?.();   // a lazy view still waiting for the screen
       v.handle?.destroy?.();
     } catch (err) {
       console.warn(err);
@@ -184,7 +173,8 @@ function showKind(kind, spec, { focus = false } = {}) {
   const head = h('div', { class: 'kind-head' },
     h('p', { class: 'kind-group', text: t.has(`group.${group}`) ? t(`group.${group}`) : group }),
     heading,
-    h('p', { class: 'kind-help', text: t.tr(schema.help) }));
+    h('p', { class: 'kind-help', text: t.tr(schema.help) }),
+    copyLinkButton({ t, embed: !!app.embed, link: currentLink }));
 
   const paramsTitle = h('h3', { id: 'params-title', class: 'box-title', text: t('app.parameters') });
   const fieldsBox = h('div');
@@ -243,8 +233,9 @@ function mountViews(info) {
     buildControls: (container, opts) => buildControls(container, { t, ...opts }),
     showResult,
     clearResult,
+    setSpec,
   };
-  for (const view of viewsFor(info)) {
+  for (const view of embedViews(viewsFor(info), app.embed)) {
     const titleId = `view-${view.id}-title`;
     const explain = typeof view.explain === 'function' ? view.explain(info) : view.explain;
     const body = h('div', { class: 'view-body' });
@@ -254,15 +245,44 @@ function mountViews(info) {
         explain ? h('p', { class: 'view-explain', text: t.tr(explain) }) : null),
       body);
     app.viewsBox.append(section);
-    let handle = null;
+    const entry = { view, handle: null, section };
+    app.views.push(entry);
+    if (view.lazy) {
+      mountLazy(entry, body, { ...ctx, view: view.id }, info);
+      continue;
+    }
     try {
-      handle = view.mount(body, { ...ctx, view: view.id });
+      entry.handle = view.mount(body, { ...ctx, view: view.id });
     } catch (err) {
       console.error(`view ${view.id} failed to mount`, err);
     }
-    app.views.push({ view, handle, section });
   }
   app.mountedKey = `${info.kind}:${info.class}:${info.rank}:${info.slices}`;
+}
+
+/**
+ * A view whose code loads on demand (web/views/lazy.js): a placeholder until its section comes
+ * near the screen, then the module arrives, its title and explanation fill the header, and it
+ * mounts and draws the latest state.
+ */
+function mountLazy(entry, body, ctx, info) {
+  const { t } = app;
+  body.append(h('p', { class: 'view-loading', text: t('app.viewLoading') }));
+  entry.cancel = whenNearViewport(entry.section, () => {
+    entry.view.load().then((real) => {
+      if (!app.views.includes(entry)) return;   // the kind changed meanwhile
+      const explain = typeof real.explain === 'function' ? real.explain(info) : real.explain;
+      const head = entry.section.querySelector('.view-head');
+      head.querySelector('h3').textContent = t.tr(real.title);
+      if (explain) head.append(h('p', { class: 'view-explain', text: t.tr(explain) }));
+      body.replaceChildren();
+      entry.handle = real.mount(body, ctx);
+      entry.view = { ...real, lazy: false };
+      if (app.good[app.kind]) {
+        entry.handle?.update(currentState({ changed: new Set(['result', 'shared', 'theme']), stale: app.stale }));
+      }
+    }).catch((err) => console.error(`view ${entry.view.id} failed to load`, err));
+  });
 }
 
 function updateViews(state) {
@@ -310,6 +330,19 @@ function setShared(patch) {
   if (changed.size === 1) return;
   app.shared[kind] = { ...prev, ...patch };
   if (app.good[kind]) updateViews(currentState({ changed, stale: app.stale }));
+  scheduleUrl();
+}
+
+/**
+ * Set fields of the current kind's parameters from a view (e.g. the M-RoPE builder's segments):
+ * the controls show the new values and the page recomputes on the next frame, as if typed. For
+ * views (ctx).
+ */
+function setSpec(patch) {
+  app.specs[app.kind] = { ...app.specs[app.kind], ...patch };
+  app.controls.setValues(app.specs[app.kind]);
+  app.lastEdited = Object.keys(patch)[0] ?? null;
+  schedule();
 }
 
 function clearErrors() {
@@ -405,6 +438,7 @@ function compute() {
   const shared = app.shared[kind];
   if ((shared.head ?? 0) >= info.slices) shared.head = 0;
   app.good[kind] = { spec: result.spec, result, info, timing: { computeMs } };
+  if (!loaded) app.linkSpec[kind] = result.spec;
   updateViews(currentState({ changed: new Set(['result']) }));
   const ms = performance.now() - t0;
   diag.renders += 1;
@@ -436,20 +470,50 @@ function setLang(lang) {
   renderHeader();
   renderCatalogue();
   showKind(app.kind, app.specs[app.kind]);
+  scheduleUrl();
   document.querySelector(`#lang [lang="${lang}"]`)?.focus();
 }
 
-function onHashChange() {
-  const parsed = decodeHash(location.hash);
-  if (!parsed) return;
-  // A catalogue link (#kind alone) brings back that kind's last setting.
-  if (parsed.kind !== app.kind) showKind(parsed.kind, parsed.hasParams ? parsed.spec : app.specs[parsed.kind], { focus: true });
-  else if (!parsed.hasParams) scheduleUrl(); // the current kind's link: keep its setting
-  else if (!same(parsed.spec, app.specs[app.kind])) {
-    app.specs[app.kind] = parsed.spec;
-    app.controls.setValues(parsed.spec);
-    schedule();
+/** Switches to a link's language without remembering it as the user's choice. */
+function applyLinkLang(lang) {
+  if (!lang || lang === app.lang) return false;
+  app.lang = lang;
+  app.t = translator(lang);
+  renderHeader();
+  renderCatalogue();
+  return true;
+}
+
+/** Shows a decoded link: its kind, spec, view state and language. */
+function applyLink(link, { focus = false } = {}) {
+  hideNotice();
+  if (link.version >= 1) {
+    applyLinkLang(link.lang ?? DEFAULT_LANG);
+    // A versioned link states the whole view: nothing of the previous one carries over.
+    app.shared[link.kind] = { ...VIEW_DEFAULTS, compare: null, ...link.view };
+    delete app.loaded[link.kind];
   }
+  showKind(link.kind, link.spec, { focus: focus && link.kind !== app.kind });
+}
+
+function onHashChange() {
+  if (location.hash === currentHash()) return;
+  const link = decodePermalink(location.hash);
+  if (link.status === 'empty') return;
+  if (link.status === 'error') {
+    // Keep what is on screen, say why, and put the current state back in the address bar.
+    showNotice(app.t, link, 'kept');
+    scheduleUrl();
+    return;
+  }
+  // A catalogue link (#kind alone) brings back that kind's last setting.
+  if (!link.hasParams) {
+    hideNotice();
+    if (link.kind !== app.kind) showKind(link.kind, app.specs[link.kind], { focus: true });
+    else scheduleUrl();
+    return;
+  }
+  applyLink(link, { focus: true });
 }
 
 async function main() {
@@ -459,9 +523,16 @@ async function main() {
   try {
     stored = localStorage.getItem(LANG_KEY);
   } catch { /* private mode */ }
-  app.lang = pickLang({ query: new URLSearchParams(location.search).get('lang'), stored, languages: navigator.languages ?? [navigator.language] });
+  const search = new URLSearchParams(location.search);
+  const link = decodePermalink(location.hash);
+  app.embed = search.has('embed') ? search.get('embed') || 'all' : null;
+  if (app.embed) root.classList.add('pe-embed');
+  app.lang = link.status === 'ok' && link.version >= 1 && (link.lang || !search.get('lang'))
+    ? link.lang ?? DEFAULT_LANG
+    : pickLang({ query: search.get('lang'), stored, languages: navigator.languages ?? [navigator.language] });
   app.t = translator(app.lang);
-  const loading = createPE(); // fetch and compile while the header is built
+  const wasm = inlineWasm(); // the offline single file carries the module in the page
+  const loading = createPE(wasm ? { wasm } : {}); // fetch and compile while the header is built
   renderHeader();
   try {
     app.pe = await loading;
@@ -475,10 +546,12 @@ async function main() {
     return;
   }
   renderHeader();
-  const parsed = decodeHash(location.hash);
-  app.kind = parsed?.kind ?? (SCHEMA.sinusoidal ? 'sinusoidal' : Object.keys(SCHEMA)[0]);
+  const ok = link.status === 'ok';
+  app.kind = ok ? link.kind : (SCHEMA.sinusoidal ? 'sinusoidal' : Object.keys(SCHEMA)[0]);
+  if (ok && link.version >= 1) app.shared[app.kind] = { ...VIEW_DEFAULTS, compare: null, ...link.view };
   renderCatalogue();
-  showKind(app.kind, parsed?.spec);
+  showKind(app.kind, ok ? link.spec ?? undefined : undefined);
+  if (link.status === 'error') showNotice(app.t, link, 'defaults');
   window.addEventListener('hashchange', onHashChange);
   window.addEventListener('resize', () => app.fitControls?.());
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {

@@ -207,7 +207,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     expect((await canvasStats(page, HEATMAP)).hash).not.toBe(afterLayout.hash);
     // The state is in the URL, so it can be shared.
     await page.waitForFunction(() => location.hash.includes('base=100'), null, { timeout: 3000 });
-    expect(await page.evaluate(() => location.hash)).toBe('#sinusoidal?dim=32&base=100&layout=concat');
+    expect(await page.evaluate(() => location.hash)).toBe('#v1/sinusoidal?dim=32&base=100&layout=concat'); // web/permalink.js
 
     await page.click('#main .controls-actions .button'); // reset to defaults
     await rendersAfter(n);
@@ -406,6 +406,10 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
   });
 
   it('reaches every control with the keyboard, with a visible focus', async () => {
+    // Views below the fold load their code when they come near the screen: bring them all in
+    // first, so the list of controls is complete before tabbing.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForFunction(() => !document.querySelector('.view-loading'), null, { timeout: 10_000 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.click('h1');
     const wanted = await page.evaluate(() => {

@@ -130,7 +130,9 @@ export default {
       return { ...state.spec, ...overrides };
     }
 
-    function start(initial) {
+    // Compare mode and B's overrides live in the shared state (`compare`), so a permalink
+    // (web/permalink.js) holds them and reopening it starts the comparison again.
+    function start(initial, { focus = true } = {}) {
       overrides = { ...initial };
       intro.hidden = true;
       active.hidden = false;
@@ -148,15 +150,16 @@ export default {
         },
       });
       recompute();
-      el.querySelector(`#${id}-stop`)?.focus({ preventScroll: true });
+      if (focus) el.querySelector(`#${id}-stop`)?.focus({ preventScroll: true });
     }
 
-    function stop() {
+    function stop({ focus = true } = {}) {
       overrides = null;
+      ctx.setShared({ compare: null });
       active.hidden = true;
       intro.hidden = false;
       renderIntro();
-      el.querySelector(`#${id}-start`)?.focus({ preventScroll: true });
+      if (focus) el.querySelector(`#${id}-start`)?.focus({ preventScroll: true });
     }
 
     function recompute() {
@@ -176,6 +179,7 @@ export default {
         return;
       }
       panes.classList.remove('stale');
+      ctx.setShared({ compare: { ...overrides } });
       draw();
     }
 
@@ -246,6 +250,15 @@ export default {
         const specChanged = !state || !same(state.spec, next.spec);
         state = next;
         panes.classList.toggle('stale', !!next.stale);
+        const wanted = next.shared.compare ?? null;
+        if (wanted && !overrides && !next.stale) {
+          start(wanted, { focus: false });
+          return;
+        }
+        if (!wanted && overrides && next.changed.has('shared:compare')) {
+          stop({ focus: false });
+          return;
+        }
         if (!overrides) {
           if (specChanged) renderIntro();
           return;
