@@ -815,6 +815,14 @@ static void check_relative(const char *kernel, const float *out, int32_t length,
         float want = f(j - i, ctx);
         REQUIRE(memcmp(&out[at], &want, 4) == 0, "%s: [%d, %d] is %.9g, expected %.9g", kernel, i, j, out[at], want);
     }
+    if (need <= FULL_CHECK) {   // the scalar Toeplitz fill from the same first and last rows
+        float *ref = alloc_exact(need, sizeof(float), NULL);
+        memcpy(ref, out, sizeof(float) * (size_t)length);
+        memcpy(ref + need - length, out + need - length, sizeof(float) * (size_t)length);
+        pe_toeplitz_fill_scalar(ref, length);
+        REQUIRE(memcmp(ref, out, sizeof(float) * (size_t)need) == 0, "%s: SIMD and scalar Toeplitz fills differ", kernel);
+        free(ref);
+    }
 }
 
 typedef struct { int32_t num_buckets, max_distance, bidirectional; } t5_ctx;

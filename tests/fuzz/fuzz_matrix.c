@@ -361,6 +361,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_parse("pe_matrix_parse", st, info, bytes, given, file_size, name_len >= 0);
     }
 
+    // pe_matrix_load names the same bad arguments by its own positions (info 3, name 8, name_len 9).
+    if (bad & ((1u << 1) | (1u << 7) | (1u << 8))) {
+        float one;
+        char lm[64];
+        pe_status ls = pe_matrix_load(&one, 1, info, lm, sizeof lm, file, len, name, name_len);
+        REQUIRE(((bad & (1u << 1)) && ls == PE_ERR_ARG(3)) || ((bad & (1u << 7)) && ls == PE_ERR_ARG(8)) ||
+                    ((bad & (1u << 8)) && ls == PE_ERR_ARG(9)),
+                "pe_matrix_load: status %d for invalid arguments (parse mask 0x%llx)", ls, (unsigned long long)bad);
+    }
+
     // The names listing as the parse saw the file (a prefix, a longer file_size, no bytes).
     if (!(bad & ((1u << 6) | (1u << 1)))) {
         char *list = malloc(64);
