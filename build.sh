@@ -4,8 +4,8 @@
 #   bash build.sh            build what is out of date
 #   bash build.sh --force    rebuild everything
 #
-# On a fresh Debian machine it installs what is missing: Emscripten from Debian's `emscripten`
-# package (as root, or through sudo) and the npm dependencies with `npm ci`.
+# On a fresh Debian machine it first runs scripts/setup.sh start, which installs what is missing
+# (Emscripten from Debian's `emscripten` package, the npm dependencies with `npm ci`).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -15,37 +15,17 @@ force=0
 say() { printf 'build.sh: %s\n' "$*"; }
 die() { printf 'build.sh: error: %s\n' "$*" >&2; exit 1; }
 
-apt_install() {
-  local packages=("$@")
-  if ! command -v apt-get >/dev/null 2>&1; then
-    die "missing ${packages[*]}; this is not a Debian-like system, install Emscripten (emcc) by hand"
-  fi
-  local sudo=""
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null 2>&1 || die "missing ${packages[*]}; run: sudo apt-get install ${packages[*]}"
-    sudo="sudo"
-  fi
-  say "installing ${packages[*]} with apt-get"
-  $sudo apt-get update -qq || true
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}" >/dev/null \
-    || die "apt-get install ${packages[*]} failed; run it by hand and retry"
-}
-
 # --- tools ---------------------------------------------------------------------------------------
 command -v node >/dev/null 2>&1 || die "Node.js >= 20 is required (node not found)"
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-[ "$node_major" -ge 20 ] || die "Node.js >= 20 is required, found $(node --version)"
-
-command -v emcc >/dev/null 2>&1 || apt_install emscripten
-command -v emcc >/dev/null 2>&1 || die "emcc not found after installing; run: apt-get install emscripten"
+# scripts/setup.sh is the one installer (Emscripten from Debian, npm dependencies); it is quick when
+# everything is there, so build.sh works on its own on a fresh machine too.
+if ! command -v emcc >/dev/null 2>&1 || [ ! -f node_modules/.package-lock.json ] \
+   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  bash scripts/setup.sh start || die "could not install what the build needs (see above)"
+fi
 # Debian's emcc runs JS helpers that need acorn from Debian's node modules.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 say "$(emcc --version 2>/dev/null | head -n 1)"
-
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm dependencies (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed; check your network access to the npm registry"
-fi
 
 # --- WebAssembly ---------------------------------------------------------------------------------
 SOURCES=(c/*.c)

@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// Runs every test layer of PE Lab and closes with one summary line, `N passed, N failed`:
+//   lint     ESLint and clang-format (when configured)            one test per tool
+//   native   tests/native/run.sh: C kernels under ASan/UBSan      one test per suite (test_*.c)
+//   fuzz     tests/fuzz/run.sh --replay: the committed corpora    one test per harness
+//   vitest   every tests/**/*.test.js (Node and Chromium)         Vitest's own count
+// Every layer runs even when an earlier one failed, so one run shows everything that is broken.
+//
+//   node scripts/test.js                 all layers
+//   node scripts/test.js native vitest   some layers
+//   node scripts/test.js vitest -- tests/rope.test.js   arguments after -- go to Vitest
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const dash = argv.indexOf('--');
+const vitestArgs = dash >= 0 ? argv.slice(dash + 1) : [];
+const chosen = dash >= 0 ? argv.slice(0, dash) : argv;
+const LAYERS = ['lint', 'native', 'fuzz', 'vitest'];
+for (const l of chosen) {
+  if (!LAYERS.includes(l)) {
+    console.error(`scripts/test.js: unknown layer '${l}' (layers: ${LAYERS.join(', ')})`);
+    process.exit(2);
+  }
+}
+const layers = chosen.length ? chosen : LAYERS;
+
+/** Runs a command with inherited stdio, also collecting its stdout; resolves { code, out }. */
+function run(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      process.stdout.write(d);
+    });
+    child.on('error', (e) => resolve({ code: 127, out: String(e) }));
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+function record(layer, passed, failed, skipped = 0, note = '') {
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  lines.push(`${layer}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${note ? ` (${note})` : ''}`);
+}
+
+async function lint() {
+  let passed = 0;
+  let failed = 0;
+  if (existsSync(path.join(ROOT, 'eslint.config.js'))) {
+    const r = await run('npx', ['--no-install', 'eslint', '--max-warnings=0', '.']);
+    r.code === 0 ? passed++ : failed++;
+  }
+  if (existsSync(path.join(ROOT, '.clang-format'))) {
+    const r = await run('bash', ['scripts/format.sh', '--check']);
+    r.code === 0 ? passed++ : failed++;
+  }
+  if (passed + failed) record('lint', passed, failed);
+}
+
+async function native() {
+  console.log('\n== native C tests (tests/native/run.sh)');
+  const r = await run('bash', ['tests/native/run.sh']);
+  // Each suite ends with "<suite>: N checks passed, M failed".
+  const suites = [...r.out.matchAll(/^(\S+): (\d+) checks passed, (\d+) failed$/gm)];
+  const bad = suites.filter((m) => Number(m[3]) > 0).length;
+  const checks = suites.reduce((s, m) => s + Number(m[2]), 0);
+  const expected = readdirCount('tests/native', /^test_.*\.c$/);
+  const missing = Math.max(0, expected - suites.length);
+  const failed = bad + missing + (r.code !== 0 && bad + missing === 0 ? 1 : 0);
+  record('native', suites.length - bad, failed, 0, `${checks} checks in ${suites.length} suites`);
+}
+
+async function fuzz() {
+  console.log('\n== fuzz corpora replay (tests/fuzz/run.sh --replay)');
+  const r = await run('bash', ['tests/fuzz/run.sh', '--replay']);
+  const harnesses = readdirCount('tests/fuzz', /^fuzz_.*\.c$/);
+  if (r.code === 0) record('fuzz', harnesses, 0, 0, 'corpora replayed, nothing found');
+  else {
+    const found = (r.out.match(/: FOUND/g) || []).length;
+    record('fuzz', Math.max(0, harnesses - Math.max(found, 1)), Math.max(found, 1));
+  }
+}
+
+async function vitest() {
+  console.log('\n== Vitest (Node and Chromium suites)');
+  const out = path.join(ROOT, 'build', 'vitest-report.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  rmSync(out, { force: true });
+  const r = await run('npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json',
+    `--outputFile.json=${out}`, ...vitestArgs]);
+  if (!existsSync(out)) {
+    record('vitest', 0, 1, 0, `Vitest exited ${r.code} without a report`);
+    return;
+  }
+  const rep = JSON.parse(readFileSync(out, 'utf8'));
+  const skipped = (rep.numPendingTests || 0) + (rep.numTodoTests || 0);
+  // A file that fails to load (syntax error, failing beforeAll) counts as one failure of its own.
+  const brokenFiles = (rep.testResults || []).filter((f) => f.status === 'failed'
+    && !(f.assertionResults || []).some((a) => a.status === 'failed')).length;
+  const failed = rep.numFailedTests + brokenFiles + (r.code !== 0 && rep.numFailedTests + brokenFiles === 0 ? 1 : 0);
+  record('vitest', rep.numPassedTests, failed, skipped, `${rep.numTotalTestSuites} suites in ${(rep.testResults || []).length} files`);
+}
+
+function readdirCount(dir, re) {
+  return readdirSync(path.join(ROOT, dir)).filter((f) => re.test(f)).length;
+}
+
+const t0 = Date.now();
+for (const layer of layers) {
+  await { lint, native, fuzz, vitest }[layer]();
+}
+const secs = ((Date.now() - t0) / 1000).toFixed(0);
+console.log(`\n== summary (${secs} s)`);
+for (const l of lines) console.log(l);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(totals.failed ? 1 : 0);
