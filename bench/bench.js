@@ -23,7 +23,9 @@
 // Accuracy: max abs error of every JS/WASM method against a float64 evaluation
 // (Math.sin/Math.cos of p·ω, ω_i = 10000^(-2i/1600) in float64) over the whole table.
 //
-// This is a benchmark, not a test: it exits 0 even when a target is missed.
+// This is a benchmark, not a test: it exits 0 even when a target is missed, unless --strict.
+// After the sinusoidal table it runs RoPE (bench_rope.js), attention (bench_attention.js) and the
+// page in headless Chromium (page.js), then prints every goal in one list.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,7 @@ import vm from 'node:vm';
 import { createPE, simdSupported } from '../web/pe.js';
 import { runRope } from './bench_rope.js';
 import { runAttention } from './bench_attention.js';
+import { runPage } from './page.js';
 
 const LENGTH = 2000;
 const DIM = 1600;
@@ -66,13 +69,15 @@ function usage(code) {
   --runs N      timed runs per method (default 30, at least 25 recommended)
   --warmup N    warm-up runs per method (default 5)
   --no-python   skip the PyTorch/NumPy reference timings
+  --no-page     skip the page benchmark in headless Chromium (bench/page.js)
+  --strict      exit 1 when any goal is missed (without it the benchmark only reports)
 `;
   (code === 0 ? process.stdout : process.stderr).write(text);
   process.exit(code);
 }
 
 function parseArgs(argv) {
-  const opts = { json: null, runs: 30, warmup: 5, python: true };
+  const opts = { json: null, runs: 30, warmup: 5, python: true, page: true, strict: false };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
     const value = () => {
@@ -89,6 +94,8 @@ function parseArgs(argv) {
     else if (a === '--runs') opts.runs = count('--runs', 1);
     else if (a === '--warmup') opts.warmup = count('--warmup', 0);
     else if (a === '--no-python') opts.python = false;
+    else if (a === '--no-page') opts.page = false;
+    else if (a === '--strict') opts.strict = true;
     else if (a === '-h' || a === '--help') usage(0);
     else { process.stderr.write(`bench: unknown option ${a}\n`); usage(2); }
   }
@@ -493,12 +500,26 @@ async function main() {
     writeFileSync(opts.json, `${JSON.stringify(out, null, 2)}\n`);
     log(`wrote ${opts.json}`);
   }
+  return targets;
 }
 
-// Then RoPE (bench/bench_rope.js) and attention (bench/bench_attention.js), with the same options;
-// their JSON goes next to this one.
-main().then(() => runRope({ ...opts, json: opts.json && opts.json.replace(/(\.json)?$/, '.rope.json') }))
-  .then(() => runAttention({ ...opts, runs: Math.min(opts.runs ?? 10, 10), json: opts.json && opts.json.replace(/(\.json)?$/, '.attention.json') })).catch((e) => {
+// Then RoPE (bench/bench_rope.js), attention (bench/bench_attention.js) and the page
+// (bench/page.js), with the same options; their JSON goes next to this one. Last, every goal in
+// one list; --strict makes a missed one exit 1.
+const sibling = (ext) => opts.json && opts.json.replace(/(\.json)?$/, ext);
+async function all() {
+  const goals = [];
+  const add = (part, targets) => goals.push(...(targets || []).map((t) => ({ part, ...t })));
+  add('sinusoidal', await main());
+  add('rope', (await runRope({ ...opts, json: sibling('.rope.json') }))?.targets);
+  add('attention', (await runAttention({ ...opts, runs: Math.min(opts.runs ?? 10, 10), json: sibling('.attention.json') }))?.targets);
+  if (opts.page) add('page', (await runPage({ json: sibling('.page.json') })).targets);
+  const missed = goals.filter((g) => g.status === 'miss');
+  process.stdout.write(`\ngoals: ${goals.filter((g) => g.status === 'pass').length} met, ${missed.length} missed, `
+    + `${goals.filter((g) => g.status === 'skip').length} skipped${missed.length ? ` (missed: ${missed.map((g) => `${g.part}/${g.name ?? g.key}`).join(', ')})` : ''}\n`);
+  if (opts.strict && missed.length) process.exit(1);
+}
+all().catch((e) => {
   process.stderr.write(`bench: ${e?.stack ?? e}\n`);
   process.exit(1);
 });

@@ -232,6 +232,7 @@ export async function runAttention(opts = {}) {
     writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
     log(`wrote ${json}`);
   }
+  return report;
 }
 
 // Standalone: node bench/bench_attention.js [--json FILE] [--runs N] [--warmup N] [--no-python] [--lengths 2048,4096]

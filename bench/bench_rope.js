@@ -285,6 +285,7 @@ export async function runRope(opts = {}) {
     writeFileSync(json, `${JSON.stringify({ shape: [HEADS, LENGTH, DIM], base: BASE, runs, warmup, results, python: py, targets }, null, 2)}\n`);
     log(`wrote ${json}`);
   }
+  return { targets };
 }
 
 // Standalone: node bench/bench_rope.js [--json FILE] [--runs N] [--warmup N] [--no-python]

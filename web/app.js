@@ -72,9 +72,12 @@ function currentLink() {
 
 function scheduleUrl() {
   clearTimeout(app.urlTimer);
+  // Announced for tests and embedders: data-link is "pending" until the address bar holds the state.
+  document.documentElement.dataset.link = 'pending';
   app.urlTimer = setTimeout(() => {
     const hash = currentHash();
     if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+    document.documentElement.dataset.link = 'written';
   }, 250);
 }
 

@@ -61,7 +61,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('controls generated from a schema
         fields, spec, t: translator('en'), idPrefix: 'x', onChange: (values, p) => window.changes.push({ values, path: p }),
       });
     })()`);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -29,8 +29,32 @@ export function browserAvailability() {
   return { run: false, mustFail, reason };
 }
 
+/**
+ * How long a test waits for a condition the page announces (data-state, data-drawn, …) before it
+ * fails. Long on purpose: waits end when the condition holds, so on an idle machine they cost
+ * nothing, and on a busy one (load 12 on 2 cores) a view may take many seconds to draw.
+ */
+export const WAIT_MS = 90_000;
+
+/**
+ * The system Chromium; every context it opens (browser.newContext, browser.newPage) waits up to
+ * WAIT_MS by default instead of Playwright's 30 s.
+ */
 export async function launchChromium() {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 20_000 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: WAIT_MS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(WAIT_MS);
+    return context;
+  };
+  browser.newPage = async (options) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.once('close', () => context.close().catch(() => {}));
+    return page;
+  };
+  return browser;
 }
 
 /** True for URLs the page may load: the local server, and inline data/blob URLs. */
@@ -84,4 +108,9 @@ export async function canvasStats(page, selector) {
     }
     return { width: c.width, height: c.height, distinct: colours.size, painted, hash };
   }, selector);
+}
+
+/** Resolves after two animation frames of the page: whatever a change scheduled has been drawn. */
+export function nextFrames(page) {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }

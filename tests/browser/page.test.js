@@ -10,9 +10,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../scripts/serve.js';
-import { bundle } from '../../scripts/bundle.js';
 import { SCHEMA } from '../../web/schema.js';
-import { browserAvailability, launchChromium, watchPage, canvasStats } from './helpers.js';
+import { browserAvailability, launchChromium, watchPage, canvasStats, nextFrames } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(ROOT, 'web');
@@ -95,18 +94,18 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
   const renders = () => page.evaluate(() => Number(document.getElementById('main')?.dataset.renders || 0));
   /** Wait until the page has rendered more than `n` times; returns the new count. */
   async function rendersAfter(n) {
-    await page.waitForFunction((k) => Number(document.getElementById('main')?.dataset.renders || 0) > k, n, { timeout: 5000 });
+    await page.waitForFunction((k) => Number(document.getElementById('main')?.dataset.renders || 0) > k, n);
     return renders();
   }
   /** Wait until the line plot has drawn (Chart.js arrives in its own chunk). */
   async function linesDrawn() {
-    await page.waitForFunction(() => Number(document.querySelector('#view-lines .view-body')?.dataset.drawn || 0) > 0, null, { timeout: 10_000 });
+    await page.waitForFunction(() => Number(document.querySelector('#view-lines .view-body')?.dataset.drawn || 0) > 0);
   }
   async function showKind(kind) {
     if (await page.evaluate((k) => document.getElementById('main')?.dataset.kind === k, kind)) return;
     const n = await renders();
     await page.click(`#catalogue a[data-kind="${kind}"]`);
-    await page.waitForFunction((k) => document.getElementById('main')?.dataset.kind === k, kind, { timeout: 5000 });
+    await page.waitForFunction((k) => document.getElementById('main')?.dataset.kind === k, kind);
     await rendersAfter(n);
   }
   const shot = (name, opts = {}) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true, ...opts });
@@ -117,15 +116,14 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
       if (!existsSync(path.join(WEB, f))) throw new Error(`web/${f} is missing: run \`bash build.sh\` first`);
     }
     mkdirSync(ARTIFACTS, { recursive: true });
-    await bundle({ webDir: WEB });
     server = await startServer({ port: 0, root: WEB });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', colorScheme: 'light' });
     page = await context.newPage();
     log = await watchPage(page, new URL(server.url).origin);
     await page.goto(server.url, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.documentElement.dataset.state, null, { timeout: 10_000 });
-  }, 60_000);
+    await page.waitForFunction(() => document.documentElement.dataset.state);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -137,7 +135,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     expect(await page.textContent('#engine')).toMatch(/(SIMD|scalar) build/);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     await linesDrawn();
-    await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done, null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
     await shot('page');
   });
 
@@ -206,7 +204,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     n = await rendersAfter(n);
     expect((await canvasStats(page, HEATMAP)).hash).not.toBe(afterLayout.hash);
     // The state is in the URL, so it can be shared.
-    await page.waitForFunction(() => location.hash.includes('base=100'), null, { timeout: 3000 });
+    await page.waitForFunction(() => location.hash.includes('base=100'));
     expect(await page.evaluate(() => location.hash)).toBe('#v1/sinusoidal?dim=32&base=100&layout=concat'); // web/permalink.js
 
     await page.click('#main .controls-actions .button'); // reset to defaults
@@ -219,7 +217,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     const n = await renders();
     await page.fill('#f-sinusoidal-dim', '0');
     const err = page.locator('#f-sinusoidal-dim-error');
-    await err.waitFor({ state: 'visible', timeout: 5000 });
+    await err.waitFor({ state: 'visible' });
     expect(await err.textContent()).toMatch(/dim must be an integer in \[1, 16384\], got 0/);
     expect(await page.getAttribute('#f-sinusoidal-dim', 'aria-invalid')).toBe('true');
     expect(await renders()).toBe(n);
@@ -250,7 +248,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
   it('zooms and pans the heatmap, with the buttons and the keyboard', async () => {
     const full = await canvasStats(page, HEATMAP);
     await page.click('#view-heatmap .hm-tool[aria-label="Zoom in"]');
-    await page.waitForTimeout(50);
+    await nextFrames(page);
     const zoomed = await canvasStats(page, HEATMAP);
     expect(zoomed.hash).not.toBe(full.hash);
     expect(await page.getAttribute('#view-heatmap .hm-plot', 'class')).toMatch(/is-zoomed/);
@@ -259,10 +257,10 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     await page.keyboard.press('ArrowDown');
     expect(await page.textContent('#view-heatmap .hm-readout')).toMatch(/^position \d+ · dimension \d+ → /);
     await page.keyboard.press('0');
-    await page.waitForTimeout(50);
+    await nextFrames(page);
     expect((await canvasStats(page, HEATMAP)).hash).toBe(full.hash);
     await page.keyboard.press('+');
-    await page.waitForTimeout(50);
+    await nextFrames(page);
     expect((await canvasStats(page, HEATMAP)).hash).not.toBe(full.hash);
     await page.click('#view-heatmap .hm-tool[aria-label="Show everything"]');
   });
@@ -272,7 +270,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     const n = await renders();
     for (const map of ['cividis', 'diverging']) {
       await page.selectOption('#view-heatmap .view-toolbar select', map);
-      await page.waitForTimeout(30);
+      await nextFrames(page);
       const after = await canvasStats(page, HEATMAP);
       expect(after.hash, map).not.toBe(before.hash);
     }
@@ -281,7 +279,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
   });
 
   it('computes the properties of the table', async () => {
-    await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done, null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
     const text = await page.textContent('#view-properties');
     expect(text).toContain('Every position has its own vector.');
     expect(text).toContain('Yes: one matrix per shift');
@@ -290,7 +288,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     await page.locator('#view-properties').screenshot({ path: path.join(ARTIFACTS, 'view-properties.png') });
     // A learned (random) table has no linear shift.
     await showKind('learned');
-    await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done, null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
     expect(await page.textContent('#view-properties')).toMatch(/No: no single matrix|Inconclusive/);
     await showKind('sinusoidal');
   });
@@ -374,7 +372,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
       const s = await canvasStats(page, HEATMAP);
       expect([s.width, s.height]).toEqual([cols, rows]);
       expect(await page.evaluate(() => document.querySelector('#main .controls .field-list').parentElement.inert)).toBe(true);
-      await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done, null, { timeout: 20_000 });
+      await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
       await shot('view-load');
       // A file that is not a table says why, where the file was chosen.
       await page.setInputFiles('#view-load input[type=file]', { name: 'bad.npy', mimeType: 'application/octet-stream', buffer: Buffer.from('not a numpy file') });
@@ -396,7 +394,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
       const head = page.locator('#view-heatmap .view-toolbar input[type=number]');
       const h0 = await canvasStats(page, HEATMAP);
       await head.fill('3');
-      await page.waitForTimeout(50);
+      await nextFrames(page);
       // One colour scale over all heads: a head with a smaller slope looks paler.
       expect((await canvasStats(page, HEATMAP)).hash).not.toBe(h0.hash);
       expect(await page.textContent('#view-heatmap .view-stats')).toMatch(/head 3$/);
@@ -409,7 +407,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     // Views below the fold load their code when they come near the screen: bring them all in
     // first, so the list of controls is complete before tabbing.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await page.waitForFunction(() => !document.querySelector('.view-loading'), null, { timeout: 10_000 });
+    await page.waitForFunction(() => !document.querySelector('.view-loading'));
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.click('h1');
     const wanted = await page.evaluate(() => {
@@ -464,7 +462,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     expect(await page.textContent('#catalogue')).toContain('사인파');
     expect(await page.textContent('#engine')).toContain('브라우저 안에서');
     await linesDrawn();
-    await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done, null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
     await shot('page-ko');
     await page.fill('#f-sinusoidal-dim', '0');
     await page.locator('#f-sinusoidal-dim-error').waitFor({ state: 'visible' });
@@ -502,7 +500,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
       const p = await ctx.newPage();
       await p.goto(server.url, { waitUntil: 'load' });
       await p.waitForFunction(() => Number(document.querySelector('#view-lines .view-body')?.dataset.drawn || 0) > 0);
-      await p.waitForTimeout(200);
+      await nextFrames(p);
       const bottom = await p.$eval('#view-lines .chart-wrap', (e) => e.getBoundingClientRect().bottom + window.scrollY);
       await p.screenshot({ path: path.join(ARTIFACTS, 'readme.png'), fullPage: true, clip: { x: 0, y: 0, width: 1360, height: Math.ceil(bottom) + 24 } });
     } finally {
@@ -512,7 +510,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
 
   it('fits a phone-width screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(150);
+    await nextFrames(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect((await canvasStats(page, HEATMAP)).distinct).toBeGreaterThan(50);

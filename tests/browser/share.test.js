@@ -5,25 +5,26 @@
 //   npx vitest run tests/browser/share.test.js
 // Screenshots: tests/artifacts/share-*.png.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer } from '../../scripts/serve.js';
-import { bundle } from '../../scripts/bundle.js';
 import { buildOffline } from '../../scripts/build-offline.js';
 import { createPE } from '../../web/pe.js';
 import { codeFor } from '../../web/codegen.js';
 import { decodePermalink } from '../../web/permalink.js';
-import { browserAvailability, launchChromium, watchPage, canvasStats } from './helpers.js';
+import { SCHEMA } from '../../web/schema.js';
+import { browserAvailability, launchChromium, watchPage, canvasStats, nextFrames } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SOURCE_WEB = path.join(ROOT, 'web');
-// A private copy of web/, bundled here: other suites rebuilding web/dist meanwhile cannot break it.
-let WEB = SOURCE_WEB;
+// web/dist is built once for the run by tests/setup/bundle.js.
+const WEB = SOURCE_WEB;
 const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
 const HEATMAP = '#view-heatmap canvas.hm-canvas';
+const KINDS = Object.keys(SCHEMA);
 
 const avail = browserAvailability();
 if (!avail.run && !avail.mustFail) console.warn(`[share.test] ${avail.reason}`);
@@ -56,9 +57,6 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
       if (!existsSync(path.join(SOURCE_WEB, f))) throw new Error(`web/${f} is missing: run \`bash build.sh\` first`);
     }
     mkdirSync(ARTIFACTS, { recursive: true });
-    WEB = path.join(mkdtempSync(path.join(tmpdir(), 'pe-share-')), 'web');
-    cpSync(SOURCE_WEB, WEB, { recursive: true, filter: (src) => !src.startsWith(path.join(SOURCE_WEB, 'dist')) });
-    await bundle({ webDir: WEB });
     server = await startServer({ port: 0, root: WEB });
     other = createServer((req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -68,13 +66,12 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
     other.url = `http://127.0.0.1:${other.address().port}/`;
     browser = await launchChromium();
     pe = await createPE();
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
     await new Promise((resolve) => (other ? other.close(resolve) : resolve()));
-    if (WEB !== SOURCE_WEB) rmSync(path.dirname(WEB), { recursive: true, force: true });
   });
 
   /** A fresh context and page, watched (non-local requests aborted and recorded). */
@@ -86,11 +83,15 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
     const requests = [];
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(url, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.documentElement.dataset.state, null, { timeout: 15_000 });
+    await page.waitForFunction(() => document.documentElement.dataset.state);
     return { context, page, log, requests };
   }
   const renders = (page) => page.evaluate(() => Number(document.getElementById('main')?.dataset.renders || 0));
-  const settle = (page) => page.waitForTimeout(400); // the URL is written 250 ms after the last change
+  // The URL is written 250 ms after the last change; the page says so with data-link="written".
+  const settle = async (page) => {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.waitForFunction(() => document.documentElement.dataset.link !== 'pending');
+  };
 
   it('copy link: the link reopens exactly the same view (spec, colours, head, curves, compare, language)', async () => {
     const a = await open(`${server.url}#v1/alibi`);
@@ -124,7 +125,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
     const b = await open(link, { locale: 'en-US' });
     const p2 = b.page;
     await p2.waitForSelector('#view-compare .compare-active:not([hidden])');
-    await p2.waitForTimeout(300);
+    await settle(p2);
     expect(await p2.evaluate(() => document.documentElement.lang)).toBe('ko');
     expect(await p2.inputValue('#f-alibi-length')).toBe('24');
     expect(await p2.inputValue('#view-heatmap select[id$="-map"]')).toBe('cividis');
@@ -146,13 +147,25 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
     await b.context.close();
   });
 
-  it('every kind: its link reproduces the same picture', async () => {
-    const { context, page, log } = await open(`${server.url}#v1/sinusoidal`);
-    const second = await context.newPage();
-    for (const kind of Object.keys((await import('../../web/schema.js')).SCHEMA)) {
+  describe('every kind: its link reproduces the same picture', () => {
+    let context;
+    let page;
+    let second;
+    let log;
+    beforeAll(async () => {
+      ({ context, page, log } = await open(`${server.url}#v1/sinusoidal`));
+      second = await context.newPage();
+    });
+    afterAll(async () => {
+      expect(log.external).toEqual([]);
+      await context?.close();
+    });
+    it.each(KINDS)('%s', async (kind) => {
       await page.bringToFront(); // pages in the background get no animation frames
+      const n = await renders(page);
       await page.click(`#catalogue a[data-kind="${kind}"]`);
       await page.waitForFunction((k) => document.getElementById('main').dataset.kind === k, kind);
+      if (kind !== 'sinusoidal') await page.waitForFunction((k) => Number(document.getElementById('main').dataset.renders) > k, n);
       await settle(page);
       const href = await page.evaluate(() => location.href);
       expect(decodePermalink(new URL(href).hash).status, href).toBe('ok');
@@ -161,11 +174,9 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
       await second.goto('about:blank');
       await second.goto(href);
       await second.waitForFunction(() => document.documentElement.dataset.state === 'ready');
-      await second.waitForTimeout(200);
+      await settle(second);
       expect((await canvasStats(second, HEATMAP)).hash, kind).toBe(shot.hash);
-    }
-    expect(log.external).toEqual([]);
-    await context.close();
+    });
   });
 
   it('hostile fragments: no script runs, a notice shows, the last good state stays', async () => {
@@ -192,7 +203,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
     ];
     for (const [i, payload] of payloads.entries()) {
       await page.evaluate((h) => { location.hash = h; }, payload);
-      await page.waitForSelector('#link-notice:not([hidden])', { timeout: 5000 });
+      await page.waitForSelector('#link-notice:not([hidden])');
       const notice = await page.textContent('#link-notice');
       expect(notice.length, payload.slice(0, 60)).toBeGreaterThan(10);
       if (i === 0) await page.screenshot({ path: path.join(ARTIFACTS, 'share-notice.png'), clip: { x: 0, y: 0, width: 1280, height: 420 } });
@@ -204,9 +215,12 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
       expect(await page.isVisible('#link-notice')).toBe(false);
     }
     // A valid link whose text holds markup: shown as text wherever it appears.
+    const before = await renders(page);
     await page.evaluate(() => { location.hash = "#v1/attention?content=tokens&length=4&tokens='<img src=x onerror=window.__pwned=1> <b>hi</b>'"; });
     await page.waitForFunction(() => document.getElementById('main').dataset.kind === 'attention');
-    await page.waitForTimeout(800);
+    await page.waitForFunction((k) => Number(document.getElementById('main').dataset.renders || 0) > k, before);
+    await page.waitForFunction(() => document.querySelector('#view-attention-sentence .view-body')?.dataset.drawn);
+    await settle(page);
     const result = await page.evaluate(() => {
       const all = [document, ...[...document.querySelectorAll('*')].filter((e) => e.shadowRoot).map((e) => e.shadowRoot)];
       return {
@@ -316,7 +330,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
     const hp = await host.newPage();
     await hp.goto(`${other.url}host.html`);
     const frame = await (await hp.waitForSelector('#f')).contentFrame();
-    await frame.waitForFunction(() => document.documentElement.dataset.state === 'ready', null, { timeout: 15_000 });
+    await frame.waitForFunction(() => document.documentElement.dataset.state === 'ready');
     expect(await frame.evaluate(() => document.querySelectorAll('#view-heatmap canvas').length)).toBeGreaterThan(0);
     await hp.screenshot({ path: path.join(ARTIFACTS, 'share-embed-iframe.png') });
     await host.close();
@@ -329,7 +343,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
     const requests = [];
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(`${server.url}embed-example.html`);
-    await page.waitForFunction(() => ['fig-sin', 'fig-rope', 'fig-bad'].every((id) => document.getElementById(id)?.dataset.state), null, { timeout: 15_000 });
+    await page.waitForFunction(() => ['fig-sin', 'fig-rope', 'fig-bad'].every((id) => document.getElementById(id)?.dataset.state));
     const states = await page.$$eval('pe-plot', (els) => els.map((e) => [e.id, e.dataset.state]));
     expect(states).toEqual([['fig-sin', 'ready'], ['fig-rope', 'ready'], ['fig-bad', 'error']]);
     // One module fetched, one instance shared.
@@ -438,17 +452,19 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
       });
       const url = `${pathToFileURL(out).href}#v1/sinusoidal?dim=48&~lang=ko`;
       await page.goto(url);
-      await page.waitForFunction(() => document.documentElement.dataset.state === 'ready', null, { timeout: 15_000 });
-      await page.waitForFunction(() => document.querySelector('#view-lines .view-body')?.dataset.drawn, null, { timeout: 10_000 });
-      await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done, null, { timeout: 20_000 });
+      await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+      await page.waitForFunction(() => document.querySelector('#view-lines .view-body')?.dataset.drawn);
+      await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
       expect(await canvasStats(page, HEATMAP)).toMatchObject({ width: 48, height: 128 });
       expect((await canvasStats(page, '#view-lines .chart-box canvas')).painted).toBeGreaterThan(500);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('ko');
       await page.screenshot({ path: path.join(ARTIFACTS, 'share-offline.png') });
       // Another kind, a second worker, a view's own stylesheet.
+      const before = await page.evaluate(() => Number(document.getElementById('main').dataset.renders || 0));
       await page.click('#catalogue a[data-kind="alibi"]');
       await page.waitForFunction(() => document.getElementById('main').dataset.kind === 'alibi');
-      await page.waitForTimeout(1000);
+      await page.waitForFunction((k) => Number(document.getElementById('main').dataset.renders || 0) > k, before);
+      await nextFrames(page);
       expect((await canvasStats(page, HEATMAP)).distinct).toBeGreaterThan(5);
       const remote = requests.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:'));
       expect(remote).toEqual([pathToFileURL(out).href]);

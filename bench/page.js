@@ -1,0 +1,212 @@
+// Page benchmark in headless Chromium (software rendering, --disable-gpu): page weight, first
+// plot (navigation → first heatmap painted, cold and warm), and input-to-paint after a control
+// change (input event → the first animation frame after the page has redrawn), each beside its
+// goal and its anchor: the WebAssembly kernel's own time for the same table in the same page.
+//
+//   node bench/page.js [--json FILE]        (npm run bench runs it after the kernel benchmarks)
+//
+// A benchmark, not a test: it reports; bench/bench.js --strict turns a missed goal into exit 1.
+import { gzipSync } from 'node:zlib';
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startServer } from '../scripts/serve.js';
+import { bundle } from '../scripts/bundle.js';
+import { browserAvailability, launchChromium } from '../tests/browser/helpers.js';
+
+const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
+
+// Goals (issues 12 and 16): what a user waits for.
+export const GOALS = {
+  pageWeightKB: 250, // first screen, gzipped, WebAssembly included
+  firstPlotColdMs: 400,
+  firstPlotWarmMs: 150,
+  paint512Ms: 16, // 512 × 512 slider step, input → painted frame
+  paint2000Ms: 33, // 2000 × 1600
+  attention512x8Ms: 16, // attention, 512 tokens × 8 heads, input → painted frame
+  attention4096x1Ms: 100,
+  viewUpdateMs: 2, // a lazy view's update() on the main thread (the drawing goes to a frame)
+  hostileLinkMs: 200, // decoding a 1 MiB hostile link and refusing it
+};
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+const ms = (x) => (x == null || Number.isNaN(x) ? '—' : `${x.toFixed(1)} ms`);
+
+export async function runPage(opts = {}) {
+  const log = (s = '') => process.stdout.write(`${s}\n`);
+  const targets = [];
+  log('PE Lab benchmark: the page in headless Chromium');
+  const avail = browserAvailability();
+  if (!avail.run) {
+    log(`  SKIP  page benchmark: ${avail.reason}`);
+    return { targets: [{ name: 'page', status: 'skip', reason: avail.reason }] };
+  }
+  if (!existsSync(path.join(WEB, 'wasm', 'pe_simd.wasm'))) throw new Error('run `bash build.sh` first');
+  if (!existsSync(path.join(WEB, 'dist', 'app.js'))) await bundle({ webDir: WEB });
+  const loadStart = os.loadavg()[0];
+  const server = await startServer({ port: 0, root: WEB });
+  const browser = await launchChromium();
+  const report = {};
+  const goal = (name, key, value, need, unit, anchor) => {
+    const ok = value <= need;
+    log(`  ${ok ? 'PASS' : 'MISS'}  ${name}: ${unit === 'KB' ? `${value.toFixed(1)} KB` : ms(value)} (goal ≤ ${need} ${unit})${anchor ? `; ${anchor}` : ''}`);
+    targets.push({ name: key, value, need, status: ok ? 'pass' : 'miss' });
+  };
+
+  async function open(hash = '') {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.goto(`${server.url}${hash}`, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+    await page.waitForFunction(() => performance.getEntriesByName('pe:first-plot').length > 0);
+    return { context, page };
+  }
+  const marks = (page) => page.evaluate(() => ({
+    firstPlot: performance.getEntriesByName('pe:first-plot')[0]?.startTime,
+    lines: performance.getEntriesByName('pe:lines-drawn')[0]?.startTime,
+  }));
+
+  try {
+    // Page weight: every response of the first screen, gzipped.
+    {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const bodies = new Map();
+      page.on('response', async (r) => {
+        try {
+          bodies.set(r.url(), await r.body());
+        } catch { /* redirects have no body */ }
+      });
+      await page.goto(server.url, { waitUntil: 'load' });
+      await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
+      await context.close();
+      let total = 0;
+      for (const body of bodies.values()) total += gzipSync(body, { level: 9 }).length;
+      report.pageWeight = { bytes_gzipped: total, requests: bodies.size };
+      goal(`page weight, ${bodies.size} requests, gzipped`, 'page_weight_kb', total / 1000, GOALS.pageWeightKB, 'KB');
+    }
+
+    // First plot: cold = a fresh context each time (no caches), warm = reloads of one page.
+    const cold = [];
+    for (let i = 0; i < 5; i++) {
+      const { context, page } = await open();
+      cold.push(await marks(page));
+      await context.close();
+    }
+    const warm = [];
+    {
+      const { context, page } = await open();
+      for (let i = 0; i < 5; i++) {
+        await page.reload({ waitUntil: 'load' });
+        await page.waitForFunction(() => performance.getEntriesByName('pe:first-plot').length > 0);
+        warm.push(await marks(page));
+      }
+      await context.close();
+    }
+    report.firstPlot = { cold, warm };
+    const fp = (xs) => median(xs.map((m) => m.firstPlot));
+    goal('first plot, cold (navigation → heatmap painted)', 'first_plot_cold_ms', fp(cold), GOALS.firstPlotColdMs, 'ms',
+      `min ${ms(Math.min(...cold.map((m) => m.firstPlot)))}, line plot too ${ms(median(cold.map((m) => m.lines)))}`);
+    goal('first plot, warm', 'first_plot_warm_ms', fp(warm), GOALS.firstPlotWarmMs, 'ms',
+      `min ${ms(Math.min(...warm.map((m) => m.firstPlot)))}`);
+
+    // Input to paint: a control change, timed from the input event to the next animation frame
+    // after the page finished its redraw. Anchor: the WebAssembly compute of the same spec, in the
+    // same page, in the same run.
+    const steps = async (hash, field, values, n, views = []) => {
+      const { context, page } = await open(hash);
+      await page.waitForFunction(() => performance.getEntriesByName('pe:lines-drawn').length > 0);
+      const out = await page.evaluate(async ({ field, values, n, views }) => {
+        const input = document.getElementById(field);
+        const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+        const last = (xs) => (xs && xs.length ? xs[xs.length - 1] : NaN);
+        const rows = [];
+        for (let i = 0; i < n; i++) {
+          const before = window.__peLab.renders;
+          const t0 = performance.now();
+          input.value = String(values[i % values.length]);
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          while (window.__peLab.renders === before) await frame();
+          const d = window.__peLab;
+          const row = { compute: last(d.computeMs), work: last(d.renderMs) };
+          for (const v of views) row[v] = last(d.viewMs[v]);
+          await frame(); // the frame that shows the redraw
+          row.paint = performance.now() - t0;
+          rows.push(row);
+          await frame();
+        }
+        return rows;
+      }, { field, values, n, views });
+      await context.close();
+      return out;
+    };
+    const paintGoal = (label, key, samples, need) => {
+      const col = (k) => samples.map((x) => x[k]).filter(Number.isFinite);
+      report[key] = samples;
+      goal(`input → painted frame, ${label} (${samples.length} changes)`, key, median(col('paint')), need, 'ms',
+        `p90 ${ms(pct(col('paint'), 0.9))}; anchor: compute in the page ${ms(median(col('compute')))} → ${(median(col('paint')) / median(col('compute'))).toFixed(1)}× the compute`);
+    };
+    const bases = [10000, 10001, 12000, 9000];
+    paintGoal('sinusoidal 512 × 512', 'paint_512_ms', await steps('#sinusoidal?length=512&dim=512', 'f-sinusoidal-base', bases, 40), GOALS.paint512Ms);
+    paintGoal('sinusoidal 2000 × 1600', 'paint_2000_ms', await steps('#sinusoidal?length=2000&dim=1600', 'f-sinusoidal-base', bases, 16), GOALS.paint2000Ms);
+    const enc = [10002, 10003, 10006, 10005].map((b) => JSON.stringify({ kind: 'rope', base: b }));
+    paintGoal('attention 512 tokens × 8 heads', 'attention_512x8_ms', await steps('#attention?length=512&heads=8', 'f-attention-encoding', enc, 20), GOALS.attention512x8Ms);
+    paintGoal('attention 4096 tokens × 1 head', 'attention_4096x1_ms', await steps('#attention?length=4096&heads=1', 'f-attention-encoding', enc, 8), GOALS.attention4096x1Ms);
+
+    // The lazy views' own update() on a change (their drawing is scheduled for a frame).
+    for (const [label, hash, field, values, views] of [
+      ['rope views (Qwen2.5 YaRN)', '#rope?dim=128&base=1000000', 'f-rope-base', [1000997, 1001994, 1002991], ['rope-wavelengths', 'rope-scaling', 'rope-relative']],
+      ['vision views (sinusoidal2d 14 × 14)', '#sinusoidal2d', 'f-sinusoidal2d-base', [10000, 10007, 9000], ['vision-similarity']],
+    ]) {
+      const samples = await steps(hash, field, values, 9, views);
+      for (const v of views) {
+        const xs = samples.map((x) => x[v]).filter(Number.isFinite);
+        if (!xs.length) {
+          log(`  INFO  ${label}: ${v} did not update (not on screen)`);
+          continue;
+        }
+        goal(`${v} update() per change, ${label}`, `update_${v}_ms`, median(xs), GOALS.viewUpdateMs, 'ms', `max ${ms(Math.max(...xs))}`);
+      }
+    }
+
+    // A hostile 1 MiB link is decoded and refused (in Node: the same module the page runs).
+    {
+      const { decodePermalink } = await import('../web/permalink.js');
+      let seed = 12345;
+      const alphabet = "()!',:~&=?#%/<>\"' \\abcdefghijklmnopqrstuvwxyz0123456789._-eE+\u0000\u2028한";
+      let link = '#v1/sinusoidal?dim=';
+      while (link.length < 2 ** 20) {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        link += alphabet[seed % alphabet.length];
+      }
+      const times = [];
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        decodePermalink(link);
+        times.push(performance.now() - t0);
+      }
+      goal('refusing a 1 MiB hostile link (decodePermalink)', 'hostile_link_ms', median(times), GOALS.hostileLinkMs, 'ms');
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const load = Math.max(loadStart, os.loadavg()[0]);
+  if (load > Math.max(1, os.cpus().length / 2)) log(`  note: the machine was busy (1-min load average up to ${load.toFixed(2)}, ${os.cpus().length} CPUs): timings are noisy`);
+  log();
+  if (opts.json) writeFileSync(opts.json, `${JSON.stringify({ goals: GOALS, report, targets }, null, 2)}\n`);
+  return { targets };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const k = process.argv.indexOf('--json');
+  runPage({ json: k > 0 ? process.argv[k + 1] : null }).catch((e) => {
+    process.stderr.write(`bench/page: ${e?.stack ?? e}\n`);
+    process.exit(1);
+  });
+}
