@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // Builds PE Lab as ONE self-contained HTML file, dist/pe-lab.html, that works opened straight from
-// disk (file://) with no server and no network: the page script (web/app.js with Chart.js and
+// disk (file://) with no server and no network: the page script (web/app/app.js with Chart.js and
 // every view, one bundle), the stylesheets, the workers and both WebAssembly modules are inside.
 //
 //   node scripts/build-offline.js [--out dist/pe-lab.html]      (npm run build runs it)
 //
 // How the pieces get in:
 //   - script   one inline <script type="module">; dynamic import()s are bundled in
-//   - styles   web/style.css, web/share.css and every stylesheet a view links at run time
+//   - styles   web/style.css, web/share/share.css and every stylesheet a view links at run time
 //              (new URL('./x.css', import.meta.url)) in one inline <style>; that URL becomes
 //              { href: null }, so the view's h('link', { href }) makes an inert <link> (no href)
 //   - workers  new Worker(new URL('./w.js', import.meta.url), …) becomes a blob: worker built
 //              from an inlined classic-script bundle of w.js
 //   - WASM     <script type="application/wasm" id="pe-wasm-simd|pe-wasm-scalar"> data blocks in
-//              base64 (inert), which web/app.js hands to createPE({ wasm: bytes }); where pe.js
+//              base64 (inert), which web/app/app.js hands to createPE({ wasm: bytes }); where pe.js
 //              would fetch a module (new URL('./wasm/….wasm', import.meta.url)), it gets the bytes
 //              of these blocks instead, in the page and in workers (whose blob source starts with
 //              the base64 text, read from the page's blocks when the worker starts)
@@ -95,7 +95,7 @@ const common = {
  */
 export async function buildOffline({ webDir = WEB_DIR, outFile = OUT_FILE } = {}) {
   const found = { workers: new Set(), styles: new Set(), unresolved: new Set(), wasm: new Set() };
-  const app = await esbuild.build({ ...common, format: 'esm', entryPoints: [path.join(webDir, 'app.js')], plugins: [inlinePlugin(webDir, found)] });
+  const app = await esbuild.build({ ...common, format: 'esm', entryPoints: [path.join(webDir, 'app', 'app.js')], plugins: [inlinePlugin(webDir, found)] });
   let script = app.outputFiles[0].text;
 
   // Workers: classic-script bundles, started from blob: URLs.
@@ -119,7 +119,7 @@ export async function buildOffline({ webDir = WEB_DIR, outFile = OUT_FILE } = {}
   checkInline(script, 'the page script');
 
   // Styles: the page's, then each view's, in a stable order.
-  const styleFiles = [path.join(webDir, 'style.css'), path.join(webDir, 'share.css'), ...[...found.styles].sort()];
+  const styleFiles = [path.join(webDir, 'style.css'), path.join(webDir, 'share', 'share.css'), ...[...found.styles].sort()];
   let style = '';
   for (const f of styleFiles) {
     const text = await readFile(f, 'utf8').catch(() => null);

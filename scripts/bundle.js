@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Bundle the page script (web/app.js) into web/dist/app.js with esbuild, and the line plots
-// (web/lineplot.js with Chart.js from node_modules) into web/dist/lineplot.js, which the page
-// imports dynamically once the first heatmap is on screen. Also web/pe-plot.js (the embeddable
-// <pe-plot> element, with style.css as text for its shadow root) into web/dist/pe-plot.js.
+// Bundle the page script (web/app/app.js) into web/dist/app.js with esbuild, and the line plots
+// (web/plot/lineplot.js with Chart.js from node_modules) into web/dist/lineplot.js, which the page
+// imports dynamically once the first heatmap is on screen. Also web/share/pe-plot.js (the
+// embeddable <pe-plot> element, with style.css as text for its shadow root) into web/dist/pe-plot.js.
 //
 //   node scripts/bundle.js            # minified ESM bundle + source map
 //   node scripts/bundle.js --dev      # unminified
@@ -46,10 +46,10 @@ function moduleUrlPlugin(webDir, outDir) {
  * bundle in web/dist/ (built separately, so the page's bundle shares no chunk with it and starts
  * with a single request).
  */
-export const LAZY = ['lineplot.js'];
+export const LAZY = [{ entry: 'plot/lineplot.js', out: 'lineplot.js' }];
 
 /** Stand-alone bundles for other pages: the <pe-plot> web component (docs/embed.md). */
-export const STANDALONE = ['pe-plot.js'];
+export const STANDALONE = [{ entry: 'share/pe-plot.js', out: 'pe-plot.js' }];
 
 function lazyPlugin(webDir) {
   return {
@@ -59,8 +59,9 @@ function lazyPlugin(webDir) {
         if (args.kind !== 'dynamic-import') return undefined;
         const target = path.resolve(args.resolveDir, args.path);
         const rel = path.relative(webDir, target).split(path.sep).join('/');
-        if (!LAZY.includes(rel)) return undefined;
-        return { path: `./${rel}`, external: true };
+        const lazy = LAZY.find((l) => l.entry === rel);
+        if (!lazy) return undefined;
+        return { path: `./${lazy.out}`, external: true };
       });
     },
   };
@@ -97,15 +98,15 @@ export async function bundle({ webDir = WEB_DIR, minify = true, sourcemap = true
     // The page: each family's views (web/views/<family>/views.js, imported on demand) become
     // chunks of their own beside app.js, sharing common code through chunk files.
     esbuild.build({
-      ...common, entryPoints: [path.join(webDir, 'app.js')], outdir, splitting: true,
+      ...common, entryPoints: { app: path.join(webDir, 'app', 'app.js') }, outdir, splitting: true,
       entryNames: '[name]', chunkNames: '[name]-[hash]',
       plugins: [lazyPlugin(webDir), moduleUrlPlugin(webDir, outdir)],
     }),
-    ...LAZY.map((rel) => esbuild.build({
-      ...common, entryPoints: [path.join(webDir, rel)], outfile: path.join(outdir, rel), plugins: [moduleUrlPlugin(webDir, outdir)],
+    ...LAZY.map(({ entry, out }) => esbuild.build({
+      ...common, entryPoints: [path.join(webDir, entry)], outfile: path.join(outdir, out), plugins: [moduleUrlPlugin(webDir, outdir)],
     })),
-    ...STANDALONE.filter((rel) => existsSync(path.join(webDir, rel))).map((rel) => esbuild.build({
-      ...common, entryPoints: [path.join(webDir, rel)], outfile: path.join(outdir, rel), loader: { '.css': 'text' },
+    ...STANDALONE.filter(({ entry }) => existsSync(path.join(webDir, entry))).map(({ entry, out }) => esbuild.build({
+      ...common, entryPoints: [path.join(webDir, entry)], outfile: path.join(outdir, out), loader: { '.css': 'text' },
       plugins: [moduleUrlPlugin(webDir, outdir)],
     })),
   ];
@@ -130,5 +131,5 @@ const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve
 if (isMain) {
   const dev = process.argv.includes('--dev');
   const { outfile, bytes } = await bundle({ minify: !dev, logLevel: 'info' });
-  console.log(`Bundled ${path.relative(process.cwd(), outfile)} and ${[...LAZY, ...STANDALONE].map((f) => `web/dist/${f}`).join(', ')} (${(bytes / 1024).toFixed(1)} KiB)`);
+  console.log(`Bundled ${path.relative(process.cwd(), outfile)} and ${[...LAZY, ...STANDALONE].map((f) => `web/dist/${f.out}`).join(', ')} (${(bytes / 1024).toFixed(1)} KiB)`);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every test layer of PE Lab and closes with one summary line, `N passed, N failed`:
-//   lint     ESLint and clang-format (when configured)            one test per tool
+//   lint     ESLint, the types of web/pe.d.ts (tsc), clang-format  one test per tool
 //   native   tests/native/run.sh: C kernels under ASan/UBSan      one test per suite (test_*.c)
 //   fuzz     tests/fuzz/run.sh --replay: the committed corpora    one test per harness
 //   vitest   every tests/**/*.test.js (Node and Chromium)         Vitest's own count
@@ -53,10 +53,15 @@ function record(layer, passed, failed, skipped = 0, note = '') {
 }
 
 async function lint() {
+  console.log('\n== lint (ESLint, tsc --noEmit on tests/types, clang-format --dry-run)');
   let passed = 0;
   let failed = 0;
   if (existsSync(path.join(ROOT, 'eslint.config.js'))) {
     const r = await run('npx', ['--no-install', 'eslint', '--max-warnings=0', '.']);
+    r.code === 0 ? passed++ : failed++;
+  }
+  if (existsSync(path.join(ROOT, 'tests', 'types', 'tsconfig.json'))) {
+    const r = await run('npx', ['--no-install', 'tsc', '-p', 'tests/types']);
     r.code === 0 ? passed++ : failed++;
   }
   if (existsSync(path.join(ROOT, '.clang-format'))) {
@@ -70,7 +75,7 @@ async function native() {
   console.log('\n== native C tests (tests/native/run.sh)');
   const r = await run('bash', ['tests/native/run.sh']);
   // Each suite ends with "<suite>: N checks passed, M failed".
-  const suites = [...r.out.matchAll(/^(\S+): (\d+) checks passed, (\d+) failed$/gm)];
+  const suites = [...r.out.matchAll(/^(.+?): (\d+) checks passed, (\d+) failed$/gm)];
   const bad = suites.filter((m) => Number(m[3]) > 0).length;
   const checks = suites.reduce((s, m) => s + Number(m[2]), 0);
   const expected = readdirCount('tests/native', /^test_.*\.c$/);

@@ -4,7 +4,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createPE, PEError } from '../web/pe.js';
-import { splitWords } from '../web/schema/attention.js';
+import { splitWords } from '../web/api/schema/attention.js';
 
 const root = new URL('./fixtures/attention/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', root), 'utf8'));

@@ -1,4 +1,4 @@
-// "Copy as code" (web/codegen.js) and the .npy/.csv exports (web/export.js), checked with the real
+// "Copy as code" (web/share/codegen.js) and the .npy/.csv exports (web/share/export.js), checked with the real
 // NumPy and PyTorch: every snippet runs in /usr/bin/python3 and its `pe` must equal pe.compute's
 // data within the kind's stated tolerance (exact for integer-valued tables); the exported .npy
 // must load in NumPy as float32, C order, the same shape and the same bytes.
@@ -10,9 +10,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPE } from '../web/pe.js';
-import { SCHEMA } from '../web/schema.js';
-import { codeFor, hasCode, py, pyFloat, TOLERANCE } from '../web/codegen.js';
-import { csvNumber, npyHeader, toCsv, toNpy } from '../web/export.js';
+import { SCHEMA } from '../web/api/schema/index.js';
+import { codeFor, hasCode, py, pyFloat, TOLERANCE } from '../web/share/codegen.js';
+import { csvNumber, npyHeader, toCsv, toNpy } from '../web/share/export.js';
 
 const PYTHON = '/usr/bin/python3';
 const havePython = existsSync(PYTHON)

@@ -1,6 +1,6 @@
-// "Paste your model's config": web/hfconfig.js turns config.json into a rope spec.
+// "Paste your model's config": web/api/hfconfig.js turns config.json into a rope spec.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { fromHFConfig, fromPreset, PRESETS } from '../web/hfconfig.js';
+import { fromHFConfig, fromPreset, PRESETS } from '../web/api/hfconfig.js';
 import { createPE, PEError } from '../web/pe.js';
 
 const llama = PRESETS['llama-3.1-8b'].config;

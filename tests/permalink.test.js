@@ -1,12 +1,12 @@
-// Permalinks (web/permalink.js) in Node: round trips for every kind, compactness, the value syntax,
+// Permalinks (web/share/permalink.js) in Node: round trips for every kind, compactness, the value syntax,
 // the explorer's older links, and hostile fragments (never an exception, never a polluted object).
 //   npx vitest run tests/permalink.test.js
 import { describe, it, expect } from 'vitest';
-import { SCHEMA } from '../web/schema.js';
-import { defaults, normalizeSpec } from '../web/spec.js';
+import { SCHEMA } from '../web/api/schema/index.js';
+import { defaults, normalizeSpec } from '../web/api/spec.js';
 import {
   compactSpec, decodePermalink, encodePermalink, encodeValue, excerpt, MAX_FRAGMENT, parseValue,
-} from '../web/permalink.js';
+} from '../web/share/permalink.js';
 
 const KINDS = Object.keys(SCHEMA);
 const roundTrip = (state) => decodePermalink(encodePermalink(state));

@@ -1,4 +1,4 @@
-// Browser tests of the bias views (web/views/bias/): bias against distance (alibi, t5, shaw,
+// Browser tests of the bias views (web/views/absolute/ and web/views/relative/): bias against distance (alibi, t5, shaw,
 // distance), every ALiBi head at once, integer/binary/sinusoidal side by side, and position
 // similarity (learned, sinusoidal, a loaded .npy); in English and Korean. The real page, the real
 // WebAssembly build, the system Chromium. Saves tests/artifacts/bias-*.png.
@@ -14,10 +14,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const WEB = path.join(ROOT, 'web');
 const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
 
-const DIST = '#view-bias-distance';
-const HEADS = '#view-bias-heads';
-const SIMPLE = '#view-bias-simple';
-const SIM = '#view-bias-similarity';
+const DIST = '#view-relative-distance';
+const HEADS = '#view-alibi-heads';
+const SIMPLE = '#view-absolute-simple';
+const SIM = '#view-absolute-similarity';
 
 /** A .npy v1.0 file of a float32 [rows, cols] table (C order). */
 function npy(values, rows, cols) {
@@ -40,7 +40,6 @@ describe.skipIf(!avail.run && !avail.mustFail)('bias views in Chromium', () => {
   let log;
   const notes = [];
 
-  const body = (sel) => `${sel} .view-body`;
   const dataOf = (sel, key) => page.evaluate(([s, k]) => document.querySelector(`${s} .view-body`)?.dataset[k], [sel, key]);
   /** Scroll a view into sight (views draw only on screen) and wait until it has drawn more than n times. */
   async function drawnAfter(sel, n = 0) {
@@ -122,7 +121,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('bias views in Chromium', () => {
   it('computes every curve as the C kernels do (t5, shaw, distance, ALiBi slopes)', async () => {
     // A string, so Vitest does not rewrite the imports meant for the browser.
     const bad = await page.evaluate(`(async () => {
-      const m = await import('/views/bias/math.js');
+      const m = { ...(await import('/views/relative/math.js')), ...(await import('/model/similarity.js')) };
       const { createPE } = await import('/pe.js');
       const pe = await createPE();
       const bad = [];
@@ -240,7 +239,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('bias views in Chromium', () => {
     await setField('f-alibi-heads', 16, HEADS, 'alibi, 16 heads, length 1024');
     expect(await page.locator(`${HEADS} .bias-thumb`).count()).toBe(16);
     await page.click('#main .controls-actions .button'); // back to the defaults
-    await page.waitForFunction(() => document.querySelectorAll('#view-bias-heads .bias-thumb').length === 8);
+    await page.waitForFunction(() => document.querySelectorAll('#view-alibi-heads .bias-thumb').length === 8);
   });
 
   it('puts integer, binary and sinusoidal side by side, with why the simple ones fail', async () => {
@@ -362,7 +361,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('bias views in Chromium', () => {
     expect(await page.textContent(`${DIST} h3`)).toBe('거리에 따른 편향: 모든 방식 한눈에');
     expect(await page.textContent(`${HEADS} h3`)).toBe('모든 헤드를 한 번에');
     expect(await page.textContent(`${HEADS} .bias-formula`)).toMatch(/헤드 8개 \(2의 거듭제곱\): 기울기는 등비수열/);
-    await page.locator('#view-bias-distance').scrollIntoViewIfNeeded();
+    await page.locator('#view-relative-distance').scrollIntoViewIfNeeded();
     await shot('bias-ko-distance', DIST);
     await shot('bias-ko-heads', HEADS);
     await showKind('binary');

@@ -1,4 +1,4 @@
-// The schema-driven control generator (web/controls.js) on a made-up schema that has every field
+// The schema-driven control generator (web/app/controls.js) on a made-up schema that has every field
 // type it understands, including nested objects with a discriminator (like rope_scaling) and with
 // `when` rules, in Chromium. The page's own kinds are tested in page.test.js.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -23,7 +23,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('controls generated from a schema
     await page.goto(`${server.url}style.css`); // any same-origin document will do
     // A string, so Vitest does not rewrite the dynamic imports meant for the browser.
     await page.evaluate(`(async () => {
-      const { buildControls } = await import('/controls.js');
+      const { buildControls } = await import('/app/controls.js');
       const { translator } = await import('/i18n/index.js');
       const fields = {
         n: { type: 'int', default: 8, min: 1, max: 1024, label: { en: 'N', ko: 'N' }, help: { en: 'how many' } },

@@ -1,6 +1,6 @@
 // Browser tests of the PE Lab page: the real page, the real WebAssembly build, the system Chromium.
 //   npx vitest run tests/browser
-// Needs `bash build.sh` (web/wasm/*.wasm) first; bundles web/app.js itself. Saves a screenshot of
+// Needs `bash build.sh` (web/wasm/*.wasm) first; bundles web/app/app.js itself. Saves a screenshot of
 // every kind and view to tests/artifacts/. Skipped when /usr/bin/chromium is missing, unless CI is
 // set (then it fails).
 
@@ -10,7 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../scripts/serve.js';
-import { SCHEMA } from '../../web/schema.js';
+import { SCHEMA } from '../../web/api/schema/index.js';
 import { browserAvailability, launchChromium, watchPage, canvasStats, nextFrames } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,7 +55,7 @@ describe('static server (scripts/serve.js)', () => {
   });
 
   it('uses the right MIME types', async () => {
-    expect((await rawGet(server.url, '/schema.js')).headers['content-type']).toMatch(/^text\/javascript/);
+    expect((await rawGet(server.url, '/api/schema/index.js')).headers['content-type']).toMatch(/^text\/javascript/);
     expect((await rawGet(server.url, '/style.css')).headers['content-type']).toMatch(/^text\/css/);
     if (existsSync(path.join(WEB, 'wasm', 'pe_simd.wasm'))) {
       expect((await rawGet(server.url, '/wasm/pe_simd.wasm')).headers['content-type']).toBe('application/wasm');
@@ -205,7 +205,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     expect((await canvasStats(page, HEATMAP)).hash).not.toBe(afterLayout.hash);
     // The state is in the URL, so it can be shared.
     await page.waitForFunction(() => location.hash.includes('base=100'));
-    expect(await page.evaluate(() => location.hash)).toBe('#v1/sinusoidal?dim=32&base=100&layout=concat'); // web/permalink.js
+    expect(await page.evaluate(() => location.hash)).toBe('#v1/sinusoidal?dim=32&base=100&layout=concat'); // web/share/permalink.js
 
     await page.click('#main .controls-actions .button'); // reset to defaults
     await rendersAfter(n);

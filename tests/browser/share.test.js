@@ -13,9 +13,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer } from '../../scripts/serve.js';
 import { buildOffline } from '../../scripts/build-offline.js';
 import { createPE } from '../../web/pe.js';
-import { codeFor } from '../../web/codegen.js';
-import { decodePermalink } from '../../web/permalink.js';
-import { SCHEMA } from '../../web/schema.js';
+import { codeFor } from '../../web/share/codegen.js';
+import { decodePermalink } from '../../web/share/permalink.js';
+import { SCHEMA } from '../../web/api/schema/index.js';
 import { browserAvailability, launchChromium, watchPage, canvasStats, nextFrames } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -96,7 +96,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
   it('copy link: the link reopens exactly the same view (spec, colours, head, curves, compare, language)', async () => {
     const a = await open(`${server.url}#v1/alibi`);
     const { page } = a;
-    let n = await renders(page);
+    const n = await renders(page);
     await page.fill('#f-alibi-length', '24');
     await page.waitForFunction((k) => Number(document.getElementById('main').dataset.renders) > k, n);
     await page.selectOption('#view-heatmap select[id$="-map"]', 'cividis');
@@ -348,10 +348,10 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
     expect(states).toEqual([['fig-sin', 'ready'], ['fig-rope', 'ready'], ['fig-bad', 'error']]);
     // One module fetched, one instance shared.
     expect(requests.filter((u) => u.endsWith('.wasm'))).toHaveLength(1);
-    expect(await page.evaluate(() => PePlot.engineLoads)).toBe(1);
+    expect(await page.evaluate(() => window.PePlot.engineLoads)).toBe(1);
     expect(await page.evaluate(async () => {
       const [a, b] = [document.getElementById('fig-sin'), document.getElementById('fig-rope')];
-      return a.pe === b.pe && a.pe === await PePlot.engine();
+      return a.pe === b.pe && a.pe === await window.PePlot.engine();
     })).toBe(true);
     // Pictures in the shadow roots.
     const shadowStats = (id, sel) => page.evaluate(([i, s]) => {
@@ -412,11 +412,11 @@ describe.skipIf(!avail.run && !avail.mustFail)('share, embed, export (Chromium)'
       await sin.evaluate((e, n) => (n === 'kind' ? e.setAttribute('kind', 'sinusoidal') : e.removeAttribute(n)), name);
       await page.waitForFunction(() => document.getElementById('fig-sin').dataset.state === 'ready');
     }
-    expect(await page.evaluate(() => [window.__pwned, PePlot.engineLoads])).toEqual([undefined, 1]);
+    expect(await page.evaluate(() => [window.__pwned, window.PePlot.engineLoads])).toEqual([undefined, 1]);
     // A figure added later uses the same instance.
     await page.evaluate(() => document.querySelector('article').insertAdjacentHTML('beforeend', '<pe-plot id="late" kind="alibi" length="16" heads="4" head="3" view="heatmap"></pe-plot>'));
     await page.waitForFunction(() => document.getElementById('late')?.dataset.state === 'ready');
-    expect(await page.evaluate(() => PePlot.engineLoads)).toBe(1);
+    expect(await page.evaluate(() => window.PePlot.engineLoads)).toBe(1);
     expect(requests.filter((u) => u.endsWith('.wasm'))).toHaveLength(1);
     expect(log.external).toEqual([]);
     expect(log.pageErrors).toEqual([]);

@@ -2,14 +2,14 @@
 // resampling, number formats, the properties' maths, the language files, output descriptions.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createPE, PEError, SCHEMA } from '../../web/pe.js';
-import { axisWeights, resampleWindow, scanValues } from '../../web/resample.js';
-import { float32String, formatValue, niceRealTicks, niceTicks } from '../../web/format.js';
-import { consistency, linearRelation, pairwise } from '../../web/views/properties-math.js';
+import { axisWeights, resampleWindow, scanValues } from '../../web/plot/resample.js';
+import { float32String, formatValue, niceRealTicks, niceTicks } from '../../web/plot/format.js';
+import { consistency, linearRelation, pairwise } from '../../web/views/generic/properties-math.js';
 import { STRINGS, pickLang, translator, textFor } from '../../web/i18n/index.js';
-import { outputInfo, displayData } from '../../web/views/output.js';
-import { defaultSeries, parseList } from '../../web/views/series.js';
-import { difference, presets } from '../../web/views/compare.js';
-import { viewsFor } from '../../web/views/index.js';
+import { outputInfo, displayData } from '../../web/model/output.js';
+import { defaultSeries, parseList } from '../../web/model/series.js';
+import { difference, presets } from '../../web/views/generic/compare.js';
+import { viewsFor } from '../../web/app/views.js';
 
 describe('pe.colorize (c/colormap.c)', () => {
   let simd;

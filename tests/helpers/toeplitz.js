@@ -1,4 +1,4 @@
-// Reads the Toeplitz fixtures of the bias kinds (tests/fixtures/gen_bias.py): per plane, the
+// Reads the Toeplitz fixtures of the bias kinds (tests/fixtures/gen_relative.py): per plane, the
 // 2·length − 1 values at r = j − i, and compares full kernel outputs against them.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -24,7 +24,7 @@ export default {
 
   'group.absolute': 'Absolute',
   'group.relative': 'Relative & bias',
-  'group.rotary': 'Rotary',
+  'group.rope': 'Rotary',
   'group.vision': 'Vision & multimodal',
   'group.attention': 'Attention',
 
@@ -88,6 +88,9 @@ export default {
   'table.captionLines': (list) => `Plotted values: ${list}`,
   'table.sampledRows': (n, total) => `Showing ${n} of ${total} rows, evenly spaced.`,
 
+  // --- views shared by families
+  'view.current': 'this page',
+
   // --- heatmap view
   'view.heatmap.title': 'The whole table',
   'view.heatmap.colormap': 'Colours',
@@ -123,8 +126,8 @@ export default {
   'view.lines.explain.attention': 'Each curve is one query row: how its attention is spread over the keys. Click a heatmap row to add it.',
   'view.lines.explain.ids': 'Each curve is one axis (time, height, width): its position id for every token. Text tokens climb on all three together; an image holds time still while height and width walk its grid.',
   'view.lines.mode': 'Curves',
-  'view.lines.byCol': (col, row) => `one per ${col}`,
-  'view.lines.byRow': (row, col) => `one per ${row}`,
+  'view.lines.byCol': (col) => `one per ${col}`,
+  'view.lines.byRow': (row) => `one per ${row}`,
   'view.lines.listCols': (col) => `${col[0].toUpperCase()}${col.slice(1)} numbers`,
   'view.lines.listRows': (row) => `${row[0].toUpperCase()}${row.slice(1)} numbers`,
   'view.lines.listHelp': 'Numbers separated by commas; ranges like 6-9 work.',

@@ -3,10 +3,11 @@
 // A missing key falls back to English, then to the key itself.
 import baseEn from './en.js';
 import baseKo from './ko.js';
-import share from './share.js';
 
-// Each family's views keep their strings in web/i18n/<family>.js ({ en, ko }) and register them
-// when their code arrives (web/views/<family>/strings.js), so the first page does not carry them.
+// Each family's views keep their strings in web/views/<family>/strings.js ({ en, ko }), which
+// registers them when the family's code arrives, so the first page does not carry them. The
+// share layer's strings (web/share/strings.js) come with web/share/page.js, which the shell loads
+// at once (a damaged link's notice needs them).
 const en = { ...baseEn };
 const ko = { ...baseKo };
 
@@ -18,8 +19,6 @@ export function registerStrings(area) {
   Object.assign(ko, area.ko);
 }
 
-// The shell itself shows the share strings (a damaged link's notice), so they come at once.
-registerStrings(share);
 export const LANGS = Object.keys(STRINGS);
 /** Each language's name in itself, for the switcher. */
 export const LANG_NAMES = { en: 'English', ko: '한국어' };

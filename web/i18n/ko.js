@@ -24,7 +24,7 @@ export default {
 
   'group.absolute': '절대 위치',
   'group.relative': '상대 위치 · 편향',
-  'group.rotary': '회전 (RoPE)',
+  'group.rope': '회전 (RoPE)',
   'group.vision': '비전 · 멀티모달',
   'group.attention': '어텐션',
 
@@ -87,6 +87,9 @@ export default {
   'table.sampled': (r, rows, c, cols) => `${rows}행 중 ${r}행, ${cols}열 중 ${c}열을 고르게 골라 보여 줍니다.`,
   'table.captionLines': (list) => `그래프의 값: ${list}`,
   'table.sampledRows': (n, total) => `${total}행 중 ${n}행을 고르게 골라 보여 줍니다.`,
+
+  // --- 여러 묶음이 함께 쓰는 보기
+  'view.current': '현재 설정',
 
   // --- 히트맵 보기
   'view.heatmap.title': '전체 표',

@@ -3,7 +3,7 @@
 //
 //   const table = new DataTable(container, { t, summary: 'Data table' });
 //   table.set(() => ({ caption, columns: ['position', 'dim 0'], rows: [[0, '0.5'], …], note }));
-import { h } from '../dom.js';
+import { h } from '../plot/dom.js';
 
 /** Up to `count` indices spread evenly over [0, n), always including the first and the last. */
 export function spread(n, count) {

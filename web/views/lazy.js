@@ -5,7 +5,7 @@
 //
 //   lazyView({ id, kinds, load: () => import('./family/views.js').then((m) => m.byId.config) })
 //
-// The shell (web/app.js) sees `view.load` and mounts the real view once it has arrived, with the
+// The shell (web/app/app.js) sees `view.load` and mounts the real view once it has arrived, with the
 // latest state; until then the section shows a one-line placeholder.
 
 /** A view descriptor whose module is fetched by `load()` (a promise of the view object). */

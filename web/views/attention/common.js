@@ -1,8 +1,8 @@
 // Shared pieces of the attention views (web/views/attention/): their stylesheet, token labels,
 // a per-head weight picture on a canvas (colours from C, pe.colorize), the head average, and the
 // Chart.js line plot (its own chunk, loaded when first needed).
-import { h } from '../../dom.js';
-import { float32String, formatInt } from '../../format.js';
+import { h } from '../../plot/dom.js';
+import { float32String, formatInt } from '../../plot/format.js';
 
 const CSS_ID = 'pe-attention-css';
 
@@ -125,9 +125,9 @@ export function cellAt(canvas, n, event) {
 
 export const weightText = (w) => float32String(w);
 
-/** A Chart.js line plot (web/lineplot.js, its own chunk): a promise of the LinePlot. */
+/** A Chart.js line plot (web/plot/lineplot.js, its own chunk): a promise of the LinePlot. */
 export function makePlot(box, opts) {
-  return import('../../lineplot.js').then(({ LinePlot }) => new LinePlot(box, opts));
+  return import('../../plot/lineplot.js').then(({ LinePlot }) => new LinePlot(box, opts));
 }
 
 /** Integers in [lo, hi] from an input, or null. */

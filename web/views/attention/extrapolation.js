@@ -4,10 +4,10 @@
 // query position, the head-averaged entropy of the weights (how spread out they are) or the
 // mass on the 16 nearest keys (how local). The kernel reports both per query (result.entropy,
 // result.local_mass), so no [length, length] table is read here.
-import { h, uid } from '../../dom.js';
-import { formatInt, formatMs, formatValue } from '../../format.js';
+import { h, uid } from '../../plot/dom.js';
+import { formatInt, formatMs, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
-import { maxHeads } from '../../schema/attention.js';
+import { maxHeads } from '../../api/schema/attention.js';
 import { ensureAttentionStyles, makePlot, readInt } from './common.js';
 
 const FACTOR = 4;

@@ -2,11 +2,11 @@
 // (row = query, column = key, colour = weight), the head-averaged picture first. Pointing at a
 // cell reads the query and key tokens and the weight; a click picks that head and query for the
 // other views (shared state `head` and `attnQuery`).
-import { h, uid } from '../../dom.js';
-import { formatInt, formatMs, formatValue } from '../../format.js';
+import { h, uid } from '../../plot/dom.js';
+import { formatInt, formatMs, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
-import { SCHEMA } from '../../schema.js';
-import { ENCODING_KINDS } from '../../schema/attention.js';
+import { SCHEMA } from '../../api/schema/index.js';
+import { ENCODING_KINDS } from '../../api/schema/attention.js';
 import { addBlocks, blockBounds, blockCounts, cellAt, drawPlane, ensureAttentionStyles, headMean, meanCell, tokenLabel, weightText } from './common.js';
 
 /** Heads drawn at most (the mean always is); more heads are listed as a note. */

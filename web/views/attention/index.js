@@ -1,4 +1,4 @@
-// The attention views, in the order the page shows them (registered in web/views/index.js). Their
+// The attention views, in the order the page shows them (registered in web/app/views.js). Their
 // code loads on demand (views.js, ../lazy.js).
 //   heads          every head's pattern and their average, with token read-out on hover
 //   row            one query's weights over the keys (a curve per head, Chart.js)

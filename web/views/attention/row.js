@@ -1,7 +1,7 @@
 // One query's attention over the keys: a curve per head (up to 8) and their average, for the
 // query picked here or by clicking a heads picture (shared `attnQuery`). The strongest keys are
 // listed with their tokens.
-import { h, uid } from '../../dom.js';
+import { h, uid } from '../../plot/dom.js';
 import { DataTable, spread } from '../datatable.js';
 import { ensureAttentionStyles, makePlot, meanRow, readInt, tokenLabel, weightText } from './common.js';
 

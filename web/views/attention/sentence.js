@@ -3,8 +3,8 @@
 // original order too, puts the shuffled result's rows and columns back in that order, and shows
 // both with their largest difference: 0 (to float32 rounding) without a positional encoding and
 // without the causal mask, since attention then sees a bag of words; clearly not 0 with one.
-import { h, uid } from '../../dom.js';
-import { splitWords } from '../../schema/attention.js';
+import { h, uid } from '../../plot/dom.js';
+import { splitWords } from '../../api/schema/attention.js';
 import { cellAt, drawPlane, ensureAttentionStyles, headMean, weightText } from './common.js';
 
 const EXAMPLE = 'the cat sat on the mat 고양이가 매트 위에 앉았다 and the dog barked';

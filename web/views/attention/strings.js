@@ -1,6 +1,139 @@
-// The attention views' strings, registered before any of the views' modules runs (views.js imports
-// this first).
-import strings from '../../i18n/attention.js';
+// Strings of the attention views, in every language (same keys in en and ko); registered with the page's
+// dictionaries when this module runs. Views: web/views/attention/ (heads, row, sentence, extrapolation).
 import { registerStrings } from '../../i18n/index.js';
+const en = {
+  'attention.mean': 'Mean of heads',
+  'attention.headN': (k) => `Head ${k}`,
+  'attention.key': 'key',
+  'attention.weight': 'weight',
+  'attention.queryKey': 'query \\ key',
+  'attention.scale': 'Colour',
+  'attention.encoding': 'Encoding',
+  'attention.noEncoding': 'none (no positions)',
+  'attention.scale.sqrt': '√weight (shows small weights)',
+  'attention.scale.linear': 'weight',
+
+  // --- heads
+  'attention.heads.hint': 'Point at a cell to read the query, the key and the weight; click to follow that head and query.',
+  'attention.heads.readout': ({ head, query, key, weight }) => `${head}: query ${query} → key ${key}: ${weight}`,
+  'attention.heads.aria': (k) => `Attention weights of head ${k}: rows are queries, columns keys. Press Enter to follow this head.`,
+  'attention.heads.meanAria': 'Attention weights averaged over the heads: rows are queries, columns keys.',
+  'attention.heads.more': (shown, all) => `Showing the first ${shown} of ${all} heads; the mean is over all of them.`,
+  'attention.heads.stats': ({ heads, n, ms, vmax, blocks }) => `${heads} ${heads === 1 ? 'head' : 'heads'} · ${n} × ${n}${blocks ? ` (drawn as ${blocks} × ${blocks} block means)` : ''} · colours 0 … ${vmax} · drawn in ${ms}`,
+  'attention.heads.caption': (n) => `Head-averaged attention weights (${n} × ${n}), sampled rows and columns`,
+
+  // --- row
+  'attention.row.query': 'Query',
+  'attention.row.slider': 'Query position (slider)',
+  'attention.row.summary': ({ query, top, heads }) => `Query ${query}${heads > 1 ? ', averaged over the heads' : ''}: strongest keys ${top || '—'}.`,
+  'attention.row.aria': (query, heads) => `Line plot of the attention of query ${query} over the keys, ${heads} ${heads === 1 ? 'head' : 'heads'}.`,
+  'attention.row.caption': (query) => `Attention weights of query ${query} over the keys`,
+  'attention.row.sampled': (k, n) => `Showing ${k} of ${n} keys, evenly spaced.`,
+
+  // --- sentence
+  'attention.sentence.label': 'Sentence (one token per word)',
+  'attention.sentence.use': 'Use this sentence',
+  'attention.sentence.shuffle': 'Shuffle the words',
+  'attention.sentence.restore': 'Original order',
+  'attention.sentence.noPos': 'No positional encoding',
+  'attention.sentence.noCausal': 'No causal mask',
+  'attention.sentence.words': 'Words in their current order (original position → current)',
+  'attention.sentence.start': 'Use a sentence as the content to start: every word becomes one token.',
+  'attention.sentence.inOrder': 'The words are in their original order. Shuffle them and compare.',
+  'attention.sentence.left': 'Original order',
+  'attention.sentence.right': 'Shuffled, then put back in the original order',
+  'attention.sentence.leftAria': (n) => `Head-averaged attention of the sentence in its original order, ${n} words.`,
+  'attention.sentence.rightAria': (n) => `Head-averaged attention of the shuffled sentence with rows and columns put back in the original order, ${n} words.`,
+  'attention.sentence.readout': ({ query, key, weight }) => `query ${query} → key ${key}: ${weight}`,
+  'attention.sentence.same': ({ diff }) => `The same pattern (largest difference ${diff}, float32 rounding): without positions, attention sees a bag of words and the pattern just moves with them.`,
+  'attention.sentence.differs': ({ diff, encoding, causal }) => `A different pattern (largest difference ${diff}): ${encoding ? `the ${encoding} encoding tells the model where each word is` : 'no encoding, but'}${causal ? `${encoding ? ', and ' : ' '}the causal mask lets each word see only the words before it` : ''}.`,
+
+  // --- extrapolation
+  'attention.extra.train': 'Training length T',
+  'attention.extra.metric': 'Measure',
+  'attention.extra.content': 'q and k',
+  'attention.extra.positions': 'positions alone',
+  'attention.extra.random': 'random content',
+  'attention.extra.entropy': 'entropy (nats)',
+  'attention.extra.mass': 'mass on the 16 nearest keys',
+  'attention.extra.x': 'query position',
+  'attention.extra.none': 'no encoding (uniform)',
+  'attention.extra.sinusoidal': 'sinusoidal',
+  'attention.extra.rope': 'RoPE',
+  'attention.extra.ropeYarn': 'RoPE + YaRN ×4',
+  'attention.extra.alibi': 'ALiBi',
+  'attention.extra.computing': 'computing…',
+  'attention.extra.stats': (ms) => `computed in ${ms}`,
+  'attention.extra.note': ({ t, n, heads }) => `Training length T = ${t}; positions 0 … ${n - 1} (4T), ${heads} heads averaged. Everything right of ${t} is extrapolation.`,
+  'attention.extra.aria': ({ metric, n, t }) => `Line plot of the ${metric} of each encoding's attention against the query position, 0 to ${n - 1}, training length ${t}.`,
+  'attention.extra.caption': (metric) => `The ${metric} of each encoding's attention at sampled query positions`,
+};
+
+const ko = {
+  'attention.mean': '헤드 평균',
+  'attention.headN': (k) => `헤드 ${k}`,
+  'attention.key': '키',
+  'attention.weight': '가중치',
+  'attention.queryKey': '쿼리 \\ 키',
+  'attention.scale': '색',
+  'attention.encoding': '인코딩',
+  'attention.noEncoding': '없음 (위치 없음)',
+  'attention.scale.sqrt': '√가중치 (작은 값이 보임)',
+  'attention.scale.linear': '가중치',
+
+  'attention.heads.hint': '칸을 가리키면 쿼리, 키, 가중치가 보입니다. 누르면 그 헤드와 쿼리를 따라갑니다.',
+  'attention.heads.readout': ({ head, query, key, weight }) => `${head}: 쿼리 ${query} → 키 ${key}: ${weight}`,
+  'attention.heads.aria': (k) => `헤드 ${k}의 어텐션 가중치: 행은 쿼리, 열은 키. Enter를 누르면 이 헤드를 따라갑니다.`,
+  'attention.heads.meanAria': '헤드 평균 어텐션 가중치: 행은 쿼리, 열은 키.',
+  'attention.heads.more': (shown, all) => `헤드 ${all}개 중 처음 ${shown}개를 보여 줍니다. 평균은 모든 헤드에 대한 것입니다.`,
+  'attention.heads.stats': ({ heads, n, ms, vmax, blocks }) => `헤드 ${heads}개 · ${n} × ${n}${blocks ? ` (${blocks} × ${blocks} 블록 평균으로 그림)` : ''} · 색 0 … ${vmax} · 그리기 ${ms}`,
+  'attention.heads.caption': (n) => `헤드 평균 어텐션 가중치 (${n} × ${n}), 일부 행과 열`,
+
+  'attention.row.query': '쿼리',
+  'attention.row.slider': '쿼리 위치 (슬라이더)',
+  'attention.row.summary': ({ query, top, heads }) => `쿼리 ${query}${heads > 1 ? ' (헤드 평균)' : ''}: 가장 강한 키 ${top || '—'}.`,
+  'attention.row.aria': (query, heads) => `쿼리 ${query}의 키별 어텐션 선 그래프, 헤드 ${heads}개.`,
+  'attention.row.caption': (query) => `쿼리 ${query}의 키별 어텐션 가중치`,
+  'attention.row.sampled': (k, n) => `키 ${n}개 중 ${k}개를 고르게 골라 보여 줍니다.`,
+
+  'attention.sentence.label': '문장 (단어 하나가 토큰 하나)',
+  'attention.sentence.use': '이 문장 쓰기',
+  'attention.sentence.shuffle': '단어 섞기',
+  'attention.sentence.restore': '원래 순서',
+  'attention.sentence.noPos': '위치 인코딩 없음',
+  'attention.sentence.noCausal': '인과 마스크 없음',
+  'attention.sentence.words': '지금 순서의 단어 (원래 위치 → 지금 위치)',
+  'attention.sentence.start': '문장을 내용으로 쓰면 시작합니다: 단어 하나가 토큰 하나가 됩니다.',
+  'attention.sentence.inOrder': '단어가 원래 순서입니다. 섞은 뒤 비교해 보세요.',
+  'attention.sentence.left': '원래 순서',
+  'attention.sentence.right': '섞은 뒤 원래 순서로 되돌림',
+  'attention.sentence.leftAria': (n) => `원래 순서 문장의 헤드 평균 어텐션, 단어 ${n}개.`,
+  'attention.sentence.rightAria': (n) => `섞은 문장의 헤드 평균 어텐션을 행과 열을 원래 순서로 되돌린 것, 단어 ${n}개.`,
+  'attention.sentence.readout': ({ query, key, weight }) => `쿼리 ${query} → 키 ${key}: ${weight}`,
+  'attention.sentence.same': ({ diff }) => `같은 패턴 (최대 차이 ${diff}, float32 반올림): 위치가 없으면 어텐션은 단어 주머니만 보므로 패턴이 단어를 따라 움직일 뿐입니다.`,
+  'attention.sentence.differs': ({ diff, encoding, causal }) => `다른 패턴 (최대 차이 ${diff}): ${encoding ? `${encoding} 인코딩이 단어마다 위치를 알려 줍니다` : '인코딩은 없지만'}${causal ? `${encoding ? '. 또 ' : ' '}인과 마스크 때문에 단어마다 앞의 단어만 봅니다` : ''}.`,
+
+  'attention.extra.train': '학습 길이 T',
+  'attention.extra.metric': '측정값',
+  'attention.extra.content': 'q와 k',
+  'attention.extra.positions': '위치만',
+  'attention.extra.random': '무작위 내용',
+  'attention.extra.entropy': '엔트로피 (nat)',
+  'attention.extra.mass': '가장 가까운 16개 키의 질량',
+  'attention.extra.x': '쿼리 위치',
+  'attention.extra.none': '인코딩 없음 (균등)',
+  'attention.extra.sinusoidal': '사인파',
+  'attention.extra.rope': 'RoPE',
+  'attention.extra.ropeYarn': 'RoPE + YaRN ×4',
+  'attention.extra.alibi': 'ALiBi',
+  'attention.extra.computing': '계산 중…',
+  'attention.extra.stats': (ms) => `계산 ${ms}`,
+  'attention.extra.note': ({ t, n, heads }) => `학습 길이 T = ${t}, 위치 0 … ${n - 1} (4T), 헤드 ${heads}개 평균. ${t}보다 오른쪽은 모두 외삽입니다.`,
+  'attention.extra.aria': ({ metric, n, t }) => `인코딩별 어텐션의 ${metric}을 쿼리 위치 0부터 ${n - 1}까지 그린 선 그래프, 학습 길이 ${t}.`,
+  'attention.extra.caption': (metric) => `일부 쿼리 위치에서 인코딩별 어텐션의 ${metric}`,
+};
+
+const strings = { en, ko };
 
 registerStrings(strings);
+export default strings;

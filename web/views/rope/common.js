@@ -1,8 +1,8 @@
 // Shared pieces of the rope views: their stylesheet, the training context and scaling factor a
 // spec implies, specs with the same frequencies at another length, drawing only while on screen,
 // and the Chart.js line plot (loaded in its own chunk, like the generic views do).
-import { h } from '../../dom.js';
-import { formatInt, formatValue } from '../../format.js';
+import { h } from '../../plot/dom.js';
+import { formatInt, formatValue } from '../../plot/format.js';
 
 const CSS_ID = 'pe-rope-css';
 
@@ -112,9 +112,9 @@ export function drawer(el, draw) {
   };
 }
 
-/** A Chart.js line plot (web/lineplot.js, its own chunk): a promise of the LinePlot. */
+/** A Chart.js line plot (web/plot/lineplot.js, its own chunk): a promise of the LinePlot. */
 export function makePlot(box, opts) {
-  return import('../../lineplot.js').then(({ LinePlot }) => new LinePlot(box, opts));
+  return import('../../plot/lineplot.js').then(({ LinePlot }) => new LinePlot(box, opts));
 }
 
 /**

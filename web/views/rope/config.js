@@ -1,10 +1,10 @@
 // "Paste your model's config": a Hugging Face config.json (or a preset) becomes the page's rope
-// spec (web/hfconfig.js: fromHFConfig) through ctx.setSpec, so every view shows that model's
+// spec (web/api/hfconfig.js: fromHFConfig) through ctx.setSpec, so every view shows that model's
 // RoPE. What was read from which key, and fromHFConfig's notes, are listed; a config that cannot
 // be used says why here and leaves the current parameters alone.
-import { h, uid } from '../../dom.js';
+import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
-import { PRESETS, fromHFConfig } from '../../hfconfig.js';
+import { PRESETS, fromHFConfig } from '../../api/hfconfig.js';
 import { ensureRopeStyles } from './common.js';
 
 const SHOWN = ['base', 'dim', 'partial_rotary_factor', 'layout', 'rope_scaling', 'max_position_embeddings', 'length'];

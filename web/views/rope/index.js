@@ -1,4 +1,4 @@
-// The rope views, in the order the page shows them (registered in web/views/index.js): paste a
+// The rope views, in the order the page shows them (registered in web/app/views.js): paste a
 // model's config first (it sets the parameters), then what the frequencies do. Their code loads
 // on demand (views.js, ../lazy.js).
 import { lazyView } from '../lazy.js';

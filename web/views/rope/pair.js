@@ -2,9 +2,9 @@
 // (cos, sin) by the angle p·θᵢ from the angle table. A position slider, steps, and play/pause
 // (off when the system asks for reduced motion); a trail of the previous positions; with
 // rope_scaling, a hollow point where the pair would be without it.
-import { h, uid } from '../../dom.js';
+import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
-import { formatInt, formatValue } from '../../format.js';
+import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import { ensureRopeStyles, ropeType, unscaled, formatLength, isAxialSpec } from './common.js';
 

@@ -5,9 +5,9 @@
 // (1/(d/2))·Σⱼ|Sⱼ(δ)|, Sⱼ = Σ_{k<j} e^{iδθ_k}, falls with the distance δ. It is drawn on a log
 // scale of δ up to well past the training context, from the kernel's θ (scaled, and unscaled
 // dashed when rope_scaling is set), since that is where base and scaling make a difference.
-import { h, uid } from '../../dom.js';
+import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
-import { formatInt, formatValue, float32String } from '../../format.js';
+import { formatInt, formatValue, float32String } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import {
   ensureRopeStyles, ropeType, sameFreqAtLength, unscaled, drawer, makePlot, gaussian, isAxialSpec,

@@ -4,9 +4,9 @@
 // current method is drawn thick. Linear divides every pair by the factor; YaRN and Llama 3.1
 // keep the fast pairs, divide the slow ones and blend between (a ramp, bands); the NTK rules
 // change the base, so every pair but the first is slowed a little more than the one before.
-import { h, uid } from '../../dom.js';
+import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
-import { formatInt, formatValue } from '../../format.js';
+import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import {
   ensureRopeStyles, trainingContext, ropeType, sameFreqAtLength, formatLength, drawer, makePlot,

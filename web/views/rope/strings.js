@@ -1,6 +1,271 @@
-// The rope views' strings, registered before any of the views' modules runs (views.js imports
-// this first).
-import strings from '../../i18n/rope.js';
+// Strings of the rope views, in every language (same keys in en and ko); registered with the page's
+// dictionaries when this module runs. Numbers arrive formatted.
 import { registerStrings } from '../../i18n/index.js';
 
+const en = {
+  'rope.yes': 'yes',
+  'rope.no': 'no',
+
+  // --- wavelengths
+  'rope.wave.title': 'Wavelengths and the training context',
+  'rope.wave.explain': 'Pair i turns by θᵢ per position, so it is back where it started every 2π/θᵢ positions: its wavelength (log scale). Pairs below the training-context line make at least one full turn during training, so the model has seen every angle they take. Pairs above it never complete a turn: beyond the training length they reach angles the model has never seen, the main reason RoPE models break down past their training context. Scaling stretches those slow wavelengths to keep the angles in the range seen.',
+  'rope.wave.context': 'Training context',
+  'rope.wave.contextFrom': (from) => `Read from ${from}.`,
+  'rope.wave.contextOwn': 'The parameters give no training context (max_position_embeddings): choose one here.',
+  'rope.wave.full': ({ n, full, never, train }) => (never === 0
+    ? `All ${n} pairs complete at least one full turn within the training context of ${train} positions.`
+    : `${full} of ${n} pairs complete at least one full turn within the training context of ${train} positions; the other ${never} never do, so beyond it they take angles the model never saw.`),
+  'rope.wave.scaled': ({ type, train, safe, times, target, unseen }) => (safe === null
+    ? `Every pair turns fully within the training context, so ${type} keeps every angle in the range seen at any length.`
+    : `With ${type}, every pair stays within the angles seen in training up to ${safe} positions (${times} × the training context); without scaling, only up to ${train}.${unseen ? ` At the target context of ${target}, ${unseen} pairs go beyond them.` : ''}`),
+  'rope.wave.tryScaling': 'Set RoPE scaling in the parameters, or paste a model’s config, to see the scaled wavelengths beside these.',
+  'rope.wave.y': 'wavelength (positions, log scale)',
+  'rope.wave.aria': 'Wavelength of every frequency pair on a log scale, with the training context as a horizontal line',
+  'rope.wave.series': 'wavelength 2π/θᵢ',
+  'rope.wave.unscaled': 'wavelength, unscaled',
+  'rope.wave.scaledSeries': (type) => `wavelength, ${type}`,
+  'rope.wave.trainLine': (v) => `training context ${v}`,
+  'rope.wave.targetLine': (v) => `target context ${v}`,
+  'rope.wave.caption': (train) => `Wavelength of every pair (positions) and its turns within the training context of ${train}`,
+  'rope.wave.turns': 'turns in training',
+  'rope.wave.fullCol': 'full turn?',
+
+  // --- scaling comparison
+  'rope.scale.title': 'Scaling methods compared',
+  'rope.scale.explain': 'What each rope_scaling method does to every pair: scaled θᵢ ÷ original θᵢ, all with this factor and training context. Linear (position interpolation) slows every pair alike, blurring the fast pairs that tell neighbouring tokens apart. YaRN keeps the fast pairs, divides the slow ones by the factor and ramps in between; Llama 3.1 does the same with wavelength bands. The NTK rules raise the base instead, so the slowdown grows smoothly with the pair index. The current method is the thick line.',
+  'rope.scale.factor': 'Factor',
+  'rope.scale.dynLength': 'Dynamic NTK at length',
+  'rope.scale.fromSpec': (list) => `Greyed-out values come from the parameters (${list}): change them there.`,
+  'rope.scale.own': 'The parameters have no rope_scaling: choose a factor and a training context here to compare the methods.',
+  'rope.scale.noScaling': (f, L) => `No rope_scaling in the parameters: every method is shown with factor ${f} over a training context of ${L}.`,
+  'rope.scale.current': (type, f, L) => `Current method: ${type} (thick line), factor ${f}, training context ${L}.`,
+  'rope.scale.failed': (type, msg) => `${type}: not computed (${msg})`,
+  'rope.scale.yarnBand': (a, b, af) => (a < 0
+    ? `YaRN leaves every pair as it is here; it multiplies cos and sin by ${af} (attention factor).`
+    : `YaRN keeps pairs below ${a}, divides pairs from ${b < 0 ? 'the last' : b} on by the factor and ramps between; it also multiplies cos and sin by ${af} (attention factor).`),
+  'rope.scale.llamaBand': (a, b) => (a < 0
+    ? 'Llama 3.1 leaves every pair as it is here.'
+    : `Llama 3.1 keeps pairs below ${a} (wavelength under context ÷ high_freq_factor), divides pairs from ${b < 0 ? 'the last' : b} on (over context ÷ low_freq_factor) and blends between.`),
+  'rope.scale.dynNone': (dyn, L) => `Dynamic NTK changes nothing at length ${dyn}: it starts only beyond ${L}.`,
+  'rope.scale.dynAt': (len) => `dynamic (length ${len})`,
+  'rope.scale.currentMark': (name) => `${name} (current)`,
+  'rope.scale.y': 'scaled θᵢ ÷ original θᵢ',
+  'rope.scale.aria': 'Scaled over original frequency of every pair for each scaling method',
+  'rope.scale.caption': (f, L) => `Scaled ÷ original frequency per pair (factor ${f}, training context ${L})`,
+
+  // --- relative property and decay
+  'rope.rel.title': 'Relative positions, computed',
+  'rope.rel.explain': 'RoPE’s promise: the score q_m·k_n depends only on the distance m − n, not on where the two tokens sit. Here fixed random q and k are rotated to every position by pe.applyRope (the WebAssembly kernel), and the scores are drawn against m − n for several query positions m: the curves lie on top of each other. Below, RoFormer’s long-term decay for this base and scaling.',
+  'rope.rel.reseed': 'Other random q and k',
+  'rope.rel.sameTitle': 'q_m·k_n depends only on m − n',
+  'rope.rel.decayTitle': 'Long-term decay (RoFormer §3.4.3)',
+  'rope.rel.decayExplain': 'With q = k = all ones the rotated score is the real part of Σₖ e^(iδθₖ); RoFormer bounds it by (1/(d/2))·Σⱼ|Sⱼ| with Sⱼ = e^(iδθ₀) + … + e^(iδθⱼ₋₁). Here that bound, divided by its value at δ = 0, against the distance δ on a log scale: the farther apart two tokens are, the less their positions alone can add to the score. A larger base, or scaling, slows the decay.',
+  'rope.rel.x': 'm − n (query position − key position)',
+  'rope.rel.y': 'q_m·k_n',
+  'rope.rel.aria': 'q_m·k_n against m − n for several query positions m; the curves coincide',
+  'rope.rel.decayX': 'distance δ (log scale)',
+  'rope.rel.decayY': 'relative to δ = 0',
+  'rope.rel.decayAria': 'Long-term decay: RoFormer’s bound against the distance, log scale',
+  'rope.rel.dev': (dev, rel, ms) => `Largest difference between the curves (m = ${ms}): ${dev}, ${rel} of the largest score. That is float32 rounding: mathematically the curves are identical.`,
+  'rope.rel.positions': ({ n, length, partial }) => (partial
+    ? `Computed with pe.applyRope over the first ${n} of ${length} positions, to stay quick.`
+    : `Computed with pe.applyRope over all ${n} positions.`),
+  'rope.rel.decayAt': ({ train, atTrain, target, atTarget, plain }) =>
+    `Relative to δ = 0, the bound is ${atTrain} at the training context (${train})${target ? ` and ${atTarget} at the target context (${target})` : ''}${plain ? ` (without the scaling, ${plain} at the same distance)` : ''}.`,
+  'rope.rel.series': (m) => `m = ${m}`,
+  'rope.rel.short': (n) => `Comparing several query positions needs at least ${n} positions: raise the length.`,
+  'rope.rel.boundSeries': 'RoFormer bound',
+  'rope.rel.boundPlain': 'RoFormer bound, without scaling',
+  'rope.rel.caption': 'q_m·k_n for each query position m against m − n',
+  'rope.rel.decayCaption': 'RoFormer’s bound against the distance δ (relative to δ = 0)',
+  'rope.rel.axial': 'Axial 2-D RoPE: the score depends on the row and column offsets, not on one distance m − n, so this view is for 1-D RoPE.',
+
+  // --- one pair on the unit circle
+  'rope.pair.title': 'One pair, turning',
+  'rope.pair.explain': 'One pair of channels of q (or k) as a point in the plane. At position p RoPE turns it by p·θᵢ: fast pairs go round the circle every few positions, slow ones barely move in thousands. Move the position, step, or press play; the faint dots are the previous positions. With rope_scaling, the hollow point is where the pair would be without it.',
+  'rope.pair.sliderOf': (label) => `${label} (slider)`,
+  'rope.pair.pair': 'Frequency pair',
+  'rope.pair.position': 'Position',
+  'rope.pair.back': 'One position back',
+  'rope.pair.forward': 'One position forward',
+  'rope.pair.play': 'Play',
+  'rope.pair.pause': 'Pause',
+  'rope.pair.playback': 'Playback',
+  'rope.pair.speed': 'Speed',
+  'rope.pair.speedOption': (v) => `${v} positions/s`,
+  'rope.pair.reduced': 'Animation is off because your system asks for reduced motion: use the slider or the step buttons.',
+  'rope.pair.keys': 'Arrow keys move a slider by one. The faint dots are the previous positions.',
+  'rope.pair.channel': (c) => `ch ${c}`,
+  'rope.pair.aria': (f) => `Unit circle: at position ${f.pos}, frequency pair ${f.pair} is turned by ${f.a} rad (${f.turns} turns) to the point (${f.cos}, ${f.sin}).`,
+  'rope.pair.channels': 'Channels',
+  'rope.pair.channelsValue': (a, b, layout) => `${a} and ${b} (${layout} pairing)`,
+  'rope.pair.theta': 'Frequency',
+  'rope.pair.thetaValue': (theta, lambda) => `θᵢ = ${theta} rad per position; wavelength ${lambda} positions`,
+  'rope.pair.angle': 'Angle',
+  'rope.pair.angleValue': (f) => `p·θᵢ = ${f.a} rad = ${f.turns} turns (${f.deg}° past the last full turn)`,
+  'rope.pair.point': 'Point (cos, sin)',
+  'rope.pair.ghost': 'Without scaling',
+  'rope.pair.ghostValue': (a, turns) => `${a} rad = ${turns} turns (the hollow point)`,
+  'rope.pair.af': 'Attention factor',
+  'rope.pair.afValue': (v) => `cos and sin are multiplied by ${v}: the real point lies on a circle of that radius`,
+  'rope.pair.axial': 'Axial 2-D RoPE: the first half of the pairs turns with the row, the second half with the column; the position here is the token index.',
+  'rope.pair.caption': (pair) => `Angle of frequency pair ${pair} at sampled positions`,
+  'rope.pair.turnsCol': 'turns',
+
+  // --- paste your model's config
+  'rope.cfg.title': 'Paste your model’s config',
+  'rope.cfg.explain': 'Paste a model’s config.json from the Hugging Face Hub, or pick a preset, to see the RoPE that model really uses: its base (rope_theta), head dimension, rotary fraction, pairing and rope_scaling become the parameters of every view on this page. The config is read in your browser; nothing is sent.',
+  'rope.cfg.presets': 'Presets',
+  'rope.cfg.presetsHelp': 'Start from a known model:',
+  'rope.cfg.label': 'config.json',
+  'rope.cfg.help': 'The whole file, or just its RoPE keys (rope_theta, head_dim or hidden_size and num_attention_heads, rope_scaling, max_position_embeddings). Ctrl + Enter applies it.',
+  'rope.cfg.use': 'Use this config',
+  'rope.cfg.empty': 'Paste a config.json first.',
+  'rope.cfg.badJson': (msg) => `This is not valid JSON, so nothing changed. ${msg}`,
+  'rope.cfg.badType': (msg) => `PE Lab does not compute this kind of rope_scaling, so nothing changed. ${msg}`,
+  'rope.cfg.bad': (msg) => `This config cannot be used, so nothing changed. ${msg}`,
+  'rope.cfg.applied': (label) => `Now showing ${label}: every view on the page uses these parameters.`,
+  'rope.cfg.yours': 'your config',
+  'rope.cfg.fromKey': (k) => k,
+  'rope.cfg.lengthRule': 'min(max_position_embeddings, 4096), to keep the tables quick',
+  'rope.cfg.default': 'not given: the default',
+  'rope.cfg.inferred': 'inferred from the model type (see below)',
+  'rope.cfg.tableCaption': 'Parameters read from the config',
+  'rope.cfg.field': 'Parameter',
+  'rope.cfg.value': 'Value (and where in the config it came from)',
+  'rope.cfg.moved': 'The parameters have been changed since.',
+};
+
+const ko = {
+  'rope.yes': '예',
+  'rope.no': '아니요',
+
+  'rope.wave.title': '파장과 학습 문맥 길이',
+  'rope.wave.explain': '쌍 i는 위치마다 θᵢ만큼 돌기 때문에 2π/θᵢ 위치마다 제자리로 돌아옵니다. 이것이 그 쌍의 파장입니다 (로그 눈금). 학습 문맥 선보다 아래에 있는 쌍은 학습 중에 적어도 한 바퀴를 돌아서, 모델이 그 쌍이 가질 수 있는 모든 각도를 이미 봤습니다. 선보다 위에 있는 쌍은 한 바퀴도 다 돌지 못합니다. 그래서 학습 길이를 넘어서면 모델이 한 번도 보지 못한 각도가 나오는데, 이것이 RoPE 모델이 학습 문맥보다 긴 입력에서 무너지는 주된 이유입니다. 스케일링은 이런 느린 쌍의 파장을 늘려서 각도가 이미 본 범위 안에 머물게 합니다.',
+  'rope.wave.context': '학습 문맥 길이',
+  'rope.wave.contextFrom': (from) => `${from}에서 읽었습니다.`,
+  'rope.wave.contextOwn': '매개변수에 학습 문맥 길이(max_position_embeddings)가 없습니다. 여기서 정하세요.',
+  'rope.wave.full': ({ n, full, never, train }) => (never === 0
+    ? `${n}개 쌍 모두 학습 문맥 ${train} 위치 안에서 적어도 한 바퀴를 돕니다.`
+    : `${n}개 쌍 중 ${full}개는 학습 문맥 ${train} 위치 안에서 적어도 한 바퀴를 돕니다. 나머지 ${never}개는 한 바퀴도 돌지 못하므로, 이 길이를 넘어서면 모델이 본 적 없는 각도가 됩니다.`),
+  'rope.wave.scaled': ({ type, train, safe, times, target, unseen }) => (safe === null
+    ? `모든 쌍이 학습 문맥 안에서 한 바퀴 이상 돌기 때문에, ${type} 방식으로는 길이와 상관없이 모든 각도가 이미 본 범위 안에 있습니다.`
+    : `${type} 방식으로는 ${safe} 위치(학습 문맥의 ${times}배)까지 모든 쌍이 학습 때 본 각도 안에 머뭅니다. 스케일링이 없으면 ${train} 위치까지입니다.${unseen ? ` 목표 문맥 ${target} 위치에서는 ${unseen}개 쌍이 이 범위를 벗어납니다.` : ''}`),
+  'rope.wave.tryScaling': '매개변수에서 RoPE 스케일링을 켜거나 모델의 config를 붙여 넣으면, 스케일링된 파장을 나란히 볼 수 있습니다.',
+  'rope.wave.y': '파장 (위치 수, 로그 눈금)',
+  'rope.wave.aria': '주파수 쌍마다의 파장 (로그 눈금)과 학습 문맥 길이를 나타내는 가로선',
+  'rope.wave.series': '파장 2π/θᵢ',
+  'rope.wave.unscaled': '파장, 스케일링 전',
+  'rope.wave.scaledSeries': (type) => `파장, ${type}`,
+  'rope.wave.trainLine': (v) => `학습 문맥 ${v}`,
+  'rope.wave.targetLine': (v) => `목표 문맥 ${v}`,
+  'rope.wave.caption': (train) => `쌍마다의 파장(위치 수)과 학습 문맥 ${train} 안에서 도는 바퀴 수`,
+  'rope.wave.turns': '학습 중 바퀴 수',
+  'rope.wave.fullCol': '한 바퀴 이상?',
+
+  'rope.scale.title': '스케일링 방법 비교',
+  'rope.scale.explain': 'rope_scaling 방법마다 각 쌍에 무슨 일을 하는지 보여 줍니다: 스케일링한 θᵢ ÷ 원래 θᵢ. 모두 같은 배수와 학습 문맥 길이를 씁니다. linear(위치 보간)는 모든 쌍을 똑같이 느리게 만들어서, 이웃한 토큰을 구별해 주는 빠른 쌍까지 흐려집니다. YaRN은 빠른 쌍은 그대로 두고 느린 쌍은 배수로 나누며 그 사이를 램프로 잇습니다. Llama 3.1도 파장 구간으로 같은 일을 합니다. NTK 방식들은 대신 밑(base)을 키우므로, 느려지는 정도가 쌍 번호를 따라 매끄럽게 커집니다. 지금 방법은 굵은 선입니다.',
+  'rope.scale.factor': '배수 (factor)',
+  'rope.scale.dynLength': 'dynamic NTK 길이',
+  'rope.scale.fromSpec': (list) => `회색 칸의 값은 매개변수(${list})에서 옵니다. 바꾸려면 매개변수에서 바꾸세요.`,
+  'rope.scale.own': '매개변수에 rope_scaling이 없습니다. 여기서 배수와 학습 문맥 길이를 골라 방법들을 비교해 보세요.',
+  'rope.scale.noScaling': (f, L) => `매개변수에 rope_scaling이 없어, 모든 방법을 배수 ${f}, 학습 문맥 ${L}로 보여 줍니다.`,
+  'rope.scale.current': (type, f, L) => `지금 방법: ${type} (굵은 선), 배수 ${f}, 학습 문맥 ${L}.`,
+  'rope.scale.failed': (type, msg) => `${type}: 계산할 수 없음 (${msg})`,
+  'rope.scale.yarnBand': (a, b, af) => (a < 0
+    ? `여기서는 YaRN이 어떤 쌍도 바꾸지 않습니다. cos과 sin에는 어텐션 배율 ${af}를 곱합니다.`
+    : `YaRN은 ${a}번 앞의 쌍은 그대로 두고, ${b < 0 ? '마지막' : `${b}번`} 쌍부터는 배수로 나누며, 그 사이는 램프로 잇습니다. cos과 sin에는 어텐션 배율 ${af}를 곱합니다.`),
+  'rope.scale.llamaBand': (a, b) => (a < 0
+    ? '여기서는 Llama 3.1이 어떤 쌍도 바꾸지 않습니다.'
+    : `Llama 3.1은 ${a}번 앞의 쌍(파장이 문맥 ÷ high_freq_factor보다 짧음)은 그대로 두고, ${b < 0 ? '마지막' : `${b}번`} 쌍부터(문맥 ÷ low_freq_factor보다 김)는 배수로 나누며, 그 사이는 부드럽게 섞습니다.`),
+  'rope.scale.dynNone': (dyn, L) => `dynamic NTK는 길이 ${dyn}에서는 아무것도 바꾸지 않습니다. 길이가 ${L}보다 길어야 시작합니다.`,
+  'rope.scale.dynAt': (len) => `dynamic (길이 ${len})`,
+  'rope.scale.currentMark': (name) => `${name} (현재)`,
+  'rope.scale.y': '스케일링한 θᵢ ÷ 원래 θᵢ',
+  'rope.scale.aria': '스케일링 방법마다 쌍별로 스케일링한 주파수를 원래 주파수로 나눈 값',
+  'rope.scale.caption': (f, L) => `쌍마다 스케일링한 주파수 ÷ 원래 주파수 (배수 ${f}, 학습 문맥 ${L})`,
+
+  'rope.rel.title': '상대 위치, 직접 계산하기',
+  'rope.rel.explain': 'RoPE의 약속: 점수 q_m·k_n은 두 위치의 차 m − n에만 의존하고, 두 토큰이 어디에 있는지와는 상관없습니다. 여기서는 고정된 무작위 q와 k를 pe.applyRope(WebAssembly 커널)로 모든 위치에서 회전시킨 뒤, 여러 쿼리 위치 m에 대해 점수를 m − n에 따라 그립니다. 곡선들이 정확히 겹칩니다. 아래는 이 밑과 스케일링에서의 RoFormer 장거리 감쇠입니다.',
+  'rope.rel.reseed': '다른 무작위 q, k',
+  'rope.rel.sameTitle': 'q_m·k_n은 m − n에만 의존합니다',
+  'rope.rel.decayTitle': '장거리 감쇠 (RoFormer §3.4.3)',
+  'rope.rel.decayExplain': 'q = k = 모두 1이면 회전된 점수는 Σₖ e^(iδθₖ)의 실수부이고, RoFormer는 이를 (1/(d/2))·Σⱼ|Sⱼ| (Sⱼ = e^(iδθ₀) + … + e^(iδθⱼ₋₁))로 위에서 묶습니다. 여기서는 이 상한을 δ = 0의 값으로 나눠 거리 δ(로그 눈금)에 따라 그립니다. 두 토큰이 멀수록 위치만으로 점수에 더할 수 있는 양이 줄어듭니다. 밑이 크거나 스케일링을 쓰면 감쇠가 느려집니다.',
+  'rope.rel.x': 'm − n (쿼리 위치 − 키 위치)',
+  'rope.rel.y': 'q_m·k_n',
+  'rope.rel.aria': '여러 쿼리 위치 m에 대한 q_m·k_n을 m − n에 따라 그린 곡선. 곡선들이 겹칩니다',
+  'rope.rel.decayX': '거리 δ (로그 눈금)',
+  'rope.rel.decayY': 'δ = 0 대비',
+  'rope.rel.decayAria': '장거리 감쇠: 거리(로그 눈금)에 따른 RoFormer 상한',
+  'rope.rel.dev': (dev, rel, ms) => `곡선들(m = ${ms}) 사이의 가장 큰 차이: ${dev} (가장 큰 점수의 ${rel}배). float32 반올림 오차이며, 수학적으로는 곡선들이 똑같습니다.`,
+  'rope.rel.positions': ({ n, length, partial }) => (partial
+    ? `빠르게 계산하려고 ${length}개 위치 중 처음 ${n}개에서 pe.applyRope로 계산했습니다.`
+    : `${n}개 위치 모두에서 pe.applyRope로 계산했습니다.`),
+  'rope.rel.decayAt': ({ train, atTrain, target, atTarget, plain }) =>
+    `δ = 0 대비 상한은 학습 문맥(${train})에서 ${atTrain}${target ? `, 목표 문맥(${target})에서 ${atTarget}` : ''}입니다${plain ? ` (같은 거리에서 스케일링이 없으면 ${plain})` : ''}.`,
+  'rope.rel.series': (m) => `m = ${m}`,
+  'rope.rel.short': (n) => `여러 쿼리 위치를 비교하려면 위치가 적어도 ${n}개 있어야 합니다. 길이를 늘려 보세요.`,
+  'rope.rel.boundSeries': 'RoFormer 상한',
+  'rope.rel.boundPlain': 'RoFormer 상한, 스케일링 없이',
+  'rope.rel.caption': '쿼리 위치 m마다 m − n에 따른 q_m·k_n',
+  'rope.rel.decayCaption': '거리 δ에 따른 RoFormer 상한 (δ = 0 대비)',
+  'rope.rel.axial': '축별 2차원 RoPE: 점수가 하나의 거리 m − n이 아니라 행과 열의 차이에 따라 정해지므로, 이 보기는 1차원 RoPE에만 해당합니다.',
+
+  'rope.pair.title': '한 쌍이 도는 모습',
+  'rope.pair.explain': 'q(또는 k)의 채널 한 쌍을 평면 위의 한 점으로 봅니다. 위치 p에서 RoPE는 이 점을 p·θᵢ만큼 돌립니다. 빠른 쌍은 몇 위치마다 원을 한 바퀴 돌고, 느린 쌍은 수천 위치 동안에도 거의 움직이지 않습니다. 위치를 옮기거나 한 칸씩 움직이거나 재생을 눌러 보세요. 흐린 점들은 바로 앞 위치들입니다. rope_scaling이 있으면 속이 빈 점이 스케일링 없이 있었을 자리입니다.',
+  'rope.pair.sliderOf': (label) => `${label} (슬라이더)`,
+  'rope.pair.pair': '주파수 쌍',
+  'rope.pair.position': '위치',
+  'rope.pair.back': '한 위치 뒤로',
+  'rope.pair.forward': '한 위치 앞으로',
+  'rope.pair.play': '재생',
+  'rope.pair.pause': '일시 정지',
+  'rope.pair.playback': '재생 조작',
+  'rope.pair.speed': '속도',
+  'rope.pair.speedOption': (v) => `초당 ${v} 위치`,
+  'rope.pair.reduced': '시스템에서 동작 줄이기를 설정해 두어 애니메이션을 껐습니다. 슬라이더나 한 칸 이동 버튼을 쓰세요.',
+  'rope.pair.keys': '화살표 키로 슬라이더를 한 칸씩 움직입니다. 흐린 점은 바로 앞 위치들입니다.',
+  'rope.pair.channel': (c) => `채널 ${c}`,
+  'rope.pair.aria': (f) => `단위원: 위치 ${f.pos}에서 주파수 쌍 ${f.pair}는 ${f.a} rad (${f.turns}바퀴) 돌아 점 (${f.cos}, ${f.sin})에 있습니다.`,
+  'rope.pair.channels': '채널',
+  'rope.pair.channelsValue': (a, b, layout) => `${a}번과 ${b}번 (${layout} 짝짓기)`,
+  'rope.pair.theta': '주파수',
+  'rope.pair.thetaValue': (theta, lambda) => `θᵢ = 위치당 ${theta} rad, 파장 ${lambda} 위치`,
+  'rope.pair.angle': '각도',
+  'rope.pair.angleValue': (f) => `p·θᵢ = ${f.a} rad = ${f.turns}바퀴 (마지막으로 다 돈 바퀴에서 ${f.deg}° 더)`,
+  'rope.pair.point': '점 (cos, sin)',
+  'rope.pair.ghost': '스케일링 없이',
+  'rope.pair.ghostValue': (a, turns) => `${a} rad = ${turns}바퀴 (속이 빈 점)`,
+  'rope.pair.af': '어텐션 배율',
+  'rope.pair.afValue': (v) => `cos과 sin에 곱하는 값 ${v}: 실제 점은 이 반지름의 원 위에 있습니다`,
+  'rope.pair.axial': '축별 2차원 RoPE: 앞 절반의 쌍은 행을 따라, 뒤 절반은 열을 따라 돕니다. 여기서 위치는 토큰 번호입니다.',
+  'rope.pair.caption': (pair) => `몇몇 위치에서 주파수 쌍 ${pair}의 각도`,
+  'rope.pair.turnsCol': '바퀴 수',
+
+  'rope.cfg.title': '내 모델의 config 붙여 넣기',
+  'rope.cfg.explain': 'Hugging Face Hub에 있는 모델의 config.json을 붙여 넣거나 프리셋을 고르면, 그 모델이 실제로 쓰는 RoPE를 볼 수 있습니다. 밑(rope_theta), 헤드 차원, 회전 비율, 짝짓기, rope_scaling이 이 페이지 모든 보기의 매개변수가 됩니다. config는 브라우저 안에서만 읽고, 아무것도 보내지 않습니다.',
+  'rope.cfg.presets': '프리셋',
+  'rope.cfg.presetsHelp': '알려진 모델에서 시작하기:',
+  'rope.cfg.label': 'config.json',
+  'rope.cfg.help': '파일 전체나 RoPE 관련 키만(rope_theta, head_dim 또는 hidden_size와 num_attention_heads, rope_scaling, max_position_embeddings) 붙여 넣으세요. Ctrl + Enter로 적용합니다.',
+  'rope.cfg.use': '이 config 쓰기',
+  'rope.cfg.empty': '먼저 config.json을 붙여 넣으세요.',
+  'rope.cfg.badJson': (msg) => `올바른 JSON이 아니어서 아무것도 바꾸지 않았습니다. ${msg}`,
+  'rope.cfg.badType': (msg) => `PE Lab이 계산하지 않는 rope_scaling 종류라서 아무것도 바꾸지 않았습니다. ${msg}`,
+  'rope.cfg.bad': (msg) => `이 config는 쓸 수 없어서 아무것도 바꾸지 않았습니다. ${msg}`,
+  'rope.cfg.applied': (label) => `지금 보여 주는 설정: ${label}. 페이지의 모든 보기가 이 매개변수를 씁니다.`,
+  'rope.cfg.yours': '붙여 넣은 config',
+  'rope.cfg.fromKey': (k) => k,
+  'rope.cfg.lengthRule': 'min(max_position_embeddings, 4096): 표를 빨리 그리려고',
+  'rope.cfg.default': '없음: 기본값',
+  'rope.cfg.inferred': '모델 종류에서 추론 (아래 참고)',
+  'rope.cfg.tableCaption': 'config에서 읽은 매개변수',
+  'rope.cfg.field': '매개변수',
+  'rope.cfg.value': '값 (config에서 가져온 곳)',
+  'rope.cfg.moved': '그 뒤로 매개변수가 바뀌었습니다.',
+};
+
+const strings = { en, ko };
+
 registerStrings(strings);
+export default strings;

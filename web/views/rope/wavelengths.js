@@ -2,9 +2,9 @@
 // that complete a full turn inside it and those that never do, which is why RoPE models fail
 // beyond the length they were trained on; with rope_scaling, the scaled wavelengths beside the
 // original ones and how many pairs still reach angles never seen in training.
-import { h, uid } from '../../dom.js';
+import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
-import { formatInt, formatValue } from '../../format.js';
+import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable } from '../datatable.js';
 import {
   ensureRopeStyles, trainingContext, targetContext, ropeType, unscaled, formatLength, drawer, makePlot,

@@ -8,7 +8,7 @@
 //   (ghost: outline the pick dashed, e.g. the same place in another frame; mark: another cell to
 //   outline dashed, e.g. a patch with the very same vector)
 //   g.setLabel(text); g.destroy();
-import { h } from '../../dom.js';
+import { h } from '../../plot/dom.js';
 
 // Backing-store pixels along the longer side (before devicePixelRatio), about the size shown.
 const TARGET = 420;

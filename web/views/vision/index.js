@@ -1,4 +1,4 @@
-// The vision views, in the order the page shows them (registered in web/views/index.js). Their
+// The vision views, in the order the page shows them (registered in web/app/views.js). Their
 // code loads on demand (views.js, ../lazy.js).
 //   mrope-builder   compose text/image/video segments and read the M-RoPE ids
 //   similarity      patch similarity pictures: sinusoidal2d (every layout), sinusoidal3d (frames),

@@ -7,10 +7,10 @@
 // the last spec that computed; a change made elsewhere (the JSON box, Reset) replaces it.
 // The ids are the result's data ([3, N], transformers' get_rope_index); the spans (where each
 // segment starts, the id it starts from) come from math.js's segmentSpans.
-import { h, uid, cssVar } from '../../dom.js';
+import { h, uid, cssVar } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
-import { formatInt, formatMs, formatValue, niceTicks } from '../../format.js';
-import { PE_MROPE_MAX_SEGMENTS, PE_MROPE_MAX_GRID } from '../../schema/mrope.js';
+import { formatInt, formatMs, formatValue, niceTicks } from '../../plot/format.js';
+import { PE_MROPE_MAX_SEGMENTS, PE_MROPE_MAX_GRID } from '../../api/schema/mrope.js';
 import { segmentSpans } from './math.js';
 import { ensureVisionStyles } from './style.js';
 
@@ -43,7 +43,7 @@ export default {
   explain: both('vision.mb.explain'),
 
   mount(el, ctx) {
-    const { t, pe } = ctx;
+    const { t } = ctx;
     ensureVisionStyles().then(() => {
       // The segment tints come from vision.css: draw again with them.
       probeFills = {};

@@ -18,10 +18,10 @@
 // other layouts' tables are cached per result; the small pictures are drawn on the frame after the
 // main one. Colours: the shared colour map over [lowest similarity shown, rounded down, 1], the
 // same for every picture of the view so the layouts (or frames) compare by eye.
-import { h, uid } from '../../dom.js';
+import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
-import { float32String, formatInt, formatMs, formatValue } from '../../format.js';
-import { isAxial } from '../../schema/rope.js';
+import { float32String, formatInt, formatMs, formatValue } from '../../plot/format.js';
+import { isAxial } from '../../api/schema/rope.js';
 import { DataTable, spread } from '../datatable.js';
 import { GridImage } from './grid-image.js';
 import { cosineRow, ropeRow, rowNorms } from './math.js';

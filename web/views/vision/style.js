@@ -1,7 +1,7 @@
 // The vision views' stylesheet (vision.css beside this file), added to the page once, when the
 // first of them mounts. A <link> to a same-origin file is what the page's CSP allows for styles.
 // Returns a promise that settles once it has loaded (for canvases that read colours from it).
-import { h } from '../../dom.js';
+import { h } from '../../plot/dom.js';
 
 let ready = null;
 

@@ -1,0 +1,47 @@
+// A typed use of the public API, compiled (never run) against web/pe.d.ts by `npm test`
+// (scripts/test.js, layer "types": tsc --noEmit -p tests/types). A change to the API that breaks
+// these lines, or a .d.ts that no longer says what the API does, fails the run.
+import { createPE, PEError, KINDS, type PE, type RopeSpec, type Spec } from '../../web/pe.js';
+
+async function main(): Promise<void> {
+  const pe: PE = await createPE({ simd: 'auto' });
+  const table = pe.compute({ kind: 'sinusoidal', length: 128, dim: 64 });
+  const first: number = table.data[0];
+  const [rows, cols] = table.shape;
+  const base: number = table.spec.base;
+
+  const rope: RopeSpec = { kind: 'rope', dim: 128, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 } };
+  const r = pe.compute(rope);
+  const freqs: Float32Array = r.inv_freq;
+  const af: number = r.attention_factor;
+  const tables = pe.ropeTables(rope);
+  const rotated = pe.applyRope(new Float32Array(4 * 128), rope, { heads: 1 });
+
+  const alibi = pe.compute({ kind: 'alibi', heads: 12 });
+  const slopes: Float32Array = alibi.slopes;
+  const att = pe.compute({ kind: 'attention', length: 16, encoding: { kind: 'alibi' }, content: 'tokens', tokens: 'I love AI' });
+  const entropy: Float32Array = att.entropy;
+  const ids = pe.compute({ kind: 'mrope', segments: [{ type: 'text', length: 4 }, { type: 'image', t: 1, h: 4, w: 4 }] });
+  const angles: Float32Array = ids.angles;
+
+  const d = pe.defaults('t5');
+  const buckets: number = d.num_buckets;
+  const pixels: Uint8ClampedArray = pe.colorize(table.data, { map: 'cividis', vmin: -1, vmax: 1 });
+  const loaded = pe.loadMatrix(new Uint8Array(0), { name: 'wpe.weight' });
+  const shape: [number, number] = loaded.shape;
+
+  const specs: Spec[] = KINDS.map((kind) => pe.defaults(kind));
+  try {
+    pe.compute({ kind: 'sinusoidal', dim: 0 });
+  } catch (e) {
+    if (e instanceof PEError) console.log(e.param.toUpperCase(), e.message);
+  }
+  console.log(first, rows, cols, base, freqs, af, tables.cos, rotated.data, slopes, entropy, angles, buckets, pixels, shape, specs);
+}
+
+// @ts-expect-error: 'kind' must name a kind
+const wrongKind: Spec = { kind: 'sinusoid' };
+// @ts-expect-error: layout is one of the listed values
+const wrongLayout: Spec = { kind: 'sinusoidal', layout: 'zigzag' };
+console.log(wrongKind, wrongLayout);
+void main();

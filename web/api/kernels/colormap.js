@@ -1,0 +1,90 @@
+// How pe.colorize calls the colour-map kernel (c/colormap.c). Not a kind: SCHEMA has no entry
+// for it, so pe.compute never reaches it; web/api/kernels/index.js registers it as KERNELS.colorize.
+//
+//   pe.colorize(values, { map: 'viridis', vmin: -1, vmax: 1 })   → Uint8ClampedArray RGBA
+//
+// values: Float32Array (or any array of numbers). map: 'viridis' | 'cividis' | 'diverging'.
+// vmin/vmax: the values that get the two ends of the map (default: the finite range of values;
+// a constant input gets a range around it). special: optional colours of non-finite values,
+// { nan, negInf, posInf } each [r, g, b, a]; by default −Infinity is transparent (draw a
+// "masked" pattern behind it), NaN magenta, +Infinity white (black for diverging).
+import { PEError } from '../spec.js';
+
+/** The colour maps the C side knows, by name: C enum value, and whether 0 belongs in the middle. */
+export const COLORMAPS = {
+  viridis: { id: 0, diverging: false },
+  cividis: { id: 1, diverging: false },
+  diverging: { id: 2, diverging: true },
+};
+
+/** Finite minimum and maximum of values ([NaN, NaN] when none is finite). */
+export function finiteRange(values) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v - v !== 0) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo > hi ? [NaN, NaN] : [lo, hi];
+}
+
+function specialBytes(special) {
+  if (special == null) return null;
+  if (typeof special !== 'object') throw new PEError('special', 'special must be { nan, negInf, posInf } with [r, g, b, a] colours');
+  const bytes = new Uint8Array(12);
+  const defaults = { nan: [255, 0, 255, 255], negInf: [0, 0, 0, 0], posInf: [255, 255, 255, 255] };
+  ['nan', 'negInf', 'posInf'].forEach((key, i) => {
+    const c = special[key] ?? defaults[key];
+    if (!Array.isArray(c) || c.length !== 4 || !c.every((x) => Number.isInteger(x) && x >= 0 && x <= 255)) {
+      throw new PEError('special', `special.${key} must be [r, g, b, a] with integers in [0, 255]`);
+    }
+    bytes.set(c, 4 * i);
+  });
+  return bytes;
+}
+
+export default {
+  // The C arguments in order: PE_ERR_ARG(k) → args[k-1].
+  args: ['out', 'values', 'count', 'map', 'vmin', 'vmax', 'special'],
+  compute(k, values, options = {}) {
+    if (!(values instanceof Float32Array)) {
+      if (values == null || typeof values.length !== 'number') {
+        throw new PEError('values', 'values must be a Float32Array or an array of numbers');
+      }
+      values = Float32Array.from(values);
+    }
+    const { map = 'viridis', special } = options ?? {};
+    if (typeof map !== 'string' || !Object.hasOwn(COLORMAPS, map)) {
+      throw new PEError('map', `map must be one of ${Object.keys(COLORMAPS).map((m) => `"${m}"`).join(', ')}, got ${String(map)}`);
+    }
+    let { vmin, vmax } = options ?? {};
+    if (vmin === undefined || vmax === undefined) {
+      let [lo, hi] = finiteRange(values);
+      if (Number.isNaN(lo)) [lo, hi] = [0, 1];
+      if (COLORMAPS[map].diverging) {
+        const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+        [lo, hi] = [-m, m];
+      } else if (lo === hi) {
+        const pad = Math.abs(lo) * 0.5 || 0.5;
+        [lo, hi] = [lo - pad, hi + pad];
+      }
+      vmin ??= lo;
+      vmax ??= hi;
+    }
+    for (const [name, v] of [['vmin', vmin], ['vmax', vmax]]) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new PEError(name, `${name} must be a finite number, got ${String(v)}`);
+    }
+    if (!(Math.fround(vmax) > Math.fround(vmin))) {
+      throw new PEError('vmax', `vmax must be greater than vmin in float32, got vmin ${vmin}, vmax ${vmax}`);
+    }
+    const bytes = specialBytes(special);
+    const n = values.length;
+    const io = { inputs: { values }, outputs: { rgba: { count: n, type: Uint32Array } } };
+    if (bytes) io.inputs.special = bytes;
+    const { rgba } = k.run(io, (p) =>
+      k.wasm.pe_colorize(p.rgba, p.values, n, COLORMAPS[map].id, vmin, vmax, p.special ?? 0));
+    return new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  },
+};

@@ -1,0 +1,26 @@
+// Every kind's kernel binding, one module per encoding family. A binding is
+//   { args: [C argument names], compute(k, spec) → { data, ...extras } }
+// where k.wasm is the module's exports and k.run(io, call) allocates inputs/outputs in WASM
+// memory, calls, copies the outputs out and frees (see web/api/pe.js).
+import sinusoidal from './sinusoidal.js';
+import vision from './vision.js';
+import mrope from './mrope.js';
+import rope from './rope.js';
+import absolute from './absolute.js';
+import relative from './relative.js';
+import attention from './attention.js';
+
+export const KERNELS = {
+  ...sinusoidal,
+  ...vision,
+  ...mrope,
+  ...rope,
+  ...absolute,
+  ...relative,
+  ...attention,
+};
+
+// Not a kind: the heatmap colour maps (c/colormap.c) behind pe.colorize. Non-enumerable, so
+// anything that lists KERNELS as kinds does not see it.
+import colormap from './colormap.js';
+Object.defineProperty(KERNELS, 'colorize', { value: colormap, enumerable: false });

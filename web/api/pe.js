@@ -1,0 +1,221 @@
+// PE Lab's JS API: a thin layer over the WebAssembly kernels (see shared/spec-contract.md).
+//
+//   import { createPE } from '../web/pe.js';
+//   const pe = await createPE();                       // { simd: 'auto' | true | false }
+//   const { data, shape } = pe.compute({ kind: 'sinusoidal', length: 128, dim: 64 });
+//
+// The same module runs in browsers and in Node >= 20. The .wasm files are bare modules
+// (Emscripten STANDALONE_WASM) loaded here: no generated JS glue, so no __dirname or ESM issues.
+import { PEError, defaults, normalizeSpec, shapeOf } from './spec.js';
+import { SCHEMA, KINDS, PE_MAX_ELEMENTS } from './schema/index.js';
+import { KERNELS } from './kernels/index.js';
+
+export { PEError, SCHEMA, KINDS, PE_MAX_ELEMENTS, defaults };
+
+// The smallest module that uses a SIMD instruction (i32.const 0; i8x16.splat): engines that
+// validate it run the SIMD build.
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,   // magic, version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,         // type section: () -> v128
+  0x03, 0x02, 0x01, 0x00,                           // function section: one function of type 0
+  0x0a, 0x08, 0x01, 0x06, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0x0b,   // code: i32.const 0, i8x16.splat
+]);
+
+/** True when this engine supports WebAssembly 128-bit SIMD. */
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+const isNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string'
+  && typeof window === 'undefined';
+
+async function loadBytes(url) {
+  if (isNode && url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`PE Lab: could not load ${url} (HTTP ${response.status})`);
+  return response.arrayBuffer();
+}
+
+async function instantiate(source) {
+  const imports = {
+    env: {
+      // The heap grew: nothing to do, every read makes fresh views of memory.buffer.
+      emscripten_notify_memory_growth() {},
+    },
+  };
+  const bytes = source instanceof URL ? await loadBytes(source) : source;
+  const { instance } = await WebAssembly.instantiate(bytes, imports);
+  const exports = instance.exports;
+  if (typeof exports._initialize === 'function') exports._initialize();   // static constructors
+  return exports;
+}
+
+/**
+ * Loads the kernels. options.simd: 'auto' (default: SIMD when the engine validates it), true
+ * (require SIMD) or false (force the scalar build). options.wasm: bytes (ArrayBuffer/Uint8Array)
+ * or a URL of the module to load instead of the default file next to this script.
+ */
+export async function createPE(options = {}) {
+  const { simd = 'auto', wasm } = options;
+  if (simd !== 'auto' && simd !== true && simd !== false) {
+    throw new PEError('simd', `simd must be "auto", true or false, got ${String(simd)}`);
+  }
+  const supported = simdSupported();
+  if (simd === true && !supported) {
+    throw new PEError('simd', 'simd: true was requested but this engine does not support WebAssembly SIMD');
+  }
+  const useSimd = simd === 'auto' ? supported : simd;
+  const source = wasm ?? new URL(useSimd ? '../wasm/pe_simd.wasm' : '../wasm/pe_scalar.wasm', import.meta.url);
+  return new PE(await instantiate(source));
+}
+
+class PE {
+  #w;
+
+  constructor(exports) {
+    this.#w = exports;
+    /** True when the loaded build runs SIMD kernels. */
+    this.simd = exports.pe_simd_enabled() === 1;
+  }
+
+  /** The full spec of a kind with every default filled in. */
+  defaults(kind) {
+    return defaults(kind);
+  }
+
+  /** Validates a spec and fills in its defaults, without computing it. */
+  normalize(spec) {
+    return normalizeSpec(spec);
+  }
+
+  /**
+   * Computes a spec. Returns { data: Float32Array (a copy), shape: number[], spec, ...extras }
+   * where spec is the normalized spec that was computed. Throws PEError on bad input; the module
+   * stays usable.
+   */
+  compute(spec) {
+    const s = normalizeSpec(spec);
+    const binding = KERNELS[s.kind];
+    const result = binding.compute(this.#context(binding.args), s);
+    return { ...result, shape: shapeOf(s), spec: s };
+  }
+
+  /**
+   * Colours values through a colour map in C (web/api/kernels/colormap.js, c/colormap.c):
+   * colorize(values, { map: 'viridis' | 'cividis' | 'diverging', vmin, vmax, special })
+   * → Uint8ClampedArray of RGBA pixels, ready for ImageData. Throws PEError on bad options.
+   */
+  colorize(values, options) {
+    const binding = KERNELS.colorize;
+    return binding.compute(this.#context(binding.args), values, options);
+  }
+
+  /**
+   * Reads a trained 2-D table from a .npy or .safetensors file (bytes: ArrayBuffer or typed
+   * array; options.name picks a safetensors tensor such as GPT-2's "wpe.weight"). Returns
+   * { data, shape: [rows, cols], dtype, format, name?, kind: 'learned' }, which the views take
+   * like a computed result. Parsed in C (c/matrix.c, web/api/kernels/matrix.js); a bad file throws a
+   * PEError saying what is wrong (param 'bytes', or 'name' with the file's tensor names).
+   */
+  loadMatrix(bytes, options) {
+    return KERNELS.learned.loadMatrix((args) => this.#context(args), bytes, options);
+  }
+
+  /**
+   * Applies rotary position embedding to x (kind `rope`; web/api/kernels/rope.js, c/rope.c): x is a
+   * Float32Array, row-major [length, dim] or [heads, length, dim]; options.heads states the head
+   * count, otherwise it is x.length / (length·dim). The first rotary_dim channels of every row
+   * are rotated by p·inv_freq (cos and sin times attention_factor), the rest copied. Returns
+   * { data, shape, spec, inv_freq, attention_factor }; x is never modified. Throws PEError.
+   */
+  applyRope(x, spec, options) {
+    return KERNELS.rope.apply(this.#context(KERNELS.rope.applyArgs), x, spec, options);
+  }
+
+  /**
+   * The exact cos and sin tables of a rope spec, [length, rotary_dim/2] each (without the
+   * attention factor, which is returned beside them): { cos, sin, shape, spec, inv_freq,
+   * attention_factor }. Throws PEError.
+   */
+  ropeTables(spec) {
+    return KERNELS.rope.tables(this.#context(KERNELS.rope.args), spec);
+  }
+
+  /**
+   * For tests of the C guards only: runs a kind's kernel on a spec that skipped JS validation
+   * (defaults still filled in), so a bad value reaches C and comes back as a status.
+   */
+  _computeUnvalidated(spec) {
+    const s = { ...defaults(spec.kind), ...spec };
+    const binding = KERNELS[s.kind];
+    return binding.compute(this.#context(binding.args), s);
+  }
+
+  #context(args) {
+    return { wasm: this.#w, run: (io, call) => this.#run(io, call, args) };
+  }
+
+  // Allocates io.inputs (typed arrays, copied in) and io.outputs ({ name: count } floats, or
+  // { name: { count, type } }) in WASM memory, runs call({ name: ptr }), copies every output
+  // out and frees everything, also when the call fails. A non-zero status becomes a PEError
+  // naming args[k - 1] for PE_ERR_ARG(k).
+  #run(io, call, args) {
+    const w = this.#w;
+    const ptrs = {};
+    const outputs = Object.entries(io.outputs ?? {}).map(([name, o]) =>
+      (typeof o === 'number' ? { name, count: o, type: Float32Array } : { name, type: Float32Array, ...o }));
+    try {
+      for (const [name, array] of Object.entries(io.inputs ?? {})) {
+        ptrs[name] = this.#alloc(array.byteLength, name);
+        new Uint8Array(w.memory.buffer, ptrs[name], array.byteLength)
+          .set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+      }
+      for (const { name, count, type } of outputs) {
+        if (count > PE_MAX_ELEMENTS) throw new PEError(args[1] ?? 'kind', `output of ${count} values exceeds PE_MAX_ELEMENTS (${PE_MAX_ELEMENTS})`);
+        ptrs[name] = this.#alloc(count * type.BYTES_PER_ELEMENT, args[1] ?? name);
+      }
+      const status = call(ptrs);
+      if (status !== 0) this.#throwStatus(status, args);
+      // memory.buffer may have been replaced by growth during the call: view it afresh.
+      const result = {};
+      for (const { name, count, type } of outputs) result[name] = new type(w.memory.buffer, ptrs[name], count).slice();
+      return result;
+    } finally {
+      for (const ptr of Object.values(ptrs)) w.free(ptr);
+    }
+  }
+
+  #alloc(bytes, param) {
+    const ptr = this.#w.malloc(Math.max(bytes, 1));
+    if (ptr === 0) {
+      throw new PEError(param, `not enough memory for ${(bytes / 2 ** 20).toFixed(1)} MiB (${param})`);
+    }
+    return ptr;
+  }
+
+  #throwStatus(status, args) {
+    const message = this.#cString(this.#w.pe_status_message(status));
+    const index = status - 100;
+    const param = index >= 1 && index <= args.length ? args[index - 1] : (args[1] ?? 'kind');
+    throw new PEError(param, `${param}: ${message} (kernel status ${status})`);
+  }
+
+  #cString(ptr) {
+    const heap = new Uint8Array(this.#w.memory.buffer);
+    let end = ptr;
+    while (heap[end] !== 0) end++;
+    return new TextDecoder().decode(heap.subarray(ptr, end));
+  }
+
+  /** Bytes of WASM memory (for tests: the heap must not grow on bad input). */
+  get memoryBytes() {
+    return this.#w.memory.buffer.byteLength;
+  }
+}

@@ -1,0 +1,566 @@
+// PE Lab's page shell: the catalogue of kinds (grouped by each kind's schema `group`), the
+// controls of the chosen kind (generated from its schema, web/app/controls.js) and the views that
+// apply to its output (web/app/views.js). Every change recomputes with the WebAssembly API
+// (web/pe.js) on the next animation frame and updates the views; there is no compute button.
+// A bad value shows its PEError at the field it names, and the views keep the last good result.
+//
+// The state lives in the URL fragment as a versioned permalink (#v1/sinusoidal?dim=32&~map=cividis,
+// web/share/permalink.js): the spec, the shared view state, compare mode's B and the language. A
+// damaged link falls back (defaults on load, the current view later) with a notice. Without a
+// ~lang in the link the language comes from ?lang=, the user's last choice, or navigator.languages.
+// ?embed shows only the figure (heatmap and curves; ?embed=heatmap or ?embed=lines for one).
+import { createPE, PEError, SCHEMA } from '../api/pe.js';
+import { buildControls } from './controls.js';
+import { h } from '../plot/dom.js';
+import { LANGS, LANG_NAMES, pickLang, translator } from '../i18n/index.js';
+import { outputInfo } from '../model/output.js';
+import { viewsFor } from './views.js';
+import { whenNearViewport } from '../views/lazy.js';
+import { decodePermalink, encodePermalink, DEFAULT_LANG, VIEW_DEFAULTS } from '../share/permalink.js';
+import { copyLinkButton, embedViews, hideNotice, inlineWasm, showNotice } from '../share/page.js';
+
+// The catalogue's sections: the schema's `group` of each kind (its family's name everywhere:
+// c/, web/api/, web/views/, tests/), headed by the i18n string group.<name>.
+const GROUP_ORDER = ['absolute', 'relative', 'rope', 'vision', 'attention'];
+const LANG_KEY = 'pe-lab-lang';
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const groupOf = (kind) => SCHEMA[kind].group ?? 'other';
+
+/**
+ * Diagnostics for tests and the curious: render count, the time of each render (compute and
+ * every view's update, in ms) and of each view's updates, the time of the first plot.
+ */
+const diag = { renders: 0, renderMs: [], computeMs: [], viewMs: {}, firstPlotMs: null, lastRenderEnd: 0 };
+window.__peLab = diag;
+
+const app = {
+  pe: null,
+  lang: 'en',
+  t: translator('en'),
+  kind: null,
+  specs: {}, // the user's working spec per kind (may be invalid)
+  good: {}, // the last spec that computed, and its result, per kind
+  loaded: {}, // a result a view supplied instead of computing (a trained table from a file), per kind
+  shared: {}, // display state shared by the views, per kind
+  views: [], // [{ view, handle, section }]
+  mountedKey: null,
+  controls: null,
+  lastEdited: null,
+  frame: 0,
+  urlTimer: 0,
+  linkSpec: {}, // the last spec computed from the parameters, per kind (what a link holds)
+  embed: null, // ?embed: null, or which views to show ('all' | 'heatmap' | 'lines')
+};
+
+// ---------------------------------------------------------------------------------------------
+// Permalinks (web/share/permalink.js): the last good spec, the shared view state and the language.
+
+/** The fragment of the current state (#v1/…). */
+function currentHash() {
+  const kind = app.kind;
+  const spec = app.linkSpec[kind] ?? app.pe.defaults(kind);
+  return encodePermalink({ kind, spec, view: app.shared[kind], lang: app.lang });
+}
+
+/** The shareable URL of the current state (without ?embed). */
+function currentLink() {
+  const search = new URLSearchParams(location.search);
+  search.delete('embed');
+  const q = search.toString();
+  return `${location.href.split(/[?#]/)[0]}${q ? `?${q}` : ''}${currentHash()}`;
+}
+
+function scheduleUrl() {
+  clearTimeout(app.urlTimer);
+  // Announced for tests and embedders: data-link is "pending" until the address bar holds the state.
+  document.documentElement.dataset.link = 'pending';
+  app.urlTimer = setTimeout(() => {
+    const hash = currentHash();
+    if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+    document.documentElement.dataset.link = 'written';
+  }, 250);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Header, catalogue, footer
+
+function renderHeader() {
+  const { t } = app;
+  document.documentElement.lang = app.lang;
+  document.title = t('app.pageTitle');
+  document.getElementById('title').textContent = t('app.title');
+  document.getElementById('tagline').textContent = t('app.tagline');
+  document.getElementById('skip').textContent = t('app.skip');
+  const langBox = document.getElementById('lang');
+  langBox.replaceChildren();
+  langBox.setAttribute('aria-label', t('app.language'));
+  for (const lang of LANGS) {
+    langBox.append(h('button', {
+      type: 'button', class: 'lang-button', lang, 'aria-pressed': String(lang === app.lang), text: LANG_NAMES[lang],
+      on: { click: () => setLang(lang) },
+    }));
+  }
+  const engine = document.getElementById('engine');
+  if (app.pe) {
+    engine.textContent = `${app.pe.simd ? t('app.simdOn') : t('app.simdOff')} ${t('app.private')}`;
+    engine.dataset.simd = String(!!app.pe.simd);
+  } else engine.textContent = t('app.loading');
+}
+
+function renderCatalogue() {
+  const { t } = app;
+  const nav = document.getElementById('catalogue');
+  nav.setAttribute('aria-label', t('app.catalogue'));
+  const groups = new Map();
+  for (const kind of Object.keys(SCHEMA)) {
+    const g = groupOf(kind);
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(kind);
+  }
+  const order = [...GROUP_ORDER.filter((g) => groups.has(g)), ...[...groups.keys()].filter((g) => !GROUP_ORDER.includes(g))];
+  const list = h('div', { class: 'cat-groups' });
+  for (const g of order) {
+    const headId = `cat-group-${g}`;
+    const name = t(`group.${g}`);
+    list.append(h('section', { class: 'cat-group', 'aria-labelledby': headId },
+      h('h2', { id: headId, class: 'cat-group-title', text: name }),
+      h('ul', {}, groups.get(g).map((kind) => h('li', {},
+        h('a', {
+          href: `#${kind}`, class: 'cat-item', 'data-kind': kind, 'aria-current': kind === app.kind ? 'page' : null,
+          text: t.tr(SCHEMA[kind].label) || kind,
+        }))))));
+  }
+  nav.replaceChildren(h('p', { class: 'cat-title', text: t('app.catalogue') }), list);
+}
+
+function markCatalogue() {
+  for (const a of document.querySelectorAll('#catalogue .cat-item')) {
+    if (a.dataset.kind === app.kind) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The chosen kind: heading, controls, views
+
+function destroyViews() {
+  for (const v of app.views) {
+    try {
+      v.cancel?.();   // a lazy view still waiting for the screen
+      v.handle?.destroy?.();
+    } catch (err) {
+      console.warn(err);
+    }
+  }
+  app.views = [];
+  app.mountedKey = null;
+}
+
+function showKind(kind, spec, { focus = false } = {}) {
+  const { t } = app;
+  destroyViews();
+  cancelAnimationFrame(app.frame);
+  app.frame = 0;
+  app.kind = kind;
+  if (spec) app.specs[kind] = spec;
+  app.specs[kind] ??= app.pe.defaults(kind);
+  app.shared[kind] ??= { colormap: 'viridis', head: 0 };
+  app.lastEdited = null;
+  markCatalogue();
+  const schema = SCHEMA[kind];
+  const main = document.getElementById('main');
+  main.dataset.kind = kind;
+  const group = groupOf(kind);
+
+  const heading = h('h2', { id: 'kind-title', tabindex: -1, text: t.tr(schema.label) || kind });
+  const head = h('div', { class: 'kind-head' },
+    h('p', { class: 'kind-group', text: t(`group.${group}`) }),
+    heading,
+    h('p', { class: 'kind-help', text: t.tr(schema.help) }),
+    copyLinkButton({ t, embed: !!app.embed, link: currentLink }));
+
+  const paramsTitle = h('h3', { id: 'params-title', class: 'box-title', text: t('app.parameters') });
+  const fieldsBox = h('div');
+  const generalError = h('p', { class: 'field-error general-error', id: 'general-error', role: 'status' });
+  generalError.hidden = true;
+  const reset = h('button', {
+    type: 'button', class: 'button', text: t('app.reset'),
+    on: {
+      click: () => {
+        app.specs[kind] = app.pe.defaults(kind);
+        app.controls.setValues(app.specs[kind]);
+        schedule();
+      },
+    },
+  });
+  const loadedText = h('p', { class: 'loaded-text' });
+  const loadedNote = h('div', { class: 'loaded-note', role: 'status' }, loadedText,
+    h('button', { type: 'button', class: 'button', text: t('app.unload'), on: { click: () => clearResult() } }));
+  loadedNote.hidden = true;
+  const controlsBox = h('section', { class: 'controls box', 'aria-labelledby': 'params-title' },
+    paramsTitle, loadedNote, fieldsBox, generalError, h('div', { class: 'controls-actions' }, reset));
+  app.loadedUi = { note: loadedNote, text: loadedText, fields: fieldsBox, reset };
+  app.controls = buildControls(fieldsBox, {
+    fields: schema.fields,
+    spec: app.specs[kind],
+    t,
+    idPrefix: `f-${kind}`,
+    onChange: (values, path) => {
+      app.specs[kind] = values;
+      app.lastEdited = path;
+      schedule();
+    },
+  });
+  app.generalError = generalError;
+  const viewsBox = h('div', { class: 'views', id: 'views' });
+  main.replaceChildren(head, h('div', { class: 'kind-body' }, controlsBox, viewsBox));
+  app.viewsBox = viewsBox;
+  app.fitControls = () => controlsBox.classList.toggle('is-sticky', controlsBox.offsetHeight + 32 <= window.innerHeight);
+  new ResizeObserver(() => app.fitControls()).observe(controlsBox);
+  if (focus) heading.focus({ preventScroll: false });
+  compute();
+}
+
+function mountViews(info) {
+  const { t } = app;
+  destroyViews();
+  app.viewsBox.replaceChildren();
+  const ctx = {
+    pe: app.pe,
+    t,
+    lang: app.lang,
+    kind: info.kind,
+    schema: SCHEMA[info.kind],
+    info,
+    setShared,
+    buildControls: (container, opts) => buildControls(container, { t, ...opts }),
+    showResult,
+    clearResult,
+    setSpec,
+  };
+  for (const view of embedViews(viewsFor(info), app.embed)) {
+    const titleId = `view-${view.id}-title`;
+    const explain = typeof view.explain === 'function' ? view.explain(info) : view.explain;
+    const body = h('div', { class: 'view-body' });
+    const section = h('section', { class: `view card view-${view.id}`, id: `view-${view.id}`, 'aria-labelledby': titleId },
+      h('header', { class: 'view-head' },
+        h('h3', { id: titleId, text: t.tr(view.title) }),
+        explain ? h('p', { class: 'view-explain', text: t.tr(explain) }) : null),
+      body);
+    app.viewsBox.append(section);
+    const entry = { view, handle: null, section };
+    app.views.push(entry);
+    if (view.lazy) {
+      mountLazy(entry, body, { ...ctx, view: view.id }, info);
+      continue;
+    }
+    try {
+      entry.handle = view.mount(body, { ...ctx, view: view.id });
+    } catch (err) {
+      console.error(`view ${view.id} failed to mount`, err);
+    }
+  }
+  app.mountedKey = `${info.kind}:${info.class}:${info.rank}:${info.slices}`;
+}
+
+/**
+ * A view whose code loads on demand (web/views/lazy.js): a placeholder until its section comes
+ * near the screen, then the module arrives, its title and explanation fill the header, and it
+ * mounts and draws the latest state.
+ */
+function mountLazy(entry, body, ctx, info) {
+  const { t } = app;
+  body.append(h('p', { class: 'view-loading', text: t('app.viewLoading') }));
+  entry.cancel = whenNearViewport(entry.section, () => {
+    entry.view.load().then((real) => {
+      if (!app.views.includes(entry)) return;   // the kind changed meanwhile
+      const explain = typeof real.explain === 'function' ? real.explain(info) : real.explain;
+      const head = entry.section.querySelector('.view-head');
+      head.querySelector('h3').textContent = t.tr(real.title);
+      if (explain) head.append(h('p', { class: 'view-explain', text: t.tr(explain) }));
+      body.replaceChildren();
+      entry.handle = real.mount(body, ctx);
+      entry.view = { ...real, lazy: false };
+      if (app.good[app.kind]) {
+        entry.handle?.update(currentState({ changed: new Set(['result', 'shared', 'theme']), stale: app.stale }));
+      }
+    }).catch((err) => console.error(`view ${entry.view.id} failed to load`, err));
+  });
+}
+
+function updateViews(state) {
+  for (const { view, handle } of app.views) {
+    try {
+      const t0 = performance.now();
+      handle?.update(state);
+      const list = (diag.viewMs[view.id] ??= []);
+      list.push(performance.now() - t0);
+      if (list.length > 500) list.shift();
+    } catch (err) {
+      console.error(`view ${view.id} failed to update`, err);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Computing and errors
+
+function schedule() {
+  if (!app.frame) app.frame = requestAnimationFrame(() => {
+    app.frame = 0;
+    compute();
+  });
+}
+
+function currentState(extra) {
+  const good = app.good[app.kind];
+  return {
+    spec: good.spec,
+    result: good.result,
+    info: good.info,
+    shared: app.shared[app.kind],
+    stale: false,
+    timing: good.timing,
+    ...extra,
+  };
+}
+
+function setShared(patch) {
+  const kind = app.kind;
+  const prev = app.shared[kind];
+  const changed = new Set(['shared']);
+  for (const [k, v] of Object.entries(patch)) if (!same(prev[k], v)) changed.add(`shared:${k}`);
+  if (changed.size === 1) return;
+  app.shared[kind] = { ...prev, ...patch };
+  if (app.good[kind]) updateViews(currentState({ changed, stale: app.stale }));
+  scheduleUrl();
+}
+
+/**
+ * Set fields of the current kind's parameters from a view (e.g. the M-RoPE builder's segments):
+ * the controls show the new values and the page recomputes on the next frame, as if typed. For
+ * views (ctx).
+ */
+function setSpec(patch) {
+  app.specs[app.kind] = { ...app.specs[app.kind], ...patch };
+  app.controls.setValues(app.specs[app.kind]);
+  app.lastEdited = Object.keys(patch)[0] ?? null;
+  schedule();
+}
+
+function clearErrors() {
+  app.controls.clearErrors();
+  app.generalError.hidden = true;
+}
+
+function showError(err) {
+  const { t } = app;
+  clearErrors();
+  const isPE = err instanceof PEError || err?.name === 'PEError';
+  const msg = err?.message ?? String(err);
+  const fieldLabel = (param) => {
+    const f = SCHEMA[app.kind].fields[String(param).split('.')[0]];
+    return f ? t.tr(f.label) || param : param;
+  };
+  const text = (param) => (app.lang === 'en' ? msg : `${t('app.fieldError', fieldLabel(param))} ${msg}`);
+  let shown = false;
+  if (isPE && err.param) {
+    shown = app.controls.showError(err.param, text(err.param));
+    // A limit set by another field (e.g. the output size) also shows where the user is typing.
+    if (shown && app.lastEdited && app.lastEdited.split('.')[0] !== String(err.param).split('.')[0]) {
+      app.controls.showError(app.lastEdited, text(err.param));
+    }
+  }
+  if (!shown) {
+    app.generalError.textContent = isPE ? text(err.param ?? '') : t('app.otherError', msg);
+    app.generalError.hidden = false;
+    if (!isPE) console.warn(err);
+  }
+  app.stale = true;
+  if (app.good[app.kind] && app.views.length) {
+    updateViews(currentState({ stale: true, changed: new Set(['stale']) }));
+  }
+}
+
+/**
+ * Show `result` (shaped like compute's, e.g. pe.loadMatrix's trained table) instead of computing
+ * the kind's spec, until clearResult(). `label` says where it came from. For views (ctx).
+ */
+function showResult(result, label) {
+  const [rows, cols] = result.shape;
+  const spec = { ...app.pe.defaults(app.kind), ...(result.spec ?? {}) };
+  if ('length' in spec) spec.length = rows;
+  if ('dim' in spec) spec.dim = cols;
+  app.loaded[app.kind] = { result: { ...result, spec }, label };
+  compute();
+}
+
+function clearResult() {
+  if (!app.loaded[app.kind]) return;
+  delete app.loaded[app.kind];
+  compute();
+}
+
+function markLoaded(loaded) {
+  const ui = app.loadedUi;
+  ui.note.hidden = !loaded;
+  ui.text.textContent = loaded ? app.t('app.loadedNote', loaded.label) : '';
+  // The parameters do not describe a loaded table: out of reach until it is put away.
+  ui.fields.inert = !!loaded;
+  ui.fields.classList.toggle('is-inert', !!loaded);
+  ui.reset.disabled = !!loaded;
+}
+
+function compute() {
+  const kind = app.kind;
+  const schema = SCHEMA[kind];
+  const spec = app.specs[kind];
+  app.controls.updateBounds(spec);
+  scheduleUrl();
+  const t0 = performance.now();
+  const loaded = app.loaded[kind];
+  markLoaded(loaded);
+  let result;
+  try {
+    result = loaded ? loaded.result : app.pe.compute(spec);
+  } catch (err) {
+    if (!app.views.length) {
+      // Nothing computed yet for this kind: mount the views for its default shape, blank.
+      const d = app.pe.compute(app.pe.defaults(kind));
+      mountViews(outputInfo(kind, schema, d.shape));
+    }
+    showError(err);
+    return;
+  }
+  const computeMs = performance.now() - t0;
+  clearErrors();
+  app.stale = false;
+  const info = outputInfo(kind, schema, result.shape);
+  const key = `${kind}:${info.class}:${info.rank}:${info.slices}`;
+  if (app.mountedKey !== key) mountViews(info);
+  const shared = app.shared[kind];
+  if ((shared.head ?? 0) >= info.slices) shared.head = 0;
+  app.good[kind] = { spec: result.spec, result, info, timing: { computeMs } };
+  if (!loaded) app.linkSpec[kind] = result.spec;
+  updateViews(currentState({ changed: new Set(['result']) }));
+  const ms = performance.now() - t0;
+  diag.renders += 1;
+  diag.renderMs.push(ms);
+  diag.computeMs.push(computeMs);
+  diag.lastRenderEnd = performance.now();
+  if (diag.renderMs.length > 500) {
+    diag.renderMs.shift();
+    diag.computeMs.shift();
+  }
+  document.getElementById('main').dataset.renders = String(diag.renders);
+  if (diag.firstPlotMs === null) {
+    diag.firstPlotMs = performance.now();
+    performance.mark('pe:first-plot');
+    document.documentElement.dataset.state = 'ready';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Language, theme, navigation
+
+function setLang(lang) {
+  if (lang === app.lang) return;
+  app.lang = lang;
+  app.t = translator(lang);
+  try {
+    localStorage.setItem(LANG_KEY, lang);
+  } catch { /* private mode */ }
+  renderHeader();
+  renderCatalogue();
+  showKind(app.kind, app.specs[app.kind]);
+  scheduleUrl();
+  document.querySelector(`#lang [lang="${lang}"]`)?.focus();
+}
+
+/** Switches to a link's language without remembering it as the user's choice. */
+function applyLinkLang(lang) {
+  if (!lang || lang === app.lang) return false;
+  app.lang = lang;
+  app.t = translator(lang);
+  renderHeader();
+  renderCatalogue();
+  return true;
+}
+
+/** Shows a decoded link: its kind, spec, view state and language. */
+function applyLink(link, { focus = false } = {}) {
+  hideNotice();
+  if (link.version >= 1) {
+    applyLinkLang(link.lang ?? DEFAULT_LANG);
+    // A versioned link states the whole view: nothing of the previous one carries over.
+    app.shared[link.kind] = { ...VIEW_DEFAULTS, compare: null, ...link.view };
+    delete app.loaded[link.kind];
+  }
+  showKind(link.kind, link.spec, { focus: focus && link.kind !== app.kind });
+}
+
+function onHashChange() {
+  if (location.hash === currentHash()) return;
+  const link = decodePermalink(location.hash);
+  if (link.status === 'empty') return;
+  if (link.status === 'error') {
+    // Keep what is on screen, say why, and put the current state back in the address bar.
+    showNotice(app.t, link, 'kept');
+    scheduleUrl();
+    return;
+  }
+  // A catalogue link (#kind alone) brings back that kind's last setting.
+  if (!link.hasParams) {
+    hideNotice();
+    if (link.kind !== app.kind) showKind(link.kind, app.specs[link.kind], { focus: true });
+    else scheduleUrl();
+    return;
+  }
+  applyLink(link, { focus: true });
+}
+
+async function main() {
+  performance.mark('pe:script');
+  const root = document.documentElement;
+  let stored = null;
+  try {
+    stored = localStorage.getItem(LANG_KEY);
+  } catch { /* private mode */ }
+  const search = new URLSearchParams(location.search);
+  const link = decodePermalink(location.hash);
+  app.embed = search.has('embed') ? search.get('embed') || 'all' : null;
+  if (app.embed) root.classList.add('pe-embed');
+  app.lang = link.status === 'ok' && link.version >= 1 && (link.lang || !search.get('lang'))
+    ? link.lang ?? DEFAULT_LANG
+    : pickLang({ query: search.get('lang'), stored, languages: navigator.languages ?? [navigator.language] });
+  app.t = translator(app.lang);
+  const wasm = inlineWasm(); // the offline single file carries the module in the page
+  const loading = createPE(wasm ? { wasm } : {}); // fetch and compile while the header is built
+  renderHeader();
+  try {
+    app.pe = await loading;
+    performance.mark('pe:wasm-ready');
+  } catch (err) {
+    root.dataset.state = 'error';
+    const msg = err?.message ?? String(err);
+    document.getElementById('main').replaceChildren(h('p', { class: 'load-error', role: 'alert', text: app.t('app.loadFailed', msg) }));
+    document.getElementById('engine').textContent = '';
+    console.warn(err);
+    return;
+  }
+  renderHeader();
+  const ok = link.status === 'ok';
+  app.kind = ok ? link.kind : (SCHEMA.sinusoidal ? 'sinusoidal' : Object.keys(SCHEMA)[0]);
+  if (ok && link.version >= 1) app.shared[app.kind] = { ...VIEW_DEFAULTS, compare: null, ...link.view };
+  renderCatalogue();
+  showKind(app.kind, ok ? link.spec ?? undefined : undefined);
+  if (link.status === 'error') showNotice(app.t, link, 'defaults');
+  window.addEventListener('hashchange', onHashChange);
+  window.addEventListener('resize', () => app.fitControls?.());
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    if (app.good[app.kind]) updateViews(currentState({ changed: new Set(['theme']), stale: app.stale }));
+  });
+}
+
+main();

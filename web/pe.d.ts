@@ -1,0 +1,263 @@
+// Types of PE Lab's public JS API (web/pe.js). The contract of every kind, with ranges and
+// defaults, is ../shared/spec-contract.md and web/api/schema/<family>.js; here are the shapes.
+// Every field but `kind` is optional in a spec: pe.defaults(kind) fills in the rest.
+// tests/types/usage.ts is compiled against this file by `npm test` (tsc --noEmit).
+
+/** Thrown for any bad input; `param` names the spec field (dotted for nested fields). */
+export class PEError extends Error {
+  constructor(param: string, message: string);
+  readonly name: 'PEError';
+  /** The field at fault, e.g. 'dim', 'rope_scaling.factor', 'segments[2].h', 'bytes'. */
+  param: string;
+}
+
+// --- specs ----------------------------------------------------------------------------------
+
+export interface SinusoidalSpec {
+  kind: 'sinusoidal';
+  length?: number;
+  dim?: number;
+  base?: number;
+  layout?: 'interleaved' | 'concat' | 'tensor2tensor';
+  offset?: number;
+}
+export interface Sinusoidal2dSpec {
+  kind: 'sinusoidal2d';
+  height?: number;
+  width?: number;
+  dim?: number;
+  base?: number;
+  layout?: 'mae' | 'sum' | 'tatp22';
+}
+export interface Sinusoidal3dSpec {
+  kind: 'sinusoidal3d';
+  depth?: number;
+  height?: number;
+  width?: number;
+  dim?: number;
+  base?: number;
+}
+export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'ntk';
+/** transformers' rope_scaling; which keys apply depends on rope_type. */
+export interface RopeScaling {
+  rope_type: RopeType;
+  factor?: number;
+  original_max_position_embeddings?: number | null;
+  beta_fast?: number;
+  beta_slow?: number;
+  truncate?: boolean;
+  mscale?: number | null;
+  mscale_all_dim?: number | null;
+  attention_factor?: number | null;
+  low_freq_factor?: number;
+  high_freq_factor?: number;
+}
+export interface RopeSpec {
+  kind: 'rope';
+  length?: number;
+  dim?: number;
+  base?: number;
+  layout?: 'half' | 'interleaved';
+  partial_rotary_factor?: number;
+  rope_scaling?: RopeScaling | null;
+  max_position_embeddings?: number | null;
+  /** Axial 2-D RoPE over a grid_height × grid_width grid of patches (both or neither). */
+  grid_height?: number | null;
+  grid_width?: number | null;
+}
+export type MropeSegment =
+  | { type: 'text'; length?: number }
+  | { type: 'image'; t?: number; h?: number; w?: number }
+  | { type: 'video'; t?: number; h?: number; w?: number; second_per_grid_t?: number };
+export interface MropeSpec {
+  kind: 'mrope';
+  dim?: number;
+  base?: number;
+  /** Pairs per axis (t, h, w); sums to dim / 2. */
+  mrope_section?: [number, number, number];
+  spatial_merge_size?: number;
+  tokens_per_second?: number | null;
+  segments?: MropeSegment[];
+}
+export interface IntegerSpec {
+  kind: 'integer';
+  length?: number;
+  dim?: number;
+  normalize?: boolean;
+}
+export interface BinarySpec {
+  kind: 'binary';
+  length?: number;
+  dim?: number;
+}
+export interface LearnedSpec {
+  kind: 'learned';
+  length?: number;
+  dim?: number;
+  std?: number;
+  seed?: number;
+}
+export interface AlibiSpec {
+  kind: 'alibi';
+  length?: number;
+  heads?: number;
+  mode?: 'causal' | 'symmetric';
+}
+export interface T5Spec {
+  kind: 't5';
+  length?: number;
+  num_buckets?: number;
+  max_distance?: number;
+  bidirectional?: boolean;
+}
+export interface ShawSpec {
+  kind: 'shaw';
+  length?: number;
+  max_relative_position?: number;
+}
+export interface DistanceSpec {
+  kind: 'distance';
+  length?: number;
+  function?: 'linear' | 'log' | 'gaussian' | 'exponential';
+  strength?: number;
+  scale?: number;
+  mode?: 'causal' | 'symmetric';
+}
+/** The encoding inside an attention spec: any positional kind; length and dim come from the attention spec. */
+export type EncodingSpec =
+  | Omit<SinusoidalSpec, 'length' | 'dim'>
+  | Omit<RopeSpec, 'length' | 'dim'>
+  | Omit<MropeSpec, 'dim'>
+  | Omit<IntegerSpec, 'length' | 'dim'>
+  | Omit<BinarySpec, 'length' | 'dim'>
+  | Omit<LearnedSpec, 'length' | 'dim'>
+  | Omit<AlibiSpec, 'length' | 'heads'>
+  | Omit<T5Spec, 'length'>
+  | Omit<ShawSpec, 'length'>
+  | Omit<DistanceSpec, 'length'>;
+export interface AttentionSpec {
+  kind: 'attention';
+  length?: number;
+  dim?: number;
+  heads?: number;
+  causal?: boolean;
+  encoding?: EncodingSpec | null;
+  content?: 'random' | 'tokens' | 'none';
+  /** Whitespace-separated words when content is 'tokens'. */
+  tokens?: string | null;
+  seed?: number;
+}
+
+export type Spec =
+  | SinusoidalSpec
+  | Sinusoidal2dSpec
+  | Sinusoidal3dSpec
+  | MropeSpec
+  | RopeSpec
+  | IntegerSpec
+  | BinarySpec
+  | LearnedSpec
+  | AlibiSpec
+  | T5Spec
+  | ShawSpec
+  | DistanceSpec
+  | AttentionSpec;
+export type Kind = Spec['kind'];
+/** A spec with every default filled in (what pe.defaults and result.spec hold). */
+export type FullSpec<S extends Spec = Spec> = Required<S>;
+export type SpecOf<K extends Kind> = Extract<Spec, { kind: K }>;
+
+// --- results --------------------------------------------------------------------------------
+
+/** Every result: a row-major float32 copy, its shape, and the normalized spec that was computed. */
+export interface Result<S extends Spec = Spec> {
+  data: Float32Array;
+  shape: number[];
+  spec: FullSpec<S>;
+}
+export interface RopeResult extends Result<RopeSpec> {
+  /** [rotary_dim / 2] frequencies after scaling. */
+  inv_freq: Float32Array;
+  attention_factor: number;
+}
+export interface MropeResult extends Result<MropeSpec> {
+  /** data: position ids [3, tokens]; angles: [tokens, dim / 2]. */
+  angles: Float32Array;
+}
+export interface AlibiResult extends Result<AlibiSpec> {
+  slopes: Float32Array;
+}
+export interface AttentionResult extends Result<AttentionSpec> {
+  /** [heads, length]: the entropy of each query row, and its weight on the nearest keys. */
+  entropy: Float32Array;
+  local_mass: Float32Array;
+  attention_factor: number;
+}
+/** The result of each kind. */
+export interface ResultByKind {
+  sinusoidal: Result<SinusoidalSpec>;
+  sinusoidal2d: Result<Sinusoidal2dSpec>;
+  sinusoidal3d: Result<Sinusoidal3dSpec>;
+  mrope: MropeResult;
+  rope: RopeResult;
+  integer: Result<IntegerSpec>;
+  binary: Result<BinarySpec>;
+  learned: Result<LearnedSpec>;
+  alibi: AlibiResult;
+  t5: Result<T5Spec>;
+  shaw: Result<ShawSpec>;
+  distance: Result<DistanceSpec>;
+  attention: AttentionResult;
+}
+
+export interface RopeTables {
+  cos: Float32Array;
+  sin: Float32Array;
+  shape: [number, number];
+  spec: FullSpec<RopeSpec>;
+  inv_freq: Float32Array;
+  attention_factor: number;
+}
+export interface MatrixResult {
+  data: Float32Array;
+  shape: [number, number];
+  dtype: string;
+  format: 'npy' | 'safetensors';
+  name?: string;
+  kind: 'learned';
+}
+export type ColorMap = 'viridis' | 'cividis' | 'diverging';
+
+export interface PE {
+  /** True when the loaded build runs SIMD kernels. */
+  readonly simd: boolean;
+  /** Bytes of WebAssembly memory. */
+  readonly memoryBytes: number;
+  defaults<K extends Kind>(kind: K): FullSpec<SpecOf<K>>;
+  normalize<K extends Kind>(spec: SpecOf<K>): FullSpec<SpecOf<K>>;
+  compute<K extends Kind>(spec: SpecOf<K>): ResultByKind[K];
+  colorize(
+    values: Float32Array,
+    options?: { map?: ColorMap; vmin?: number; vmax?: number; special?: boolean },
+  ): Uint8ClampedArray;
+  loadMatrix(bytes: ArrayBuffer | ArrayBufferView, options?: { name?: string }): MatrixResult;
+  applyRope(x: Float32Array, spec: RopeSpec, options?: { heads?: number }): RopeResult;
+  ropeTables(spec: RopeSpec): RopeTables;
+}
+
+export interface CreateOptions {
+  /** 'auto' (default): SIMD when the engine supports it; true requires it; false forces scalar. */
+  simd?: 'auto' | boolean;
+  /** The module's bytes or URL, instead of the .wasm file beside web/pe.js. */
+  wasm?: ArrayBuffer | Uint8Array | URL | string;
+}
+
+export function createPE(options?: CreateOptions): Promise<PE>;
+/** True when this engine supports WebAssembly 128-bit SIMD. */
+export function simdSupported(): boolean;
+export function defaults<K extends Kind>(kind: K): FullSpec<SpecOf<K>>;
+/** Every kind's schema: group, label, help, fields (descriptors), shape(spec). */
+export const SCHEMA: Record<Kind, { group: string; label: { en: string; ko: string }; fields: Record<string, unknown> }>;
+export const KINDS: Kind[];
+/** The largest output, in float32 values (2^26). */
+export const PE_MAX_ELEMENTS: number;

@@ -1,0 +1,473 @@
+// A canvas heatmap of a row-major [rows, cols] table: x = column, y = row.
+//
+// The canvas has exactly as many pixels as the screen area it covers. Each redraw resamples the
+// visible window of the table to those pixels (web/plot/resample.js: crisp cells when zoomed in, box
+// means when a pixel covers several cells) and colours them in C (pe.colorize, c/colormap.c).
+// Masked values (−Infinity, e.g. ALiBi above the diagonal) come out transparent, over a hatched
+// background. Zoom: Ctrl/⌘ + wheel or pinch, the + − buttons, or + − 0 on the keyboard; pan by
+// dragging or with the arrow keys once zoomed. Hover (or the arrow keys) reads (row, column,
+// exact value); a click or Enter reports the cell to `onActivate`.
+//
+//   const hm = new Heatmap(element, { pe, t, axes: { x, y, value }, onActivate });
+//   hm.setData({ data, rows, cols, offset, rowOffset, colOffset, range });
+//   hm.setColormap('cividis'); hm.setStale(true); hm.destroy();
+import { h } from './dom.js';
+import { planAxis, resample, scanValues } from './resample.js';
+import { float32String, formatInt, formatValue, niceRealTicks, niceTicks } from './format.js';
+import { COLORMAPS } from '../api/kernels/colormap.js';
+
+const MAX_CANVAS = 2048; // device pixels per side
+const MIN_SPAN = 3; // cells visible at the deepest zoom
+
+export class Heatmap {
+  /**
+   * @param {HTMLElement} root  an empty element to build in
+   * @param {{ pe, t, axes: { x: string, y: string, value: string }, onActivate?: Function,
+   *   onWindow?: Function, colormap?: string, compact?: boolean, label?: string }} opts
+   */
+  constructor(root, { pe, t, axes, onActivate = null, onWindow = null, colormap = 'viridis', compact = false, label = '' }) {
+    this.pe = pe;
+    this.t = t;
+    this.axes = axes;
+    this.onActivate = onActivate;
+    this.onWindow = onWindow;
+    this.colormap = colormap;
+    this.label = label;
+    this.data = null;
+    this.win = null;
+    this.cursor = null; // { row, col } in table cells
+    this.frame = 0;
+    this.lastDrawMs = 0;
+
+    this.plot = h('div', {
+      class: 'hm-plot', tabindex: 0, role: 'application', 'aria-roledescription': t('heatmap.roledescription'),
+    });
+    this.canvas = h('canvas', { class: 'hm-canvas', 'aria-hidden': 'true' });
+    this.cursorBox = h('div', { class: 'hm-cursor', hidden: true });
+    this.tools = h('div', { class: 'hm-tools' },
+      this._tool('+', t('heatmap.zoomIn'), () => this.zoomBy(1.6)),
+      this._tool('−', t('heatmap.zoomOut'), () => this.zoomBy(1 / 1.6)),
+      this._tool('⤢', t('heatmap.zoomReset'), () => this.resetView()));
+    this.plot.append(this.canvas, this.cursorBox);
+    this.xTicks = h('div', { class: 'hm-xticks', 'aria-hidden': 'true' });
+    this.yTicks = h('div', { class: 'hm-yticks', 'aria-hidden': 'true' });
+    this.cbarCanvas = h('canvas', { class: 'hm-cbar-canvas', width: 1, height: 256, 'aria-hidden': 'true' });
+    this.cbarTicks = h('div', { class: 'hm-cbar-ticks', 'aria-hidden': 'true' });
+    this.cbar = h('div', { class: 'hm-cbar', title: t('heatmap.colorbar') }, this.cbarCanvas, this.cbarTicks);
+    this.ylabel = h('div', { class: 'hm-ylabel', 'aria-hidden': 'true', text: axes.y });
+    this.xlabel = h('div', { class: 'hm-xlabel', 'aria-hidden': 'true', text: axes.x });
+    this.readout = h('p', { class: 'hm-readout', 'aria-live': 'polite' });
+    this.legend = h('div', { class: 'hm-legend' });
+    this.el = h('div', { class: `hm${compact ? ' hm-compact' : ''}` },
+      h('div', { class: 'hm-grid' }, this.ylabel, this.yTicks, h('div', { class: 'hm-plot-wrap' }, this.plot),
+        this.cbar, this.xTicks, this.xlabel),
+      h('div', { class: 'hm-foot' }, this.readout, this.legend, this.tools));
+    this.compact = compact;
+    root.append(this.el);
+    this.ctx = this.canvas.getContext('2d');
+    this._hint();
+
+    this._listen();
+    this.resizeObserver = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1].contentRect;
+      if (this.size && Math.round(box.width) === this.size.w && Math.round(box.height) === this.size.h) return;
+      this.schedule();
+    });
+    this.resizeObserver.observe(this.plot);
+  }
+
+  _tool(text, label, fn) {
+    return h('button', { type: 'button', class: 'hm-tool', 'aria-label': label, title: label, text, on: { click: fn } });
+  }
+
+  _hint() {
+    // Small heatmaps (side by side in the compare view) leave the hint to the big one.
+    this.readout.textContent = this.compact ? '' : this.t('heatmap.hint');
+    this.readout.classList.add('is-hint');
+  }
+
+  // --- data -----------------------------------------------------------------------------------
+
+  /**
+   * @param {{ data: Float32Array, rows: number, cols: number, offset?: number, rowOffset?: number,
+   *   colOffset?: number, range?: [number, number] | null, valueRange?: [number, number] | null }} d
+   *   range: the exact colour range (no symmetry or padding applied); valueRange: the value range
+   *   to fit the colours to instead of this table's (e.g. over every head of a 3-D output)
+   */
+  setData({ data, rows, cols, offset = 0, rowOffset = 0, colOffset = 0, range = null, valueRange = null }) {
+    const sameShape = this.data && this.rows === rows && this.cols === cols;
+    Object.assign(this, { data, rows, cols, offset, rowOffset, colOffset });
+    this.scan = scanValues(data, offset, rows * cols);
+    this.fixedRange = range;
+    this.valueRange = valueRange;
+    if (!sameShape) {
+      this.win = { x0: 0, x1: cols, y0: 0, y1: rows };
+      this.cursor = null;
+    }
+    this._updateLegend();
+    this._updateLabel();
+    this.draw();
+  }
+
+  setColormap(name) {
+    if (!COLORMAPS[name] || name === this.colormap) return;
+    this.colormap = name;
+    this._updateLegend();
+    this.draw();
+  }
+
+  setStale(stale) {
+    this.plot.classList.toggle('stale', !!stale);
+  }
+
+  /** The colour range in use: [lo, hi]; symmetric around 0 for the diverging map. */
+  colorRange() {
+    if (this.fixedRange) return this.fixedRange;
+    let [lo, hi] = this.valueRange ?? [this.scan?.lo, this.scan?.hi];
+    if (!Number.isFinite(lo)) return [0, 1];
+    if (COLORMAPS[this.colormap].diverging) {
+      const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+      return [-m, m];
+    }
+    if (lo === hi || !(Math.fround(hi) > Math.fround(lo))) {
+      const pad = Math.abs(lo) * 0.5 || 0.5;
+      [lo, hi] = [lo - pad, hi + pad];
+    }
+    return [lo, hi];
+  }
+
+  // --- view window ----------------------------------------------------------------------------
+
+  get zoomed() {
+    const w = this.win;
+    return !!w && (w.x0 > 0 || w.y0 > 0 || w.x1 < this.cols || w.y1 < this.rows);
+  }
+
+  setWindow(win, { silent = false } = {}) {
+    if (!this.data) return;
+    const clampAxis = (a, b, len) => {
+      const minSpan = Math.min(len, MIN_SPAN);
+      let span = Math.min(len, Math.max(minSpan, b - a));
+      let lo = Math.min(Math.max(0, a), len - span);
+      if (span >= len) {
+        lo = 0;
+        span = len;
+      }
+      return [lo, lo + span];
+    };
+    const [x0, x1] = clampAxis(win.x0, win.x1, this.cols);
+    const [y0, y1] = clampAxis(win.y0, win.y1, this.rows);
+    this.win = { x0, x1, y0, y1 };
+    this.plot.classList.toggle('is-zoomed', this.zoomed);
+    this.schedule();
+    if (!silent && this.onWindow) this.onWindow(this.win);
+  }
+
+  resetView() {
+    if (this.data) this.setWindow({ x0: 0, x1: this.cols, y0: 0, y1: this.rows });
+  }
+
+  /** Zoom by factor around (cx, cy) in cell coordinates (default: the window's centre). */
+  zoomBy(factor, cx, cy) {
+    if (!this.win) return;
+    const w = this.win;
+    cx ??= (w.x0 + w.x1) / 2;
+    cy ??= (w.y0 + w.y1) / 2;
+    this.setWindow({
+      x0: cx - (cx - w.x0) / factor, x1: cx + (w.x1 - cx) / factor,
+      y0: cy - (cy - w.y0) / factor, y1: cy + (w.y1 - cy) / factor,
+    });
+  }
+
+  panBy(dx, dy) {
+    const w = this.win;
+    if (!w) return;
+    this.setWindow({ x0: w.x0 + dx, x1: w.x1 + dx, y0: w.y0 + dy, y1: w.y1 + dy });
+  }
+
+  // --- drawing --------------------------------------------------------------------------------
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  draw() {
+    if (this.frame) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+    }
+    if (!this.data) return;
+    // Read every size first: a read after a DOM write would force a second layout. (The first
+    // read may have to lay out the page; that is the browser's work, not the heatmap's.)
+    const cssW = this.plot.clientWidth || 600;
+    const cssH = this.plot.clientHeight || 400;
+    const t0 = performance.now();
+    this.size = { w: cssW, h: cssH };
+    const dpr = Math.min(window.devicePixelRatio || 1, 3);
+    const pw = Math.max(1, Math.min(MAX_CANVAS, Math.round(cssW * dpr)));
+    const ph = Math.max(1, Math.min(MAX_CANVAS, Math.round(cssH * dpr)));
+    // One canvas pixel per cell where cells are larger than pixels (the browser scales it up,
+    // crisply), box means where they are smaller.
+    const { x0, x1, y0, y1 } = this.win;
+    const xp = planAxis(x0, x1, pw, this.cols);
+    const yp = planAxis(y0, y1, ph, this.rows);
+    if (this.canvas.width !== xp.count || this.canvas.height !== yp.count) {
+      this.canvas.width = xp.count;
+      this.canvas.height = yp.count;
+    }
+    const geometry = `${xp.cssScale},${xp.cssOffset},${yp.cssScale},${yp.cssOffset}`;
+    if (geometry !== this.geometry) {
+      this.geometry = geometry;
+      const cs = this.canvas.style;
+      cs.width = `${xp.cssScale * 100}%`;
+      cs.height = `${yp.cssScale * 100}%`;
+      cs.left = `${xp.cssOffset * 100}%`;
+      cs.top = `${yp.cssOffset * 100}%`;
+    }
+    const values = resample(this.data, this.rows, this.cols, xp, yp, { offset: this.offset, finite: this.scan.finite });
+    const [lo, hi] = this.colorRange();
+    const rgba = this.pe.colorize(values, { map: this.colormap, vmin: lo, vmax: hi });
+    this.ctx.putImageData(new ImageData(rgba, xp.count, yp.count), 0, 0);
+    this._drawTicks();
+    this._drawColorbar(lo, hi);
+    this._placeCursor();
+    this.lastDrawMs = performance.now() - t0;
+  }
+
+  _drawColorbar(lo, hi) {
+    const key = `${this.colormap}:${lo}:${hi}:${this.size?.h}`;
+    if (this.cbarKey === key) return;
+    this.cbarKey = key;
+    const ramp = new Float32Array(256);
+    for (let i = 0; i < 256; i++) ramp[i] = (255 - i + 0.5) / 256; // top = high
+    const rgba = this.pe.colorize(ramp, { map: this.colormap, vmin: 0, vmax: 1 });
+    this.cbarCanvas.getContext('2d').putImageData(new ImageData(rgba, 1, 256), 0, 0);
+    this.cbarTicks.textContent = '';
+    const height = this.size?.h || 300;
+    for (const v of niceRealTicks(lo, hi, Math.max(2, Math.min(8, Math.floor(height / 40))))) {
+      const tick = h('span', { class: 'hm-tick', text: formatValue(v) });
+      tick.style.top = `${((hi - v) / (hi - lo)) * 100}%`;
+      this.cbarTicks.append(tick);
+    }
+  }
+
+  _drawTicks() {
+    const { x0, x1, y0, y1 } = this.win;
+    const { w, h: hgt } = this.size;
+    const key = `${x0},${x1},${y0},${y1},${w},${hgt},${this.rowOffset},${this.colOffset}`;
+    if (key === this.ticksKey) return; // same window, same ticks: no DOM work
+    this.ticksKey = key;
+    const place = (box, a, b, offset, px, spacing, prop) => {
+      box.textContent = '';
+      const first = Math.ceil(a - 0.5);
+      const last = Math.floor(b - 0.5);
+      let widest = 1;
+      for (const c of niceTicks(first, last, Math.max(2, Math.min(10, Math.floor(px / spacing))))) {
+        const tick = h('span', { class: 'hm-tick', text: formatInt(c + offset) });
+        tick.style[prop] = `${((c + 0.5 - a) / (b - a)) * 100}%`;
+        box.append(tick);
+        widest = Math.max(widest, tick.textContent.length);
+      }
+      return widest;
+    };
+    place(this.xTicks, x0, x1, this.colOffset, w, 64, 'left');
+    const widest = place(this.yTicks, y0, y1, this.rowOffset, hgt, 36, 'top');
+    this.yTicks.style.width = `${widest * 0.62 + 0.6}em`;
+  }
+
+  _updateLegend() {
+    const s = this.scan;
+    const key = `${s.negInf}${s.nan}${s.posInf}${this.colormap}`;
+    if (key === this.legendKey) return;
+    this.legendKey = key;
+    this.legend.textContent = '';
+    const item = (cls, text) => h('span', { class: 'hm-legend-item' }, h('span', { class: `hm-swatch ${cls}` }), text);
+    if (s.negInf) this.legend.append(item('hm-swatch-masked', this.t('heatmap.masked')));
+    if (s.nan) this.legend.append(item('hm-swatch-nan', this.t('heatmap.nan')));
+    if (s.posInf) this.legend.append(item(COLORMAPS[this.colormap].diverging ? 'hm-swatch-posinf-dark' : 'hm-swatch-posinf', this.t('heatmap.posInf')));
+  }
+
+  _updateLabel() {
+    const [lo, hi] = Number.isFinite(this.scan.lo) ? [this.scan.lo, this.scan.hi] : [NaN, NaN];
+    const label = this.t('heatmap.aria', {
+      what: this.label, rows: this.rows, cols: this.cols, y: this.axes.y, x: this.axes.x,
+      lo: formatValue(lo), hi: formatValue(hi), masked: this.scan.negInf,
+    });
+    if (this.plot.getAttribute('aria-label') !== label) this.plot.setAttribute('aria-label', label);
+  }
+
+  // --- pointer and keyboard -------------------------------------------------------------------
+
+  _cellAt(clientX, clientY) {
+    if (!this.data) return null;
+    const rect = this.plot.getBoundingClientRect();
+    const fx = (clientX - rect.left) / rect.width;
+    const fy = (clientY - rect.top) / rect.height;
+    if (!(fx >= 0 && fx < 1 && fy >= 0 && fy < 1)) return null;
+    const { x0, x1, y0, y1 } = this.win;
+    return {
+      col: Math.min(this.cols - 1, Math.floor(x0 + fx * (x1 - x0))),
+      row: Math.min(this.rows - 1, Math.floor(y0 + fy * (y1 - y0))),
+      fx: x0 + fx * (x1 - x0),
+      fy: y0 + fy * (y1 - y0),
+    };
+  }
+
+  _setCursor(cell, { follow = false } = {}) {
+    if (!cell) {
+      this.cursor = null;
+      this.cursorBox.hidden = true;
+      return;
+    }
+    this.cursor = { row: cell.row, col: cell.col };
+    if (follow) {
+      // Keep the cursor's cell inside the window.
+      const w = this.win;
+      let dx = 0;
+      let dy = 0;
+      if (cell.col < w.x0) dx = cell.col - w.x0;
+      else if (cell.col + 1 > w.x1) dx = cell.col + 1 - w.x1;
+      if (cell.row < w.y0) dy = cell.row - w.y0;
+      else if (cell.row + 1 > w.y1) dy = cell.row + 1 - w.y1;
+      if (dx || dy) this.panBy(dx, dy);
+    }
+    this._placeCursor();
+    const v = this.data[this.offset + cell.row * this.cols + cell.col];
+    const value = v - v === 0 ? float32String(v) : `${formatValue(v)}${v === -Infinity ? ` (${this.t('heatmap.maskedShort')})` : ''}`;
+    this.readout.classList.remove('is-hint');
+    this.readout.textContent = this.t('heatmap.readout', {
+      y: this.axes.y, row: formatInt(cell.row + this.rowOffset), x: this.axes.x, col: formatInt(cell.col + this.colOffset),
+      value,
+    });
+  }
+
+  _placeCursor() {
+    const c = this.cursor;
+    if (!c || !this.win) {
+      this.cursorBox.hidden = true;
+      return;
+    }
+    const { x0, x1, y0, y1 } = this.win;
+    const rect = this.size ?? { w: this.plot.clientWidth, h: this.plot.clientHeight };
+    const cw = rect.w / (x1 - x0);
+    const ch = rect.h / (y1 - y0);
+    const inside = c.col + 1 > x0 && c.col < x1 && c.row + 1 > y0 && c.row < y1;
+    const big = cw >= 3 && ch >= 3;
+    const focused = this.plot.matches(':focus-visible');
+    if (!inside || (!big && !focused)) {
+      this.cursorBox.hidden = true;
+      return;
+    }
+    const s = this.cursorBox.style;
+    // Tiny cells: a small marker around the cell rather than a box as small as a pixel.
+    const mw = Math.max(cw, 7);
+    const mh = Math.max(ch, 7);
+    s.left = `${(c.col - x0) * cw + cw / 2 - mw / 2}px`;
+    s.top = `${(c.row - y0) * ch + ch / 2 - mh / 2}px`;
+    s.width = `${mw}px`;
+    s.height = `${mh}px`;
+    this.cursorBox.hidden = false;
+  }
+
+  _listen() {
+    const p = this.plot;
+    let drag = null;
+    p.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0 || !this.data) return;
+      drag = { x: e.clientX, y: e.clientY, win: { ...this.win }, moved: false, id: e.pointerId };
+      // Only a zoomed picture pans; otherwise a touch keeps scrolling the page.
+      if (this.zoomed) p.setPointerCapture(e.pointerId);
+    });
+    p.addEventListener('pointermove', (e) => {
+      if (drag && this.zoomed && (Math.abs(e.clientX - drag.x) > 3 || Math.abs(e.clientY - drag.y) > 3)) {
+        drag.moved = true;
+        p.classList.add('is-dragging');
+        const rect = p.getBoundingClientRect();
+        const w = drag.win;
+        const dx = ((drag.x - e.clientX) / rect.width) * (w.x1 - w.x0);
+        const dy = ((drag.y - e.clientY) / rect.height) * (w.y1 - w.y0);
+        this.setWindow({ x0: w.x0 + dx, x1: w.x1 + dx, y0: w.y0 + dy, y1: w.y1 + dy });
+        return;
+      }
+      const cell = this._cellAt(e.clientX, e.clientY);
+      if (cell) this._setCursor(cell);
+    });
+    const end = (e) => {
+      if (!drag) return;
+      const wasDrag = drag.moved;
+      drag = null;
+      p.classList.remove('is-dragging');
+      if (p.hasPointerCapture?.(e.pointerId)) p.releasePointerCapture(e.pointerId);
+      if (!wasDrag && e.type === 'pointerup') {
+        const cell = this._cellAt(e.clientX, e.clientY);
+        if (cell && this.onActivate) this.onActivate({ row: cell.row, col: cell.col });
+      }
+    };
+    p.addEventListener('pointerup', end);
+    p.addEventListener('pointercancel', end);
+    p.addEventListener('pointerleave', () => {
+      if (!drag && document.activeElement !== p) {
+        this._setCursor(null);
+        this._hint();
+      }
+    });
+    p.addEventListener('wheel', (e) => {
+      if (!(e.ctrlKey || e.metaKey) || !this.data) return;
+      e.preventDefault();
+      const cell = this._cellAt(e.clientX, e.clientY);
+      this.zoomBy(Math.exp(-e.deltaY * 0.004), cell?.fx, cell?.fy);
+    }, { passive: false });
+    p.addEventListener('dblclick', (e) => {
+      const cell = this._cellAt(e.clientX, e.clientY);
+      if (cell) this.zoomBy(2, cell.fx, cell.fy);
+    });
+    p.addEventListener('focus', () => {
+      if (!this.cursor && this.data) {
+        const w = this.win;
+        this._setCursor({ row: Math.floor(w.y0), col: Math.floor(w.x0) });
+      } else this._placeCursor();
+    });
+    p.addEventListener('blur', () => this._placeCursor());
+    p.addEventListener('keydown', (e) => this._key(e));
+  }
+
+  _key(e) {
+    if (!this.data || e.altKey || e.ctrlKey || e.metaKey) return;
+    const c = this.cursor ?? { row: Math.floor(this.win.y0), col: Math.floor(this.win.x0) };
+    const step = e.shiftKey ? 10 : 1;
+    const page = Math.max(1, Math.floor(this.win.y1 - this.win.y0));
+    let { row, col } = c;
+    switch (e.key) {
+      case 'ArrowLeft': col -= step; break;
+      case 'ArrowRight': col += step; break;
+      case 'ArrowUp': row -= step; break;
+      case 'ArrowDown': row += step; break;
+      case 'PageUp': row -= page; break;
+      case 'PageDown': row += page; break;
+      case 'Home': col = 0; if (e.shiftKey) row = 0; break;
+      case 'End': col = this.cols - 1; if (e.shiftKey) row = this.rows - 1; break;
+      case '+': case '=': this.zoomBy(1.6, c.col + 0.5, c.row + 0.5); e.preventDefault(); return;
+      case '-': case '_': this.zoomBy(1 / 1.6, c.col + 0.5, c.row + 0.5); e.preventDefault(); return;
+      case '0': this.resetView(); e.preventDefault(); return;
+      case 'Enter': case ' ':
+        if (this.onActivate) this.onActivate({ row: c.row, col: c.col });
+        e.preventDefault();
+        return;
+      default: return;
+    }
+    e.preventDefault();
+    row = Math.min(this.rows - 1, Math.max(0, row));
+    col = Math.min(this.cols - 1, Math.max(0, col));
+    this._setCursor({ row, col }, { follow: true });
+  }
+
+  destroy() {
+    this.resizeObserver.disconnect();
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.el.remove();
+  }
+}

@@ -1,0 +1,103 @@
+// The page-level pieces of sharing that web/app/app.js uses: the "copy link" button beside the kind's
+// title, the notice for a link that could not be read, the ?embed mode's choice of views, and
+// the WebAssembly module carried inside the offline single file.
+//
+// Everything that comes from a URL reaches the DOM as text (textContent), never as HTML.
+import './strings.js';
+import { h } from '../plot/dom.js';
+import { copyText } from './export.js';
+import { simdSupported } from '../api/pe.js';
+
+const EMBED_VIEWS = { all: ['heatmap', 'lines'], heatmap: ['heatmap'], lines: ['lines'], both: ['heatmap', 'lines'] };
+
+/** The views ?embed shows (all views when not embedded). */
+export function embedViews(views, embed) {
+  if (!embed) return views;
+  const ids = EMBED_VIEWS[embed] ?? EMBED_VIEWS.all;
+  return views.filter((v) => ids.includes(v.id));
+}
+
+/**
+ * The kind head's action: "Copy link" (the current permalink to the clipboard), or in ?embed
+ * mode a link back to the full explorer. `link()` returns the current URL.
+ */
+export function copyLinkButton({ t, embed, link }) {
+  if (embed) {
+    const a = h('a', { class: 'open-full', id: 'open-full', target: '_blank', rel: 'noopener', text: t('share.openFull') });
+    const refresh = () => {
+      a.href = link();
+    };
+    a.addEventListener('pointerenter', refresh);
+    a.addEventListener('focus', refresh);
+    a.addEventListener('click', refresh);
+    queueMicrotask(refresh);
+    return h('div', { class: 'kind-actions' }, a);
+  }
+  const status = h('span', { class: 'copy-status', role: 'status', 'aria-live': 'polite' });
+  let timer = 0;
+  const button = h('button', {
+    type: 'button', class: 'button copy-link', id: 'copy-link', text: t('share.copyLink'),
+    on: {
+      click: async () => {
+        const url = link();
+        const ok = await copyText(url);
+        button.dataset.link = url;
+        status.textContent = ok ? t('share.copied') : t('share.copyFailed');
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          status.textContent = '';
+        }, 4000);
+      },
+    },
+  });
+  return h('div', { class: 'kind-actions' }, button, status);
+}
+
+/**
+ * Shows why a link was not used: decoded = decodePermalink's { reason, detail }; fallback
+ * 'defaults' (on load) or 'kept' (the view on screen stays). The detail is shown as text.
+ */
+export function showNotice(t, decoded, fallback) {
+  let box = document.getElementById('link-notice');
+  if (!box) {
+    box = h('div', { id: 'link-notice', class: 'link-notice', role: 'alert' });
+    const anchor = document.querySelector('.layout') ?? document.body.firstElementChild;
+    if (anchor) anchor.before(box);
+    else document.body.prepend(box);
+  }
+  const key = `share.notice.${decoded.reason}`;
+  const what = t.has(key) ? t(key, String(decoded.detail ?? '')) : t('share.notice.syntax', String(decoded.detail ?? ''));
+  const text = h('p', { class: 'link-notice-text' });
+  text.textContent = `${what} ${fallback === 'kept' ? t('share.notice.kept') : t('share.notice.defaults')}`;
+  const close = h('button', { type: 'button', class: 'button link-notice-close', text: t('share.notice.dismiss'), on: { click: hideNotice } });
+  box.replaceChildren(text, close);
+  box.dataset.reason = decoded.reason;
+  box.hidden = false;
+}
+
+export function hideNotice() {
+  const box = document.getElementById('link-notice');
+  if (box) box.hidden = true;
+}
+
+/** Base64 text to bytes. */
+export function base64Bytes(text) {
+  const bin = atob(text.replace(/\s+/g, ''));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/**
+ * The WebAssembly module embedded in the page (the offline file): <script type="application/wasm"
+ * id="pe-wasm-simd|pe-wasm-scalar"> data blocks holding base64 (inert text, never run). null when
+ * the page has none, and the modules are fetched next to web/pe.js as usual.
+ */
+export function inlineWasm() {
+  const pick = simdSupported() ? ['pe-wasm-simd', 'pe-wasm-scalar'] : ['pe-wasm-scalar'];
+  for (const id of pick) {
+    const el = document.getElementById(id);
+    if (el && el.tagName === 'SCRIPT' && el.type === 'application/wasm') return base64Bytes(el.textContent);
+  }
+  return null;
+}

@@ -1,0 +1,397 @@
+// <pe-plot>: a live PE Lab figure for any web page (blogs, course notes, slides).
+//
+//   <script type="module" src="https://…/pe-lab/dist/pe-plot.js"></script>
+//   <pe-plot kind="rope" dim="128" length="256" rope_scaling='{"rope_type":"yarn","factor":4,
+//            "original_max_position_embeddings":4096}' view="heatmap"></pe-plot>
+//
+// Attributes are the spec (web/api/schema/index.js), parsed with the schema's types: int and number fields
+// as numbers, enums and strings as text, bools as true/false (or present = true), object, list and
+// nested-spec fields as JSON, "null" for a nullable field. Snake or kebab case (rope_scaling or
+// rope-scaling). Display attributes:
+//   view       heatmap | lines | both (default)
+//   colormap   viridis | cividis | diverging
+//   head       the slice of a 3-D output (ALiBi heads, attention heads)
+//   transform  RoPE angles shown as cos | sin | angle | wrapped
+//   cols, rows the curves: "0,1,8,9" columns (or rows) of the table
+//   lang       en | ko (default: the page's <html lang> when it is Korean, else English)
+//   theme      light (default) | dark | auto (follows the reader's system)
+//   link       none: no "Open in PE Lab" link
+// Every <pe-plot> on a page shares one WebAssembly instance (PePlot.engine()). The figure lives
+// in a shadow root: the page's styles do not reach it and its styles do not reach the page. A bad
+// attribute shows its error inside the element; changing an attribute redraws.
+import { createPE, SCHEMA } from '../api/pe.js';
+import { defaults, normalizeSpec } from '../api/spec.js';
+import { Heatmap } from '../plot/heatmap.js';
+import { h } from '../plot/dom.js';
+import { translator } from '../i18n/index.js';
+import { outputInfo, transformsFor } from '../model/output.js';
+import { defaultSeries, toggleSeries } from '../model/series.js';
+import { linesTree, svgElement, valueText, PAPER } from '../plot/svg.js';
+import { figureOf } from '../model/figure.js';
+import { encodePermalink, TRANSFORMS } from './permalink.js';
+import { COLORMAPS } from '../api/kernels/colormap.js';
+import { formatInt } from '../plot/format.js';
+import { inlineWasm } from './page.js';
+import PAGE_CSS from '../style.css';
+
+const VIEW_ATTRS = ['kind', 'view', 'colormap', 'head', 'transform', 'cols', 'rows', 'lang', 'theme', 'link'];
+const GLOBAL_ATTRS = new Set(['id', 'class', 'style', 'title', 'hidden', 'dir', 'tabindex', 'slot', 'part', 'role', 'translate', 'inert', 'nonce', 'autofocus']);
+const DARK = { bg: '#151921', fg: '#e6e9ef', muted: '#9aa3b3', grid: '#2a303c', maskA: '#2b313d', maskB: '#181c24' };
+
+// ---------------------------------------------------------------------------------------------
+// The shared engine: one WebAssembly instance for every element on the page.
+
+let enginePromise = null;
+let engineLoads = 0;
+
+function engine() {
+  if (!enginePromise) {
+    engineLoads += 1;
+    const wasm = typeof document !== 'undefined' ? inlineWasm() : null;
+    enginePromise = createPE(wasm ? { wasm } : {});
+    enginePromise.catch(() => {
+      enginePromise = null; // let a later element try again
+    });
+  }
+  return enginePromise;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Styles: the page's stylesheet with its theme variables on :host, plus the element's own rules.
+
+function shadowCss() {
+  const dark = /@media \(prefers-color-scheme: dark\) \{\s*:root \{([^}]*)\}\s*\}/.exec(PAGE_CSS);
+  let css = PAGE_CSS.replace(/:root \{/, ':host {');
+  if (dark) {
+    css = css.replace(dark[0], () => `@media (prefers-color-scheme: dark) { :host([theme="auto"]) {${dark[1]}} }\n:host([theme="dark"]) {${dark[1]}}`);
+  }
+  return `${css}
+:host { display: block; color-scheme: light; margin: 1rem 0; }
+:host([theme="dark"]) { color-scheme: dark; }
+@media (prefers-color-scheme: dark) { :host([theme="auto"]) { color-scheme: dark; } }
+:host([hidden]) { display: none; }
+.pp-root {
+  all: initial; display: block; box-sizing: border-box; font-family: var(--font); font-size: 14px;
+  line-height: 1.45; color: var(--fg); background: var(--surface); border: 1px solid var(--border);
+  border-radius: var(--radius); padding: 0.75rem 0.9rem 0.6rem; text-align: left;
+}
+.pp-head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 0.2rem 1rem; margin-bottom: 0.4rem; }
+.pp-title { font-weight: 650; font-size: 0.95rem; }
+.pp-link { font-size: 0.8rem; color: var(--accent); }
+.pp-error { margin: 0.4rem 0; padding: 0.5rem 0.7rem; border: 1px solid var(--error); border-radius: 8px; background: var(--error-bg); color: var(--error); font-size: 0.85rem; overflow-wrap: anywhere; }
+.pp-error[hidden], .pp-heatmap[hidden], .pp-lines[hidden], .pp-tools[hidden] { display: none; }
+.pp-tools { display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; align-items: center; font-size: 0.8rem; color: var(--muted); margin: 0 0 0.4rem; }
+.pp-tools input[type=range] { width: 8rem; }
+.hm-plot { height: var(--pe-plot-heatmap-height, clamp(200px, 40vw, 380px)); }
+.pp-lines svg { display: block; width: 100%; height: auto; touch-action: pan-y; }
+.pp-lines { margin-top: 0.6rem; }
+.pp-readout { min-height: 1.3em; margin: 0.2rem 0 0; font-size: 0.8rem; color: var(--muted); font-variant-numeric: tabular-nums; }
+.pp-loading { color: var(--muted); font-size: 0.85rem; }
+`;
+}
+
+let sheet = null;
+function styleSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(shadowCss());
+  }
+  return sheet;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attributes → spec and display options
+
+const fieldName = (attr) => attr.toLowerCase().replace(/-/g, '_');
+
+/** Parses one attribute value by its field descriptor; throws Error with a message on a bad one. */
+export function parseField(name, field, raw) {
+  const text = raw.trim();
+  if (field.nullable && text === 'null') return null;
+  switch (field.type) {
+    case 'int':
+      if (!/^-?\d+$/.test(text)) throw new Error(`${name} must be a whole number, got "${raw}"`);
+      return Number(text);
+    case 'number': {
+      const n = text === '' ? NaN : Number(text);
+      if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got "${raw}"`);
+      return n;
+    }
+    case 'bool':
+      if (text === '' || text === 'true' || text === name) return true;
+      if (text === 'false') return false;
+      throw new Error(`${name} must be true or false, got "${raw}"`);
+    case 'enum':
+    case 'string':
+      return raw;
+    default:
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new Error(`${name} must be JSON (e.g. ${field.type === 'list' ? '[16, 24, 24]' : '{"rope_type": "linear", "factor": 2}'}), got "${raw.length > 60 ? `${raw.slice(0, 60)}…` : raw}"`);
+      }
+  }
+}
+
+/** The spec and display options of an element's attributes: { spec, opts } or throws Error. */
+export function readAttributes(el) {
+  const kind = el.getAttribute('kind');
+  if (!kind) throw new Error('the kind attribute is required, e.g. kind="sinusoidal"');
+  if (!Object.prototype.hasOwnProperty.call(SCHEMA, kind)) {
+    throw new Error(`kind must be one of ${Object.keys(SCHEMA).join(', ')}, got "${kind.slice(0, 40)}"`);
+  }
+  const fields = SCHEMA[kind].fields;
+  const spec = defaults(kind); // what an attribute leaves out: the explorer's start values
+  for (const { name, value } of el.attributes) {
+    const lower = name.toLowerCase();
+    if (VIEW_ATTRS.includes(lower) || GLOBAL_ATTRS.has(lower) || lower.startsWith('aria-') || lower.startsWith('data-') || lower.startsWith('on')) continue;
+    const key = fieldName(lower);
+    if (!Object.prototype.hasOwnProperty.call(fields, key)) {
+      throw new Error(`unknown attribute "${name}" for kind ${kind}; its fields are ${Object.keys(fields).join(', ')}`);
+    }
+    spec[key] = parseField(key, fields[key], value);
+  }
+  const full = normalizeSpec(spec);
+  const opts = {};
+  const view = el.getAttribute('view') ?? 'both';
+  if (!['heatmap', 'lines', 'both'].includes(view)) throw new Error(`view must be heatmap, lines or both, got "${view}"`);
+  opts.view = view;
+  const colormap = el.getAttribute('colormap');
+  if (colormap !== null && !Object.prototype.hasOwnProperty.call(COLORMAPS, colormap)) {
+    throw new Error(`colormap must be one of ${Object.keys(COLORMAPS).join(', ')}, got "${colormap}"`);
+  }
+  opts.colormap = colormap ?? 'viridis';
+  const head = el.getAttribute('head');
+  if (head !== null && !/^\d+$/.test(head.trim())) throw new Error(`head must be a whole number ≥ 0, got "${head}"`);
+  opts.head = head === null ? 0 : Number(head);
+  const transform = el.getAttribute('transform');
+  if (transform !== null && !TRANSFORMS.includes(transform)) throw new Error(`transform must be one of ${TRANSFORMS.join(', ')}, got "${transform}"`);
+  opts.transform = transform;
+  for (const mode of ['cols', 'rows']) {
+    const list = el.getAttribute(mode);
+    if (list === null) continue;
+    if (opts.series) throw new Error('give cols or rows, not both');
+    const items = list.split(/[\s,]+/).filter(Boolean);
+    if (!items.every((x) => /^\d{1,8}$/.test(x))) throw new Error(`${mode} must be numbers separated by commas, got "${list}"`);
+    opts.series = { mode, list: items.map(Number) };
+  }
+  const lang = el.getAttribute('lang') ?? (document.documentElement.lang?.toLowerCase().startsWith('ko') ? 'ko' : 'en');
+  if (!['en', 'ko'].includes(lang)) throw new Error(`lang must be en or ko, got "${lang}"`);
+  opts.lang = lang;
+  const theme = el.getAttribute('theme') ?? 'light';
+  if (!['light', 'dark', 'auto'].includes(theme)) throw new Error(`theme must be light, dark or auto, got "${theme}"`);
+  opts.theme = theme;
+  opts.link = el.getAttribute('link') !== 'none';
+  return { spec: full, opts };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export class PePlot extends HTMLElement {
+  /** The shared WebAssembly engine (a promise of the pe.js API). */
+  static engine() {
+    return engine();
+  }
+
+  /** How many times the page loaded the WebAssembly module (1 however many elements). */
+  static get engineLoads() {
+    return engineLoads;
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.shadowRoot.adoptedStyleSheets = [styleSheet()];
+    this.pe = null;
+    this.heatmap = null;
+    this.frame = 0;
+    this.state = null;
+    this.shared = {};
+    this.renders = 0;
+    this.root = h('div', { class: 'pp-root', part: 'root' });
+    this.titleEl = h('span', { class: 'pp-title' });
+    this.linkEl = h('a', { class: 'pp-link', target: '_blank', rel: 'noopener' });
+    this.errorEl = h('p', { class: 'pp-error', role: 'alert' });
+    this.errorEl.hidden = true;
+    this.tools = h('div', { class: 'pp-tools' });
+    this.hmBox = h('div', { class: 'pp-heatmap' });
+    this.linesBox = h('div', { class: 'pp-lines' });
+    this.readout = h('p', { class: 'pp-readout', 'aria-live': 'polite' });
+    this.linesBox.append(this.readout);
+    this.root.append(h('div', { class: 'pp-head' }, this.titleEl, this.linkEl), this.errorEl, this.tools, this.hmBox, this.linesBox);
+    this.shadowRoot.append(this.root);
+    // Every attribute, known or not (a misspelt one must show its error too), redraws.
+    this.attrs = new MutationObserver(() => {
+      if (this.isConnected) this.schedule();
+    });
+    this.attrs.observe(this, { attributes: true });
+    this.resize = new ResizeObserver(() => {
+      const w = Math.round(this.linesBox.clientWidth);
+      if (this.state && w && w !== this.linesWidth) this.drawLines();
+    });
+  }
+
+  connectedCallback() {
+    this.resize.observe(this.linesBox);
+    this.schedule();
+  }
+
+  disconnectedCallback() {
+    this.resize.disconnect();
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.heatmap?.destroy();
+    this.heatmap = null;
+    this.hmKey = null;
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  showError(message) {
+    this.errorEl.textContent = message;
+    this.errorEl.hidden = false;
+    this.dataset.state = 'error';
+    this.hmBox.hidden = true;
+    this.linesBox.hidden = true;
+    this.tools.hidden = true;
+  }
+
+  async render() {
+    let parsed;
+    try {
+      parsed = readAttributes(this);
+    } catch (err) {
+      this.titleEl.textContent = 'PE Lab';
+      this.showError(err?.message ?? String(err));
+      return;
+    }
+    const { spec, opts } = parsed;
+    const t = translator(opts.lang);
+    this.t = t;
+    this.opts = opts;
+    if (!this.pe) {
+      this.titleEl.textContent = t.tr(SCHEMA[spec.kind].label);
+      try {
+        this.pe = await engine();
+      } catch (err) {
+        this.showError(t('app.loadFailed', err?.message ?? String(err)));
+        return;
+      }
+      // The attributes may have changed while the module loaded.
+      return this.render();
+    }
+    let result;
+    try {
+      result = this.pe.compute(spec);
+    } catch (err) {
+      this.showError(err?.message ?? String(err));
+      return;
+    }
+    this.errorEl.hidden = true;
+    this.errorEl.textContent = '';
+    const info = outputInfo(spec.kind, SCHEMA[spec.kind], result.shape);
+    const shared = {
+      colormap: opts.colormap,
+      head: Math.min(opts.head, info.slices - 1),
+      ...(opts.transform && transformsFor(info) ? { transform: opts.transform } : {}),
+      ...(this.userSeries ?? opts.series ? { series: this.userSeries ?? opts.series } : {}),
+    };
+    this.state = { spec: result.spec, result, info, shared };
+    this.titleEl.textContent = t.tr(SCHEMA[spec.kind].label);
+    this.linkEl.hidden = !opts.link;
+    if (opts.link) {
+      this.linkEl.textContent = t('share.openFull');
+      this.linkEl.href = new URL(`../index.html${opts.lang !== 'en' ? `?lang=${opts.lang}` : ''}${encodePermalink({ kind: spec.kind, spec: result.spec, view: shared, lang: opts.lang })}`, import.meta.url).href;
+    }
+    this.root.dataset.theme = opts.theme;
+    this.drawTools();
+    this.hmBox.hidden = opts.view === 'lines';
+    this.linesBox.hidden = opts.view === 'heatmap';
+    if (opts.view !== 'lines') this.drawHeatmap();
+    if (opts.view !== 'heatmap') this.drawLines();
+    this.renders += 1;
+    this.dataset.state = 'ready';
+    this.dispatchEvent(new CustomEvent('pe-plot-render', { detail: { shape: result.shape } }));
+  }
+
+  drawTools() {
+    const { info, shared } = this.state;
+    this.tools.replaceChildren();
+    this.tools.hidden = info.slices <= 1;
+    if (info.slices <= 1) return;
+    const label = this.t.tr(info.axes.head);
+    const slider = h('input', { type: 'range', min: 0, max: info.slices - 1, step: 1, value: shared.head, 'aria-label': label });
+    const value = h('span', { text: `${label} ${shared.head}` });
+    slider.addEventListener('input', () => {
+      this.state.shared.head = Number(slider.value);
+      value.textContent = `${label} ${slider.value}`;
+      if (this.opts.view !== 'lines') this.drawHeatmap();
+      if (this.opts.view !== 'heatmap') this.drawLines();
+    });
+    this.tools.append(h('label', {}, value, slider));
+  }
+
+  drawHeatmap() {
+    const { info } = this.state;
+    const t = this.t;
+    const fig = figureOf(this.state, t);
+    const key = `${this.opts.lang}:${info.kind}:${info.class}`;
+    if (!this.heatmap || this.hmKey !== key) {
+      this.heatmap?.destroy();
+      this.hmBox.replaceChildren();
+      this.hmKey = key;
+      this.heatmap = new Heatmap(this.hmBox, {
+        pe: this.pe, t, axes: { x: fig.heatmap.axes.x, y: fig.heatmap.axes.y, value: fig.heatmap.axes.value }, label: fig.title,
+        onActivate: ({ row, col }) => {
+          const series = this.state.shared.series ?? defaultSeries(this.state.info);
+          this.userSeries = toggleSeries(series, series.mode === 'rows' ? row : col);
+          this.state.shared.series = this.userSeries;
+          if (this.opts.view !== 'heatmap') this.drawLines();
+        },
+      });
+    }
+    const hm = fig.heatmap;
+    this.heatmap.colormap = hm.colormap;
+    this.heatmap.axes.value = hm.axes.value;
+    this.heatmap.setData({ data: hm.data, rows: hm.rows, cols: hm.cols, offset: hm.offset, rowOffset: hm.rowOffset, valueRange: hm.valueRange });
+  }
+
+  drawLines() {
+    const fig = figureOf(this.state, this.t);
+    const width = Math.max(280, Math.round(this.linesBox.clientWidth || 640));
+    this.linesWidth = width;
+    const dark = this.opts.theme === 'dark' || (this.opts.theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
+    const theme = dark ? DARK : PAPER;
+    const height = Math.round(Math.min(360, Math.max(220, width * 0.5)));
+    const { tree, geometry: g } = linesTree(fig.lines, { width, height, title: null, theme, interactive: true });
+    const svg = svgElement(tree);
+    svg.setAttribute('aria-label', `${fig.lines.yLabel} / ${fig.lines.xLabel}: ${fig.lines.series.map((s) => s.label).join(', ')}`);
+    const hover = svg.querySelector('g.hover');
+    const series = fig.lines.series;
+    const show = (clientX) => {
+      const rect = svg.getBoundingClientRect();
+      const x = ((clientX - rect.left) / rect.width) * width;
+      if (!g.n || x < g.left || x > g.left + g.pw) return;
+      const k = Math.max(0, Math.min(g.n - 1, Math.round(((x - g.left) / g.pw) * (g.xMax - g.x0))));
+      const px = g.X(g.x0 + k);
+      hover.replaceChildren(svgElement({ tag: 'line', attrs: { x1: px, x2: px, y1: g.top, y2: g.top + g.ph, stroke: theme.muted, 'stroke-dasharray': '3 3' }, children: [] }));
+      this.readout.textContent = `${fig.lines.xLabel} ${formatInt(g.x0 + k)}: ${series.map((s) => `${s.label} = ${valueText(s.values[k])}`).join(' · ')}`;
+    };
+    svg.addEventListener('pointermove', (e) => show(e.clientX));
+    svg.addEventListener('pointerleave', () => hover.replaceChildren());
+    const old = this.linesBox.querySelector('svg');
+    if (old) old.replaceWith(svg);
+    else this.linesBox.prepend(svg);
+  }
+}
+
+if (typeof customElements !== 'undefined' && !customElements.get('pe-plot')) {
+  customElements.define('pe-plot', PePlot);
+  globalThis.PePlot = PePlot;
+}

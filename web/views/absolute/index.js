@@ -1,0 +1,12 @@
+// The absolute family's views, in the order the page shows them (registered in web/app/views.js).
+// Their code loads on demand (views.js, ../lazy.js).
+//   absolute-simple      integer, binary, sinusoidal: side by side, and why the simple ones fail
+//   absolute-similarity  learned, sinusoidal: cosine similarity of every pair of positions
+import { lazyView } from '../lazy.js';
+
+const load = (id) => () => import('./views.js').then((m) => m.byId[id]);
+
+export default [
+  lazyView({ id: 'absolute-simple', kinds: ['integer', 'binary', 'sinusoidal'], load: load('absolute-simple') }),
+  lazyView({ id: 'absolute-similarity', kinds: ['learned', 'sinusoidal'], load: load('absolute-similarity') }),
+];

@@ -1,0 +1,121 @@
+// Strings of the absolute family's views, web/views/absolute/ (simple.js: integer, binary and sinusoidal side by side;
+// similarity.js: cosine similarity of positions), in every language (same
+// keys in en and ko), registered with the page's dictionaries when the family's code arrives
+// (views.js imports this first). Numbers arrive formatted unless noted.
+import { registerStrings } from '../../i18n/index.js';
+
+const strings = {
+  en: {
+    // --- integer, binary, sinusoidal
+    'absolute.simple.title': 'Integer, binary and sinusoidal side by side',
+    'absolute.simple.explain': 'The same positions and dimensions encoded three ways. Integer positions are the simplest but grow without bound; a binary counter stays in [0, 1] but jumps; sinusoids are both bounded and smooth: each channel is a smoothed bit of a binary counter.',
+    'absolute.simple.chartChoice': 'Why the simple ones fail',
+    'absolute.simple.tab.range': 'Value range',
+    'absolute.simple.tab.steps': 'Step to the next position',
+    'absolute.simple.tab.bit': 'A bit and its sine',
+    'absolute.simple.bit': 'Bit k',
+    'absolute.simple.intVerdict': (max, L) => `Values run from 0 to ${max} and grow with the length: at ${L} tokens they dwarf the token embeddings they are added to (values around ±1).`,
+    'absolute.simple.intNormVerdict': (step, L) => `Normalized into [0, 1], but the step between neighbours is 1/(length − 1) = ${step}: a position gets a different vector in a sequence longer or shorter than ${L}.`,
+    'absolute.simple.binVerdict': (a, b, c, flips, D, dist) => `Bounded, but neighbours ${a} → ${b} differ in ${flips} of ${D} bits (distance ${dist}), while ${b} → ${c} differ in one.`,
+    'absolute.simple.binShort': 'Bounded, but neighbours can differ in many bits at once.',
+    'absolute.simple.binWrap': (D, n) => `With ${D} bits, positions from ${n} on repeat earlier ones.`,
+    'absolute.simple.sinVerdict': (lo, hi, constant) => (constant
+      ? `Values stay in [−1, 1] at any length, and every step to the next position has the same length, ${lo}.`
+      : `Values stay in [−1, 1] at any length, and the step to the next position hardly changes (${lo} to ${hi}).`),
+    'absolute.simple.sinShort': 'Values stay in [−1, 1] at any length.',
+    'absolute.simple.lengthAxis': 'sequence length',
+    'absolute.simple.rangeAxis': 'largest |value|',
+    'absolute.simple.stepAxisX': 'position p',
+    'absolute.simple.stepAxisY': '‖PE(p + 1) − PE(p)‖',
+    'absolute.simple.bitSeries': (k) => `binary bit ${k} (0 → +1, 1 → −1)`,
+    'absolute.simple.smoothSeries': (T) => `sine of the same period, ${T}`,
+    'absolute.simple.channelSeries': (col, lambda) => `sinusoidal table, dimension ${col} (wavelength ${lambda})`,
+    'absolute.simple.chartTitle.range': 'How large do the values get?',
+    'absolute.simple.chartTitle.steps': 'How far is each position from the next?',
+    'absolute.simple.chartTitle.bit': 'A sinusoid is a smooth binary bit',
+    'absolute.simple.why.range': 'Integer positions grow linearly with the length, without bound, so long sequences swamp the token embeddings and lengths never seen in training give values never seen either. Binary and sinusoidal values stay within 1.',
+    'absolute.simple.why.steps': 'Integer steps are all the same, binary steps jump: from 2^k − 1 to 2^k, k + 1 bits flip at once, so neighbours can look farther apart than positions many steps away. Sinusoidal steps have one length everywhere.',
+    'absolute.simple.why.bit': (k, T) => `Bit ${k} of a binary counter flips every ${T / 2} positions: a square wave of period ${T}. The sine of the same period is its smooth version, and the sinusoidal encoding is a set of such sines, with wavelengths spread geometrically (2π·base^(2i/d)) rather than at powers of two.`,
+    'absolute.simple.capped': (R, C) => `To stay quick, the panes and charts use the first ${R} positions and ${C} dimensions.`,
+
+    // --- similarity
+    'absolute.sim.title': 'Which positions look alike: cosine similarity',
+    'absolute.sim.explain': 'Entry (p, q) is the cosine similarity of the vectors of positions p and q: 1 (red) alike, 0 (white) unrelated, −1 (blue) opposite. Attention compares positions through such dot products, so this is what the model can tell about position. Sinusoids give a band that depends only on q − p; a random initialisation gives nothing but the diagonal; a trained table (load GPT-2’s wpe above) shows what training made of it.',
+    'absolute.sim.compareWith': 'Beside it',
+    'absolute.sim.ref.sinusoidal': 'sinusoidal, same size',
+    'absolute.sim.ref.learned': 'random initialisation, same size',
+    'absolute.sim.ref.none': 'nothing',
+    'absolute.sim.value': 'cosine similarity',
+    'absolute.sim.computing': 'Computing the similarities…',
+    'absolute.sim.done': (ms, n) => `${n} × ${n} similarities, computed in the background in ${ms}`,
+    'absolute.sim.failed': (msg) => `Could not compute the similarities: ${msg}`,
+    'absolute.sim.byDistance': 'Mean similarity of positions k apart',
+    'absolute.sim.kApart': 'k',
+    'absolute.sim.refShort.sinusoidal': 'sinusoidal',
+    'absolute.sim.refShort.learned': 'random initialisation',
+    'absolute.sim.loaded': (name, shape) => `Loaded table: ${name} [${shape}]`,
+    'absolute.sim.refTitle.sinusoidal': 'Sinusoidal, same size',
+    'absolute.sim.refTitle.learned': 'Random initialisation, same size',
+    'absolute.sim.read': 'The width of the band says how far apart two positions can be and still look alike; a band that fades slowly means the model can only roughly tell far positions apart.',
+    'absolute.sim.firstRows': (n, rows) => `(The first ${n} of ${rows} positions, to keep it quick.)`,
+    'absolute.sim.tableCaption': (name, n) => `Cosine similarity of ${name}, ${n} × ${n}`,
+  },
+  ko: {
+    // --- 정수, 이진, 사인파
+    'absolute.simple.title': '정수, 이진, 사인파 나란히 보기',
+    'absolute.simple.explain': '같은 위치와 차원을 세 가지로 인코딩했습니다. 정수 위치는 가장 단순하지만 값이 끝없이 커지고, 이진 카운터는 [0, 1] 안에 머물지만 값이 뜁니다. 사인파는 범위도 유한하고 변화도 매끄럽습니다. 각 채널은 이진 카운터의 비트 하나를 매끄럽게 만든 것입니다.',
+    'absolute.simple.chartChoice': '단순한 방식이 실패하는 이유',
+    'absolute.simple.tab.range': '값의 범위',
+    'absolute.simple.tab.steps': '다음 위치까지의 거리',
+    'absolute.simple.tab.bit': '비트와 사인파',
+    'absolute.simple.bit': '비트 k',
+    'absolute.simple.intVerdict': (max, L) => `값이 0부터 ${max}까지 길이를 따라 커집니다. 토큰 ${L}개쯤 되면 더해지는 토큰 임베딩(값이 ±1 안팎)을 압도합니다.`,
+    'absolute.simple.intNormVerdict': (step, L) => `[0, 1]로 정규화했지만, 이웃 사이 간격이 1/(길이 − 1) = ${step}입니다. 같은 위치라도 길이가 ${L}이 아닌 문장에서는 다른 벡터를 받습니다.`,
+    'absolute.simple.binVerdict': (a, b, c, flips, D, dist) => `범위는 유한하지만, 이웃한 ${a} → ${b}는 비트 ${D}개 중 ${flips}개가 다르고 (거리 ${dist}), ${b} → ${c}는 하나만 다릅니다.`,
+    'absolute.simple.binShort': '범위는 유한하지만, 이웃한 위치가 한꺼번에 여러 비트씩 다를 수 있습니다.',
+    'absolute.simple.binWrap': (D, n) => `비트가 ${D}개뿐이라 ${n}번 위치부터는 앞의 위치가 되풀이됩니다.`,
+    'absolute.simple.sinVerdict': (lo, hi, constant) => (constant
+      ? `길이와 상관없이 값이 [−1, 1] 안에 있고, 다음 위치까지의 거리는 어디서나 ${lo}로 같습니다.`
+      : `길이와 상관없이 값이 [−1, 1] 안에 있고, 다음 위치까지의 거리도 거의 같습니다 (${lo}부터 ${hi}까지).`),
+    'absolute.simple.sinShort': '길이와 상관없이 값이 [−1, 1] 안에 있습니다.',
+    'absolute.simple.lengthAxis': '시퀀스 길이',
+    'absolute.simple.rangeAxis': '가장 큰 |값|',
+    'absolute.simple.stepAxisX': '위치 p',
+    'absolute.simple.stepAxisY': '‖PE(p + 1) − PE(p)‖',
+    'absolute.simple.bitSeries': (k) => `이진 비트 ${k} (0 → +1, 1 → −1)`,
+    'absolute.simple.smoothSeries': (T) => `주기가 같은(${T}) 사인파`,
+    'absolute.simple.channelSeries': (col, lambda) => `사인파 표의 차원 ${col} (파장 ${lambda})`,
+    'absolute.simple.chartTitle.range': '값이 얼마나 커질까?',
+    'absolute.simple.chartTitle.steps': '각 위치는 다음 위치와 얼마나 떨어져 있을까?',
+    'absolute.simple.chartTitle.bit': '사인파는 매끄러운 이진 비트',
+    'absolute.simple.why.range': '정수 위치는 길이에 비례해 끝없이 커집니다. 긴 시퀀스에서는 토큰 임베딩을 덮어 버리고, 학습 때 못 본 길이에서는 못 본 크기의 값이 나옵니다. 이진과 사인파의 값은 1을 넘지 않습니다.',
+    'absolute.simple.why.steps': '정수는 간격이 모두 같지만, 이진은 간격이 뜁니다. 2^k − 1에서 2^k로 갈 때 비트 k + 1개가 한꺼번에 바뀌므로, 바로 이웃한 위치가 여러 칸 떨어진 위치보다 더 멀어 보일 수 있습니다. 사인파는 어디서나 간격이 같습니다.',
+    'absolute.simple.why.bit': (k, T) => `이진 카운터의 비트 ${k}는 ${T / 2}칸마다 뒤집힙니다. 주기가 ${T}인 사각파입니다. 주기가 같은 사인파가 그 매끄러운 버전이고, 사인파 인코딩은 이런 사인파를 모은 것입니다. 다만 파장이 2의 거듭제곱이 아니라 2π·base^(2i/d)로 기하급수적으로 퍼져 있습니다.`,
+    'absolute.simple.capped': (R, C) => `빠르게 보여 주려고 앞의 위치 ${R}개와 차원 ${C}개만 씁니다.`,
+
+    // --- 유사도
+    'absolute.sim.title': '어떤 위치끼리 닮았을까: 코사인 유사도',
+    'absolute.sim.explain': '(p, q) 칸은 위치 p와 q의 벡터 사이 코사인 유사도입니다. 1(빨강)은 닮음, 0(흰색)은 무관, −1(파랑)은 반대입니다. 어텐션은 이런 내적으로 위치를 비교하므로, 모델이 위치에 대해 알 수 있는 것이 바로 이 그림입니다. 사인파는 q − p에만 달린 띠를, 무작위 초기값은 대각선만을 보여 줍니다. 학습된 표(위에서 GPT-2의 wpe를 불러오세요)는 학습이 무엇을 만들었는지 보여 줍니다.',
+    'absolute.sim.compareWith': '옆에 놓을 것',
+    'absolute.sim.ref.sinusoidal': '같은 크기의 사인파',
+    'absolute.sim.ref.learned': '같은 크기의 무작위 초기값',
+    'absolute.sim.ref.none': '없음',
+    'absolute.sim.value': '코사인 유사도',
+    'absolute.sim.computing': '유사도를 계산하는 중…',
+    'absolute.sim.done': (ms, n) => `${n} × ${n} 유사도, 백그라운드에서 ${ms}에 계산`,
+    'absolute.sim.failed': (msg) => `유사도를 계산하지 못했습니다: ${msg}`,
+    'absolute.sim.byDistance': 'k칸 떨어진 위치끼리의 평균 유사도',
+    'absolute.sim.kApart': 'k',
+    'absolute.sim.refShort.sinusoidal': '사인파',
+    'absolute.sim.refShort.learned': '무작위 초기값',
+    'absolute.sim.loaded': (name, shape) => `불러온 표: ${name} [${shape}]`,
+    'absolute.sim.refTitle.sinusoidal': '같은 크기의 사인파',
+    'absolute.sim.refTitle.learned': '같은 크기의 무작위 초기값',
+    'absolute.sim.read': '띠의 폭은 두 위치가 얼마나 떨어져도 닮아 보이는지를 말해 줍니다. 띠가 천천히 옅어지면 모델은 먼 위치끼리를 대충만 구별할 수 있습니다.',
+    'absolute.sim.firstRows': (n, rows) => `(빠르게 보여 주려고 위치 ${rows}개 중 앞의 ${n}개만 씁니다.)`,
+    'absolute.sim.tableCaption': (name, n) => `${name}의 코사인 유사도, ${n} × ${n}`,
+  },
+};
+
+registerStrings(strings);
+export default strings;

@@ -1,6 +1,0 @@
-// The bias views' strings, registered before any of the views' modules runs (views.js imports
-// this first).
-import strings from '../../i18n/bias.js';
-import { registerStrings } from '../../i18n/index.js';
-
-registerStrings(strings);
