@@ -3,19 +3,17 @@
 // change (input event → the first animation frame after the page has redrawn), each beside its
 // goal and its anchor: the WebAssembly kernel's own time for the same table in the same page.
 //
-//   node bench/page.js [--json FILE]        (npm run bench runs it after the kernel benchmarks)
+//   node bench/page.js [--json FILE] [--strict]   (npm run bench runs it after the kernel benchmarks)
 //
-// A benchmark, not a test: it reports; bench/bench.js --strict turns a missed goal into exit 1.
+// A benchmark, not a test: it reports; --strict turns a missed goal into exit 1.
 import { gzipSync } from 'node:zlib';
-import { existsSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startServer } from '../scripts/serve.js';
-import { bundle } from '../scripts/bundle.js';
-import { browserAvailability, launchChromium } from '../tests/browser/helpers.js';
+import { performance } from 'node:perf_hooks';
 
-const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
+import { Goals, here, importPermalink, loadWatch, log, median, percentile, runIfMain, writeJson } from './harness.js';
+
+const WEB = here('../web');
 
 // Goals (issues 12 and 16): what a user waits for.
 export const GOALS = {
@@ -30,33 +28,48 @@ export const GOALS = {
   hostileLinkMs: 200, // decoding a 1 MiB hostile link and refusing it
 };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const ms = (x) => (x == null || Number.isNaN(x) ? '—' : `${x.toFixed(1)} ms`);
+const kb = (x) => `${x.toFixed(1)} KB`;
 
-export async function runPage(opts = {}) {
-  const log = (s = '') => process.stdout.write(`${s}\n`);
-  const targets = [];
+/**
+ * The browser helpers (playwright-core through tests/browser/helpers.js) and the static server,
+ * imported only when the page part runs; { skipped } when Chromium or playwright-core is missing.
+ */
+async function browserTools() {
+  let helpers;
+  try {
+    helpers = await import('../tests/browser/helpers.js');
+  } catch (e) {
+    return { skipped: `cannot load tests/browser/helpers.js (npm ci installs playwright-core): ${e.message.split('\n')[0]}` };
+  }
+  const avail = helpers.browserAvailability();
+  if (!avail.run) return { skipped: avail.reason };
+  const { startServer } = await import('../scripts/serve.js');
+  return { launchChromium: helpers.launchChromium, startServer };
+}
+
+/** Runs the page benchmark: opts { json }. Returns { targets }. */
+export async function runPage({ json = null } = {}) {
+  const goals = new Goals();
   log('PE Lab benchmark: the page in headless Chromium');
-  const avail = browserAvailability();
-  if (!avail.run) {
-    log(`  SKIP  page benchmark: ${avail.reason}`);
-    return { targets: [{ name: 'page', status: 'skip', reason: avail.reason }] };
+  const tools = await browserTools();
+  if (tools.skipped) {
+    goals.skip('page', 'page benchmark', tools.skipped);
+    return { targets: goals.targets };
   }
   if (!existsSync(path.join(WEB, 'wasm', 'pe_simd.wasm'))) throw new Error('run `bash build.sh` first');
-  if (!existsSync(path.join(WEB, 'dist', 'app.js'))) await bundle({ webDir: WEB });
-  const loadStart = os.loadavg()[0];
-  const server = await startServer({ port: 0, root: WEB });
-  const browser = await launchChromium();
+  if (!existsSync(path.join(WEB, 'dist', 'app.js'))) {
+    const { bundle } = await import('../scripts/bundle.js');
+    await bundle({ webDir: WEB });
+  }
+  const load = loadWatch();
+  const server = await tools.startServer({ port: 0, root: WEB });
+  const browser = await tools.launchChromium();
   const report = {};
-  const goal = (name, key, value, need, unit, anchor) => {
-    const ok = value <= need;
-    log(`  ${ok ? 'PASS' : 'MISS'}  ${name}: ${unit === 'KB' ? `${value.toFixed(1)} KB` : ms(value)} (goal ≤ ${need} ${unit})${anchor ? `; ${anchor}` : ''}`);
-    targets.push({ name: key, value, need, status: ok ? 'pass' : 'miss' });
-  };
+  /** A time (ms) or size (KB) against its goal, lower is better. */
+  const goal = (name, key, value, need, unit, { anchor, details } = {}) => goals.check({
+    key, name, value, need, show: unit === 'KB' ? kb : ms, showNeed: (x) => `${x} ${unit}`, anchor, details,
+  });
 
   async function open(hash = '') {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
@@ -110,10 +123,12 @@ export async function runPage(opts = {}) {
     }
     report.firstPlot = { cold, warm };
     const fp = (xs) => median(xs.map((m) => m.firstPlot));
-    goal('first plot, cold (navigation → heatmap painted)', 'first_plot_cold_ms', fp(cold), GOALS.firstPlotColdMs, 'ms',
-      `min ${ms(Math.min(...cold.map((m) => m.firstPlot)))}, line plot too ${ms(median(cold.map((m) => m.lines)))}`);
-    goal('first plot, warm', 'first_plot_warm_ms', fp(warm), GOALS.firstPlotWarmMs, 'ms',
-      `min ${ms(Math.min(...warm.map((m) => m.firstPlot)))}`);
+    const firstPlotGoal = (label, key, loads, need) => goal(label, key, fp(loads), need, 'ms', {
+      anchor: `line plot drawn at ${ms(median(loads.map((m) => m.lines)))} in the same loads`,
+      details: [`min ${ms(Math.min(...loads.map((m) => m.firstPlot)))} over ${loads.length} loads`],
+    });
+    firstPlotGoal('first plot, cold (navigation → heatmap painted)', 'first_plot_cold_ms', cold, GOALS.firstPlotColdMs);
+    firstPlotGoal('first plot, warm', 'first_plot_warm_ms', warm, GOALS.firstPlotWarmMs);
 
     // Input to paint: a control change, timed from the input event to the next animation frame
     // after the page finished its redraw. Anchor: the WebAssembly compute of the same spec, in the
@@ -148,8 +163,10 @@ export async function runPage(opts = {}) {
     const paintGoal = (label, key, samples, need) => {
       const col = (k) => samples.map((x) => x[k]).filter(Number.isFinite);
       report[key] = samples;
-      goal(`input → painted frame, ${label} (${samples.length} changes)`, key, median(col('paint')), need, 'ms',
-        `p90 ${ms(pct(col('paint'), 0.9))}; anchor: compute in the page ${ms(median(col('compute')))} → ${(median(col('paint')) / median(col('compute'))).toFixed(1)}× the compute`);
+      goal(`input → painted frame, ${label} (${samples.length} changes)`, key, median(col('paint')), need, 'ms', {
+        anchor: `compute in the page ${ms(median(col('compute')))} → ${(median(col('paint')) / median(col('compute'))).toFixed(1)}× the compute`,
+        details: [`p90 ${ms(percentile(col('paint'), 0.9))}`],
+      });
     };
     const bases = [10000, 10001, 12000, 9000];
     paintGoal('sinusoidal 512 × 512', 'paint_512_ms', await steps('#sinusoidal?length=512&dim=512', 'f-sinusoidal-base', bases, 40), GOALS.paint512Ms);
@@ -167,16 +184,16 @@ export async function runPage(opts = {}) {
       for (const v of views) {
         const xs = samples.map((x) => x[v]).filter(Number.isFinite);
         if (!xs.length) {
-          log(`  INFO  ${label}: ${v} did not update (not on screen)`);
+          goals.info(`update_${v}_ms`, label, `${v} did not update (not on screen)`);
           continue;
         }
-        goal(`${v} update() per change, ${label}`, `update_${v}_ms`, median(xs), GOALS.viewUpdateMs, 'ms', `max ${ms(Math.max(...xs))}`);
+        goal(`${v} update() per change, ${label}`, `update_${v}_ms`, median(xs), GOALS.viewUpdateMs, 'ms', { details: [`max ${ms(Math.max(...xs))}`] });
       }
     }
 
     // A hostile 1 MiB link is decoded and refused (in Node: the same module the page runs).
     {
-      const { decodePermalink } = await import('../web/permalink.js');
+      const { decodePermalink } = await importPermalink();
       let seed = 12345;
       const alphabet = "()!',:~&=?#%/<>\"' \\abcdefghijklmnopqrstuvwxyz0123456789._-eE+\u0000\u2028한";
       let link = '#v1/sinusoidal?dim=';
@@ -196,17 +213,11 @@ export async function runPage(opts = {}) {
     await browser.close();
     await server.close();
   }
-  const load = Math.max(loadStart, os.loadavg()[0]);
-  if (load > Math.max(1, os.cpus().length / 2)) log(`  note: the machine was busy (1-min load average up to ${load.toFixed(2)}, ${os.cpus().length} CPUs): timings are noisy`);
+  const busy = load.note();
+  if (busy) log(`  note: ${busy}`);
   log();
-  if (opts.json) writeFileSync(opts.json, `${JSON.stringify({ goals: GOALS, report, targets }, null, 2)}\n`);
-  return { targets };
+  writeJson(json, { goals: GOALS, report, targets: goals.targets });
+  return { targets: goals.targets };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const k = process.argv.indexOf('--json');
-  runPage({ json: k > 0 ? process.argv[k + 1] : null }).catch((e) => {
-    process.stderr.write(`bench/page: ${e?.stack ?? e}\n`);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, { script: 'bench/page.js', part: 'page', use: ['json', 'strict'] }, runPage);

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference timings for bench/bench_attention.js: causal RoPE attention weights of one head,
+"""Reference timings for bench/attention.js: causal RoPE attention weights of one head,
 softmax(q kᵀ/√d + mask) with transformers' rotate_half RoPE, in PyTorch float32, single-threaded.
 
     /usr/bin/python3 bench/python_attention.py [--length 2048] [--dim 64] [--repeats 10] [--rows 16]
@@ -21,68 +21,20 @@ rotated and soft-maxed in float64) are printed, with the float32 PyTorch result'
 against them; the benchmark compares the WASM rows with the same numbers.
 """
 
-import os
+import math
 
-for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_v] = "1"
+import harness  # first: single-threaded numpy / BLAS
+from harness import rotate_half
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import math  # noqa: E402
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-
-
-def emit(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-
-try:
-    import numpy as np
-except Exception as e:  # pragma: no cover - depends on the interpreter
-    emit({"skipped": f"numpy not available in {sys.executable}: {e}"})
-    sys.exit(0)
-try:
-    import torch
-except Exception as e:  # pragma: no cover
-    emit({"skipped": f"torch not available in {sys.executable}: {e}"})
-    sys.exit(0)
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
-import ref_attention as ref  # noqa: E402
+np, torch = harness.require_numpy_torch()
+import ref_attention as ref  # noqa: E402  (tests/fixtures, on sys.path after require_numpy_torch)
 import ref_rope  # noqa: E402
 
 
-def rotate_half(x):
-    x1 = x[..., : x.shape[-1] // 2]
-    x2 = x[..., x.shape[-1] // 2:]
-    return torch.cat((-x2, x1), dim=-1)
-
-
-def time_ms(fn, repeats):
-    fn()
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        ts.append((time.perf_counter() - t0) * 1e3)
-    return {"median": round(statistics.median(ts), 4), "min": round(min(ts), 4)}
-
-
 def main():
-    ap = argparse.ArgumentParser(description="Single-threaded PyTorch causal RoPE attention timings")
-    ap.add_argument("--length", type=int, default=2048)
-    ap.add_argument("--dim", type=int, default=64)
-    ap.add_argument("--base", type=float, default=10000.0)
-    ap.add_argument("--repeats", type=int, default=10)
-    ap.add_argument("--rows", type=int, default=16)
-    a = ap.parse_args()
-    if a.length < 1 or a.dim < 2 or a.dim % 2 or a.repeats < 1 or a.rows < 1:
-        ap.error("need length, repeats, rows >= 1 and an even dim >= 2")
-
-    torch.set_num_threads(1)
+    a = harness.parse_args(
+        "Single-threaded PyTorch causal RoPE attention timings",
+        length=2048, dim=64, base=10000.0, repeats=10, rows=16)
     L, D = a.length, a.dim
     # The kernel's q and k (content "random", seed 0, one head), before RoPE.
     plain = {"kind": "attention", "length": L, "dim": D, "heads": 1, "content": "random", "seed": 0,
@@ -126,22 +78,18 @@ def main():
     torch_err = float(np.abs(out[rows] - ref_rows).max())
 
     result = {
-        "torch_version": torch.__version__,
-        "numpy_version": np.__version__,
-        "python": sys.version.split()[0],
-        "threads": torch.get_num_threads(),
+        **harness.versions(np, torch, a.repeats),
         "blas": next((part.split("=", 1)[1] for part in torch.__config__.show().replace(",", " ").split()
                       if part.startswith("BLAS_INFO=")), "unknown"),
         "length": L,
         "dim": D,
-        "repeats": a.repeats,
-        "torch_attention_ms": time_ms(torch_attention, a.repeats),
-        "torch_masked_fill_ms": time_ms(torch_masked_fill, a.repeats),
+        "torch_attention_ms": harness.time_ms(torch_attention, a.repeats),
+        "torch_masked_fill_ms": harness.time_ms(torch_masked_fill, a.repeats),
         "torch_max_abs_err": torch_err,
         "rows": rows,
         "reference_rows": [[round(float(v), 17) for v in row] for row in ref_rows],
     }
-    emit(result)
+    harness.emit(result)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference timings for bench/bench_rope.js: RoPE applied to a [1, heads, length, dim] float32
+"""Reference timings for bench/rope.js: RoPE applied to a [1, heads, length, dim] float32
 tensor by the PyTorch code transformers uses, single-threaded.
 
     /usr/bin/python3 bench/python_rope.py [--heads 32] [--length 4096] [--dim 128] [--repeats 30]
@@ -18,45 +18,14 @@ Accuracy: max abs error of each output against a float64 evaluation of the same 
 (tests/fixtures/ref_rope.py) on the same float32 input.
 """
 
-import os
+import harness  # first: single-threaded numpy / BLAS
+from harness import rotate_half
 
-for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_v] = "1"
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-
-
-def emit(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-
-try:
-    import numpy as np
-except Exception as e:  # pragma: no cover - depends on the interpreter
-    emit({"skipped": f"numpy not available in {sys.executable}: {e}"})
-    sys.exit(0)
-try:
-    import torch
-except Exception as e:  # pragma: no cover
-    emit({"skipped": f"torch not available in {sys.executable}: {e}"})
-    sys.exit(0)
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
-import ref_rope as ref  # noqa: E402
+np, torch = harness.require_numpy_torch()
+import ref_rope as ref  # noqa: E402  (tests/fixtures, on sys.path after require_numpy_torch)
 
 
 # --- the transformers code paths, float32 ------------------------------------------------------
-
-def rotate_half(x):
-    x1 = x[..., : x.shape[-1] // 2]
-    x2 = x[..., x.shape[-1] // 2:]
-    return torch.cat((-x2, x1), dim=-1)
-
 
 def rotate_every_two(x):
     x1 = x[..., ::2]
@@ -85,28 +54,10 @@ def torch_gptj(q, cos, sin):
     return (q * cos) + (rotate_every_two(q) * sin)
 
 
-def time_ms(fn, repeats):
-    fn()
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        ts.append((time.perf_counter() - t0) * 1e3)
-    return {"median": round(statistics.median(ts), 4), "min": round(min(ts), 4)}
-
-
 def main():
-    ap = argparse.ArgumentParser(description="Single-threaded PyTorch RoPE application timings")
-    ap.add_argument("--heads", type=int, default=32)
-    ap.add_argument("--length", type=int, default=4096)
-    ap.add_argument("--dim", type=int, default=128)
-    ap.add_argument("--base", type=float, default=10000.0)
-    ap.add_argument("--repeats", type=int, default=30)
-    a = ap.parse_args()
-    if a.heads < 1 or a.length < 1 or a.dim < 2 or a.dim % 2 or a.repeats < 1:
-        ap.error("need heads, length, repeats >= 1 and an even dim >= 2")
-
-    torch.set_num_threads(1)
+    a = harness.parse_args(
+        "Single-threaded PyTorch RoPE application timings",
+        heads=32, length=4096, dim=128, base=10000.0, repeats=30)
     H, L, D = a.heads, a.length, a.dim
     rng = np.random.default_rng(7)
     x = rng.standard_normal((1, H, L, D)).astype(np.float32)
@@ -122,20 +73,16 @@ def main():
         return float(np.max(np.abs(out[0].numpy().astype(np.float64) - exact)))
 
     result = {
-        "torch_version": torch.__version__,
-        "numpy_version": np.__version__,
-        "python": sys.version.split()[0],
-        "threads": torch.get_num_threads(),
+        **harness.versions(np, torch, a.repeats),
         "shape": [1, H, L, D],
-        "repeats": a.repeats,
-        "torch_apply_ms": time_ms(lambda: torch_apply(q, cos, sin), a.repeats),
-        "torch_full_ms": time_ms(lambda: torch_full(q, inv_freq, positions), a.repeats),
-        "torch_gptj_ms": time_ms(lambda: torch_gptj(q, cos_j, sin_j), a.repeats),
+        "torch_apply_ms": harness.time_ms(lambda: torch_apply(q, cos, sin), a.repeats),
+        "torch_full_ms": harness.time_ms(lambda: torch_full(q, inv_freq, positions), a.repeats),
+        "torch_gptj_ms": harness.time_ms(lambda: torch_gptj(q, cos_j, sin_j), a.repeats),
         "torch_apply_max_abs_err": err(torch_apply(q, cos, sin), "half"),
         "torch_full_max_abs_err": err(torch_full(q, inv_freq, positions), "half"),
         "torch_gptj_max_abs_err": err(torch_gptj(q, cos_j, sin_j), "interleaved"),
     }
-    emit(result)
+    harness.emit(result)
 
 
 if __name__ == "__main__":

@@ -17,38 +17,12 @@ positions 10^6-16 .. 10^6 at d_model = 64 (rows of a 1_000_001 x 64 table, compu
 code with the position vector starting at 10^6-16, which gives the identical float32 values).
 """
 
-import os
+import math
 
-# single-threaded numpy / BLAS: must be set before numpy is imported
-for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_v] = "1"
+import harness  # first: single-threaded numpy / BLAS
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import math  # noqa: E402
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-
-
-def emit(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-
-try:
-    import numpy as np
-except Exception as e:  # pragma: no cover - depends on the interpreter
-    emit({"skipped": f"numpy not available in {sys.executable}: {e}"})
-    sys.exit(0)
-try:
-    import torch
-except Exception as e:  # pragma: no cover
-    emit({"skipped": f"torch not available in {sys.executable}: {e}"})
-    sys.exit(0)
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
-import ref_sinusoidal as ref  # noqa: E402
+np, torch = harness.require_numpy_torch()
+import ref_sinusoidal as ref  # noqa: E402  (tests/fixtures, on sys.path after require_numpy_torch)
 
 
 # --- the tutorial code, as the tutorials write it ------------------------------------------
@@ -90,17 +64,7 @@ def numpy_tutorial_f32(max_len, d_model):
     return numpy_tutorial(max_len, d_model).astype(np.float32)
 
 
-# --- timing ---------------------------------------------------------------------------------
-
-def time_ms(fn, repeats):
-    fn()  # warm-up
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        ts.append((time.perf_counter() - t0) * 1e3)
-    return {"median": round(statistics.median(ts), 4), "min": round(min(ts), 4)}
-
+# --- accuracy -------------------------------------------------------------------------------
 
 def max_abs_err(table, exact):
     a = table.detach().numpy() if isinstance(table, torch.Tensor) else np.asarray(table)
@@ -108,15 +72,9 @@ def max_abs_err(table, exact):
 
 
 def main():
-    ap = argparse.ArgumentParser(description="Single-threaded NumPy/PyTorch tutorial sinusoidal timings")
-    ap.add_argument("--length", type=int, default=2000)
-    ap.add_argument("--dim", type=int, default=1600)
-    ap.add_argument("--repeats", type=int, default=15)
-    a = ap.parse_args()
-    if a.length < 1 or a.dim < 2 or a.dim % 2 or a.repeats < 1:
-        ap.error("need length >= 1, an even dim >= 2 and repeats >= 1 (the tutorial code needs even dim)")
-
-    torch.set_num_threads(1)
+    a = harness.parse_args(
+        "Single-threaded NumPy/PyTorch tutorial sinusoidal timings",
+        length=2000, dim=1600, repeats=15)
     L, D = a.length, a.dim
 
     exact = ref.sinusoidal(L, D, 10000, "interleaved", 0)
@@ -125,23 +83,19 @@ def main():
     n_pe32 = numpy_tutorial_f32(L, D)
     assert t_pe.dtype == torch.float32 and n_pe.dtype == np.float64 and n_pe32.dtype == np.float32
 
-    torch_ms = time_ms(lambda: torch_tutorial(L, D), a.repeats)
-    numpy_ms = time_ms(lambda: numpy_tutorial(L, D), a.repeats)
-    numpy32_ms = time_ms(lambda: numpy_tutorial_f32(L, D), a.repeats)
+    torch_ms = harness.time_ms(lambda: torch_tutorial(L, D), a.repeats)
+    numpy_ms = harness.time_ms(lambda: numpy_tutorial(L, D), a.repeats)
+    numpy32_ms = harness.time_ms(lambda: numpy_tutorial_f32(L, D), a.repeats)
 
     # positions 10^6-16 .. 10^6 of the d_model = 64 tutorial table
     p0, p1, d_far = 10**6 - 16, 10**6 + 1, 64
     far = torch_tutorial_positions(p0, p1, d_far)
     far_exact = ref.sinusoidal(p1, d_far, 10000, "interleaved", 0, rows=list(range(p0, p1)))
 
-    emit({
-        "torch_version": torch.__version__,
-        "numpy_version": np.__version__,
-        "python": sys.version.split()[0],
-        "threads": 1,
+    harness.emit({
+        **harness.versions(np, torch, a.repeats),
         "length": L,
         "dim": D,
-        "repeats": a.repeats,
         "torch_tutorial_ms": torch_ms,
         "numpy_tutorial_ms": numpy_ms,
         "numpy_tutorial_dtype": "float64",
