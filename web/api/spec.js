@@ -68,6 +68,15 @@ export function allowedText(field, spec = {}, root = spec) {
   return field.nullable ? `null or ${text}` : text;
 }
 
+/**
+ * Checks one value against a field descriptor of the schema vocabulary (web/api/schema/index.js),
+ * outside any spec: the view state (web/model/view-state.js) is described and checked this way.
+ * Returns the value; throws a PEError naming `name` with the allowed range.
+ */
+export function checkValue(name, field, value) {
+  return checkField(name, field, value, {}, {});
+}
+
 function checkField(name, field, value, spec, root = spec) {
   const fail = () => { throw new PEError(name, `${name} must be ${allowedText(field, spec, root)}, got ${describe(value)}`); };
   if (value === null && field.nullable) return null;

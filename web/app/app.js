@@ -228,6 +228,8 @@ function mountViews(info) {
   app.viewsBox.replaceChildren();
   const ctx = {
     pe: app.pe,
+    /** The colour maps in C, as renderers take them: colorize(values, { map, vmin, vmax }). */
+    colorize: (values, options) => app.pe.colorize(values, options),
     t,
     lang: app.lang,
     kind: info.kind,

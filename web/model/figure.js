@@ -8,7 +8,7 @@
 import { SCHEMA } from '../api/schema/index.js';
 import { formatInt } from '../plot/format.js';
 import { scanValues } from '../plot/resample.js';
-import { COLORMAPS } from '../api/kernels/colormap.js';
+import { COLORMAPS } from '../api/colormaps.js';
 import { displayData, rowOffset, sliceOffset, valueName } from './output.js';
 import { defaultSeries } from './series.js';
 

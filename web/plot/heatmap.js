@@ -2,19 +2,22 @@
 //
 // The canvas has exactly as many pixels as the screen area it covers. Each redraw resamples the
 // visible window of the table to those pixels (web/plot/resample.js: crisp cells when zoomed in, box
-// means when a pixel covers several cells) and colours them in C (pe.colorize, c/colormap.c).
+// means when a pixel covers several cells) and colours them with the
+// `colorize` function it is given (the page passes pe.colorize: c/colormap.c). It knows no spec
+// and no WebAssembly.
 // Masked values (−Infinity, e.g. ALiBi above the diagonal) come out transparent, over a hatched
 // background. Zoom: Ctrl/⌘ + wheel or pinch, the + − buttons, or + − 0 on the keyboard; pan by
 // dragging or with the arrow keys once zoomed. Hover (or the arrow keys) reads (row, column,
 // exact value); a click or Enter reports the cell to `onActivate`.
 //
-//   const hm = new Heatmap(element, { pe, t, axes: { x, y, value }, onActivate });
+//   const hm = new Heatmap(element, { colorize, t, axes: { x, y, value }, onActivate });
+//   colorize(values: Float32Array, { map, vmin, vmax }) → Uint8ClampedArray RGBA
 //   hm.setData({ data, rows, cols, offset, rowOffset, colOffset, range });
 //   hm.setColormap('cividis'); hm.setStale(true); hm.destroy();
 import { h } from './dom.js';
 import { planAxis, resample, scanValues } from './resample.js';
 import { float32String, formatInt, formatValue, niceRealTicks, niceTicks } from './format.js';
-import { COLORMAPS } from '../api/kernels/colormap.js';
+import { COLORMAPS } from '../api/colormaps.js';
 
 const MAX_CANVAS = 2048; // device pixels per side
 const MIN_SPAN = 3; // cells visible at the deepest zoom
@@ -22,11 +25,11 @@ const MIN_SPAN = 3; // cells visible at the deepest zoom
 export class Heatmap {
   /**
    * @param {HTMLElement} root  an empty element to build in
-   * @param {{ pe, t, axes: { x: string, y: string, value: string }, onActivate?: Function,
+   * @param {{ colorize: Function, t, axes: { x: string, y: string, value: string }, onActivate?: Function,
    *   onWindow?: Function, colormap?: string, compact?: boolean, label?: string }} opts
    */
-  constructor(root, { pe, t, axes, onActivate = null, onWindow = null, colormap = 'viridis', compact = false, label = '' }) {
-    this.pe = pe;
+  constructor(root, { colorize, t, axes, onActivate = null, onWindow = null, colormap = 'viridis', compact = false, label = '' }) {
+    this.colorize = colorize;
     this.t = t;
     this.axes = axes;
     this.onActivate = onActivate;
@@ -230,7 +233,7 @@ export class Heatmap {
     }
     const values = resample(this.data, this.rows, this.cols, xp, yp, { offset: this.offset, finite: this.scan.finite });
     const [lo, hi] = this.colorRange();
-    const rgba = this.pe.colorize(values, { map: this.colormap, vmin: lo, vmax: hi });
+    const rgba = this.colorize(values, { map: this.colormap, vmin: lo, vmax: hi });
     this.ctx.putImageData(new ImageData(rgba, xp.count, yp.count), 0, 0);
     this._drawTicks();
     this._drawColorbar(lo, hi);
@@ -244,7 +247,7 @@ export class Heatmap {
     this.cbarKey = key;
     const ramp = new Float32Array(256);
     for (let i = 0; i < 256; i++) ramp[i] = (255 - i + 0.5) / 256; // top = high
-    const rgba = this.pe.colorize(ramp, { map: this.colormap, vmin: 0, vmax: 1 });
+    const rgba = this.colorize(ramp, { map: this.colormap, vmin: 0, vmax: 1 });
     this.cbarCanvas.getContext('2d').putImageData(new ImageData(rgba, 1, 256), 0, 0);
     this.cbarTicks.textContent = '';
     const height = this.size?.h || 300;

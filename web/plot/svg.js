@@ -3,7 +3,7 @@
 //
 //   linesTree(lines, opts)        → an SVG element tree of the curves (no DOM needed)
 //   svgString(tree) / svgElement(tree, document)   the tree as text, or as DOM nodes
-//   heatmapCanvas(pe, heatmap, opts)  → a <canvas> with the heatmap, its axes and colour bar
+//   heatmapCanvas(colorize, heatmap, opts)  → a <canvas> with the heatmap, its axes and colour bar
 //
 // Everything drawn here uses a fixed light theme (white paper), so an exported figure looks the
 // same in a slide, a paper or a dark-mode blog. Text only ever goes in as text nodes.
@@ -195,13 +195,13 @@ export function linesTree(lines, { width = 720, height = 420, title = lines.titl
 // Heatmap pictures (browser only: canvas)
 
 /** Colour pixels of the table resampled to at most maxW × maxH (crisp cells, box means). */
-export function heatmapPixels(pe, hm, maxW, maxH) {
+export function heatmapPixels(colorize, hm, maxW, maxH) {
   const xp = planAxis(0, hm.cols, Math.max(1, Math.round(maxW)), hm.cols);
   const yp = planAxis(0, hm.rows, Math.max(1, Math.round(maxH)), hm.rows);
   const scan = scanValues(hm.data, hm.offset, hm.rows * hm.cols);
   const values = resample(hm.data, hm.rows, hm.cols, xp, yp, { offset: hm.offset, finite: scan.finite });
   const [lo, hi] = colorRange(scan, hm.colormap, hm.valueRange);
-  const rgba = pe.colorize(values, { map: hm.colormap, vmin: lo, vmax: hi });
+  const rgba = colorize(values, { map: hm.colormap, vmin: lo, vmax: hi });
   return { rgba, width: xp.count, height: yp.count, lo, hi, scan };
 }
 
@@ -227,7 +227,7 @@ function hatch(ctx, x, y, w, h, theme) {
  * A stand-alone heatmap picture: title, the table (whole, resampled to the plot), row and column
  * ticks, axis names and a colour bar. Returns a canvas of width·scale × height·scale pixels.
  */
-export function heatmapCanvas(pe, hm, { width = 760, scale = 2, theme = PAPER, doc = document } = {}) {
+export function heatmapCanvas(colorize, hm, { width = 760, scale = 2, theme = PAPER, doc = document } = {}) {
   const left = 70;
   const right = 96;
   const top = hm.title ? 40 : 16;
@@ -243,7 +243,7 @@ export function heatmapCanvas(pe, hm, { width = 760, scale = 2, theme = PAPER, d
   ctx.scale(scale, scale);
   ctx.fillStyle = theme.bg;
   ctx.fillRect(0, 0, width, height);
-  const px = heatmapPixels(pe, hm, pw * scale, ph * scale);
+  const px = heatmapPixels(colorize, hm, pw * scale, ph * scale);
   const img = doc.createElement('canvas');
   img.width = px.width;
   img.height = px.height;
@@ -284,7 +284,7 @@ export function heatmapCanvas(pe, hm, { width = 760, scale = 2, theme = PAPER, d
   const bw = 14;
   const ramp = new Float32Array(256);
   for (let i = 0; i < 256; i++) ramp[i] = (255 - i + 0.5) / 256;
-  const rampPx = pe.colorize(ramp, { map: hm.colormap, vmin: 0, vmax: 1 });
+  const rampPx = colorize(ramp, { map: hm.colormap, vmin: 0, vmax: 1 });
   const bar = doc.createElement('canvas');
   bar.width = 1;
   bar.height = 256;

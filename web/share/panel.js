@@ -91,7 +91,7 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
     h('h4', { id: `${id}-dl-title`, text: t('share.download') }),
     h('p', { class: 'help', text: t('share.downloadHelp') }),
     h('div', { class: 'share-row share-buttons' },
-      dl('heatmapPng', async () => ({ blob: await canvasBlob(heatmapCanvas(pe, fig().heatmap)), name: `${stem()}-heatmap.png` })),
+      dl('heatmapPng', async () => ({ blob: await canvasBlob(heatmapCanvas(ctx.colorize, fig().heatmap)), name: `${stem()}-heatmap.png` })),
       dl('linesPng', async () => {
         const svg = svgString(linesTree(fig().lines, LINES_SIZE).tree);
         return { blob: await svgToPng(svg, LINES_SIZE.width, LINES_SIZE.height), name: `${stem()}-curves.png` };

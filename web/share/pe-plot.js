@@ -28,8 +28,8 @@ import { outputInfo, transformsFor } from '../model/output.js';
 import { defaultSeries, toggleSeries } from '../model/series.js';
 import { linesTree, svgElement, valueText, PAPER } from '../plot/svg.js';
 import { figureOf } from '../model/figure.js';
-import { encodePermalink, TRANSFORMS } from './permalink.js';
-import { COLORMAPS } from '../api/kernels/colormap.js';
+import { encodePermalink } from './permalink.js';
+import { checkView, parseSeriesList } from '../model/view-state.js';
 import { formatInt } from '../plot/format.js';
 import { inlineWasm } from './page.js';
 import PAGE_CSS from '../style.css';
@@ -156,31 +156,25 @@ export function readAttributes(el) {
   const view = el.getAttribute('view') ?? 'both';
   if (!['heatmap', 'lines', 'both'].includes(view)) throw new Error(`view must be heatmap, lines or both, got "${view}"`);
   opts.view = view;
-  const colormap = el.getAttribute('colormap');
-  if (colormap !== null && !Object.prototype.hasOwnProperty.call(COLORMAPS, colormap)) {
-    throw new Error(`colormap must be one of ${Object.keys(COLORMAPS).join(', ')}, got "${colormap}"`);
-  }
-  opts.colormap = colormap ?? 'viridis';
-  const head = el.getAttribute('head');
-  if (head !== null && !/^\d+$/.test(head.trim())) throw new Error(`head must be a whole number ≥ 0, got "${head}"`);
-  opts.head = head === null ? 0 : Number(head);
-  const transform = el.getAttribute('transform');
-  if (transform !== null && !TRANSFORMS.includes(transform)) throw new Error(`transform must be one of ${TRANSFORMS.join(', ')}, got "${transform}"`);
-  opts.transform = transform;
+  // The display attributes are view state (web/model/view-state.js): the same fields and checks
+  // as the page and its links.
+  const attr = (name) => el.getAttribute(name);
+  opts.colormap = checkView('colormap', attr('colormap') ?? 'viridis');
+  const head = attr('head');
+  opts.head = head === null ? 0 : checkView('head', /^\s*\d{1,7}\s*$/.test(head) ? Number(head) : head);
+  opts.transform = checkView('transform', attr('transform'));
   for (const mode of ['cols', 'rows']) {
-    const list = el.getAttribute(mode);
+    const list = attr(mode);
     if (list === null) continue;
     if (opts.series) throw new Error('give cols or rows, not both');
-    const items = list.split(/[\s,]+/).filter(Boolean);
-    if (!items.every((x) => /^\d{1,8}$/.test(x))) throw new Error(`${mode} must be numbers separated by commas, got "${list}"`);
-    opts.series = { mode, list: items.map(Number) };
+    try {
+      opts.series = { mode, list: parseSeriesList(list) };
+    } catch {
+      throw new Error(`${mode} must be numbers separated by commas, got "${list}"`);
+    }
   }
-  const lang = el.getAttribute('lang') ?? (document.documentElement.lang?.toLowerCase().startsWith('ko') ? 'ko' : 'en');
-  if (!['en', 'ko'].includes(lang)) throw new Error(`lang must be en or ko, got "${lang}"`);
-  opts.lang = lang;
-  const theme = el.getAttribute('theme') ?? 'light';
-  if (!['light', 'dark', 'auto'].includes(theme)) throw new Error(`theme must be light, dark or auto, got "${theme}"`);
-  opts.theme = theme;
+  opts.lang = checkView('lang', attr('lang') ?? (document.documentElement.lang?.toLowerCase().startsWith('ko') ? 'ko' : 'en'));
+  opts.theme = checkView('theme', attr('theme') ?? 'light');
   opts.link = el.getAttribute('link') !== 'none';
   return { spec: full, opts };
 }
@@ -347,7 +341,7 @@ export class PePlot extends HTMLElement {
       this.hmBox.replaceChildren();
       this.hmKey = key;
       this.heatmap = new Heatmap(this.hmBox, {
-        pe: this.pe, t, axes: { x: fig.heatmap.axes.x, y: fig.heatmap.axes.y, value: fig.heatmap.axes.value }, label: fig.title,
+        colorize: (values, options) => this.pe.colorize(values, options), t, axes: { x: fig.heatmap.axes.x, y: fig.heatmap.axes.y, value: fig.heatmap.axes.value }, label: fig.title,
         onActivate: ({ row, col }) => {
           const series = this.state.shared.series ?? defaultSeries(this.state.info);
           this.userSeries = toggleSeries(series, series.mode === 'rows' ? row : col);

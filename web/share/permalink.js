@@ -32,19 +32,15 @@
 // (version 0); a bare #<kind> is a catalogue link (spec: null).
 import { SCHEMA } from '../api/schema/index.js';
 import { defaults, normalizeSpec } from '../api/spec.js';
-import { COLORMAPS } from '../api/kernels/colormap.js';
+import { checkView, MAX_SERIES, TRANSFORMS, VIEW_DEFAULTS } from '../model/view-state.js';
 
 export const PERMALINK_VERSION = 1;
 /** Longest fragment decoded (characters); longer ones are refused as a whole. */
 export const MAX_FRAGMENT = 262144;
 /** Deepest nesting of objects and lists in one value. */
 export const MAX_DEPTH = 16;
-export const TRANSFORMS = ['cos', 'sin', 'angle', 'wrapped'];
-export const LANGS = ['en', 'ko'];
+export { TRANSFORMS, VIEW_DEFAULTS };
 export const DEFAULT_LANG = 'en';
-/** View state that needs no entry: the values app.js starts every kind with. */
-export const VIEW_DEFAULTS = { colormap: 'viridis', head: 0 };
-const MAX_SERIES = 256;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -337,6 +333,15 @@ function splitParams(query) {
   return out;
 }
 
+/** A view field of a link, checked by the view-state schema; a bad one is a LinkError. */
+function viewValue(name, value, message) {
+  try {
+    return checkView(name, value);
+  } catch {
+    throw new LinkError('view', message(value));
+  }
+}
+
 function decodeSeries(raw, mode) {
   const text = unescape(raw);
   if (text === '') return { mode, list: [] };
@@ -377,21 +382,15 @@ function decodeV1(body) {
     }
     switch (key) {
       case '~map': {
-        const v = parseValue(unescape(raw));
-        if (typeof v !== 'string' || !own(COLORMAPS, v)) throw new LinkError('view', `unknown colour map “${excerpt(v)}”`);
-        view.colormap = v;
+        view.colormap = viewValue('colormap', parseValue(unescape(raw)), (v) => `unknown colour map “${excerpt(v)}”`);
         break;
       }
       case '~head': {
-        const v = parseValue(unescape(raw));
-        if (!Number.isInteger(v) || v < 0 || v > 1e6) throw new LinkError('view', `head must be a whole number ≥ 0, got “${excerpt(raw)}”`);
-        view.head = v;
+        view.head = viewValue('head', parseValue(unescape(raw)), () => `head must be a whole number ≥ 0, got “${excerpt(raw)}”`);
         break;
       }
       case '~tf': {
-        const v = parseValue(unescape(raw));
-        if (!TRANSFORMS.includes(v)) throw new LinkError('view', `unknown transform “${excerpt(v)}”`);
-        view.transform = v;
+        view.transform = viewValue('transform', parseValue(unescape(raw)), (v) => `unknown transform “${excerpt(v)}”`);
         break;
       }
       case '~cols':
@@ -409,9 +408,7 @@ function decodeV1(body) {
         break;
       }
       case '~lang': {
-        const v = parseValue(unescape(raw));
-        if (!LANGS.includes(v)) throw new LinkError('view', `unknown language “${excerpt(v)}”`);
-        lang = v;
+        lang = viewValue('lang', parseValue(unescape(raw)), (v) => `unknown language “${excerpt(v)}”`);
         break;
       }
       default:

@@ -1,13 +1,30 @@
-// Small pieces shared by the bias views: their style sheet, a segmented control, colours with
-// transparency, and the line plot module (Chart.js, loaded in its own chunk).
+// The one home of what the views share: stylesheets, drawing only while on screen, the Chart.js
+// line plot (its own chunk), toolbar fields, a segmented control, colours with transparency,
+// slope fractions.
 import { h, uid } from '../plot/dom.js';
 import { formatValue } from '../plot/format.js';
 
-// The views' own styles (bias.css, next to this file): a <link>, which the page's CSP allows
-// (style-src 'self'), added once when the page loads so it is there before the first draw.
-if (typeof document !== 'undefined' && !document.querySelector('link[data-pe-bias]')) {
-  document.head.append(h('link', { rel: 'stylesheet', href: new URL('./common.css', import.meta.url).href, 'data-pe-bias': '' }));
+const styles = new Map();
+/**
+ * Adds a stylesheet (a URL beside the calling module: new URL('./x.css', import.meta.url)) to the
+ * page once, as a same-origin <link>, which is what the page's CSP allows. Returns a promise
+ * that settles when it has loaded (for canvases that read colours from it).
+ */
+export function ensureStyles(url) {
+  const href = String(url);
+  if (!styles.has(href)) {
+    const link = h('link', { rel: 'stylesheet', href });
+    styles.set(href, new Promise((resolve) => {
+      link.addEventListener('load', resolve, { once: true });
+      link.addEventListener('error', resolve, { once: true });
+    }));
+    document.head.append(link);
+  }
+  return styles.get(href);
 }
+
+// The shared view styles (common.css), there before the first family view draws.
+if (typeof document !== 'undefined') ensureStyles(new URL('./common.css', import.meta.url));
 
 /**
  * A group of radio buttons shown as one segmented control (keyboard: Tab in, arrows between).
@@ -44,17 +61,38 @@ export function withAlpha(color, alpha) {
 
 let plotModule = null;
 let plotLoaded = null;
+/** web/plot/lineplot.js (LinePlot, seriesColor), loaded once, in its own chunk. */
+function linePlotModule() {
+  plotModule ??= import('../plot/lineplot.js').then((m) => (plotLoaded = m));
+  return plotModule;
+}
+
 /**
- * Calls ready(module) with web/plot/lineplot.js (LinePlot, seriesColor): at once when it is loaded
- * already (so a remounted view draws in its first update), else when its chunk arrives.
+ * Calls ready(module) with web/plot/lineplot.js: at once when it is loaded already (so a
+ * remounted view draws in its first update), else when its chunk arrives.
  */
 export function withLinePlot(ready) {
-  if (plotLoaded) {
-    ready(plotLoaded);
-    return;
-  }
-  plotModule ??= import('../plot/lineplot.js').then((m) => (plotLoaded = m));
-  plotModule.then(ready);
+  if (plotLoaded) ready(plotLoaded);
+  else linePlotModule().then(ready);
+}
+
+/** A Chart.js line plot in `box`: a promise of the LinePlot. */
+export function makePlot(box, opts) {
+  return linePlotModule().then(({ LinePlot }) => new LinePlot(box, opts));
+}
+
+/** A labelled number box for a view's toolbar: { wrap, input }. */
+export function numberField(id, label, { min = 1, max, step = 1, value } = {}) {
+  const input = h('input', { type: 'number', id, min, max, step, value, inputmode: 'numeric' });
+  const wrap = h('div', { class: 'tool-field' }, h('label', { for: id, text: label }), input);
+  return { wrap, input };
+}
+
+/** The integer in a number box, or null when it is not one within [min, max]. */
+export function readInt(input, min, max) {
+  const v = Number(input.value);
+  if (input.value.trim() === '' || !Number.isInteger(v) || v < min || v > max) return null;
+  return v;
 }
 
 /** A slope as a fraction when it is exactly 1/2^k (1/8, 1/256, 1/2¹⁶), else its decimal. */
@@ -74,8 +112,10 @@ export function sup(n) {
  * Draws a view when it is out of date and can be seen: request() marks it out of date; it is
  * drawn on the next animation frame if the view is on (or within 300 px of) the screen, else when
  * it scrolls into view. update(state) then costs next to nothing, a burst of changes draws once
- * a frame, and views out of sight do no work at all (the similarity worker included). The time
- * of the last drawing is kept in el.dataset.ms for the tests.
+ * a frame, and views out of sight do no work at all (the similarity worker included). draw()
+ * returning false means "not drawn yet" (its chart is still loading): it stays out of date. The
+ * time of the last drawing is kept in el.dataset.ms, and a count in el.dataset.drawn, which the
+ * tests and benches wait on.
  */
 export function drawer(el, draw) {
   let visible = false;
@@ -91,6 +131,7 @@ export function drawer(el, draw) {
       return;
     }
     el.dataset.ms = (performance.now() - t0).toFixed(2);
+    el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
   };
   const io = new IntersectionObserver((entries) => {
     visible = entries[entries.length - 1].isIntersecting;

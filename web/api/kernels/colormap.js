@@ -9,13 +9,9 @@
 // { nan, negInf, posInf } each [r, g, b, a]; by default −Infinity is transparent (draw a
 // "masked" pattern behind it), NaN magenta, +Infinity white (black for diverging).
 import { PEError } from '../spec.js';
+import { COLORMAPS } from '../colormaps.js';
 
-/** The colour maps the C side knows, by name: C enum value, and whether 0 belongs in the middle. */
-export const COLORMAPS = {
-  viridis: { id: 0, diverging: false },
-  cividis: { id: 1, diverging: false },
-  diverging: { id: 2, diverging: true },
-};
+export { COLORMAPS };
 
 /** Finite minimum and maximum of values ([NaN, NaN] when none is finite). */
 export function finiteRange(values) {

@@ -71,8 +71,8 @@ export default {
     const refTitle = h('h4', { class: 'bias-pane-title' });
     const curPane = pane(curTitle);
     const refPane = pane(refTitle);
-    const hmCur = new Heatmap(curPane, { pe, t, axes, compact: true, colormap: 'diverging', label: t('absolute.sim.title') });
-    const hmRef = new Heatmap(refPane, { pe, t, axes, compact: true, colormap: 'diverging', label: t('absolute.sim.title') });
+    const hmCur = new Heatmap(curPane, { colorize: ctx.colorize, t, axes, compact: true, colormap: 'diverging', label: t('absolute.sim.title') });
+    const hmRef = new Heatmap(refPane, { colorize: ctx.colorize, t, axes, compact: true, colormap: 'diverging', label: t('absolute.sim.title') });
     el.append(grid);
 
     const summaryTitle = h('h4', { class: 'bias-subtitle', text: t('absolute.sim.byDistance') });

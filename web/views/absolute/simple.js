@@ -66,7 +66,7 @@ export default {
       const pane = h('section', { class: `bias-pane${k === kind ? ' is-current' : ''}`, 'aria-label': tr(SCHEMA[k].label) }, head);
       grid.append(pane);
       const hm = new Heatmap(pane, {
-        pe, t, compact: true, label: tr(SCHEMA[k].label),
+        colorize: ctx.colorize, t, compact: true, label: tr(SCHEMA[k].label),
         axes: { x: t('axis.dimension'), y: t('axis.position'), value: t('axis.value') },
       });
       pane.append(verdict);

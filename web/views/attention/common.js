@@ -1,16 +1,11 @@
 // Shared pieces of the attention views (web/views/attention/): their stylesheet, token labels,
 // a per-head weight picture on a canvas (colours from C, pe.colorize), the head average, and the
-// Chart.js line plot (its own chunk, loaded when first needed).
-import { h } from '../../plot/dom.js';
+// colour map. (The line plot, toolbar fields and stylesheet loading are every view's: ../common.js.)
 import { float32String, formatInt } from '../../plot/format.js';
+import { ensureStyles } from '../common.js';
 
-const CSS_ID = 'pe-attention-css';
-
-/** Adds attention.css (beside this file) once: a same-origin <link> is what the page's CSP allows. */
-export function ensureAttentionStyles() {
-  if (document.getElementById(CSS_ID)) return;
-  document.head.append(h('link', { id: CSS_ID, rel: 'stylesheet', href: new URL('./attention.css', import.meta.url).href }));
-}
+/** Adds attention.css (beside this file) to the page once. */
+export const ensureAttentionStyles = () => ensureStyles(new URL('./attention.css', import.meta.url));
 
 /** "3 “cat”" for token 3 of a result with tokens, else "3". */
 export function tokenLabel(result, i) {
@@ -99,14 +94,14 @@ export function blockCounts(n, m, bounds = blockBounds(n, m)) {
  * CSS. scale 'sqrt' colours √w (small weights become visible), 'linear' colours w; the colour map
  * spans 0 … vmax (the largest weight shown, so long sequences with small weights stay visible).
  */
-export function drawPlane(canvas, pe, values, n, { map = 'viridis', scale = 'sqrt', vmax = 1 } = {}) {
+export function drawPlane(canvas, colorize, values, n, { map = 'viridis', scale = 'sqrt', vmax = 1 } = {}) {
   let v = values;
   if (scale === 'sqrt') {
     v = new Float32Array(values.length);
     for (let t = 0; t < values.length; t++) v[t] = Math.sqrt(values[t]);
   }
   const top = scale === 'sqrt' ? Math.sqrt(vmax) : vmax;
-  const rgba = pe.colorize(v, { map, vmin: 0, vmax: top > 0 ? top : 1 });
+  const rgba = colorize(v, { map, vmin: 0, vmax: top > 0 ? top : 1 });
   if (canvas.width !== n || canvas.height !== n) {
     canvas.width = n;
     canvas.height = n;
@@ -124,14 +119,3 @@ export function cellAt(canvas, n, event) {
 }
 
 export const weightText = (w) => float32String(w);
-
-/** A Chart.js line plot (web/plot/lineplot.js, its own chunk): a promise of the LinePlot. */
-export function makePlot(box, opts) {
-  return import('../../plot/lineplot.js').then(({ LinePlot }) => new LinePlot(box, opts));
-}
-
-/** Integers in [lo, hi] from an input, or null. */
-export function readInt(input, lo, hi) {
-  const v = Number(input.value);
-  return Number.isInteger(v) && v >= lo && v <= hi ? v : null;
-}

@@ -8,7 +8,8 @@ import { h, uid } from '../../plot/dom.js';
 import { formatInt, formatMs, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import { maxHeads } from '../../api/schema/attention.js';
-import { ensureAttentionStyles, makePlot, readInt } from './common.js';
+import { ensureAttentionStyles } from './common.js';
+import { makePlot, readInt } from '../common.js';
 
 const FACTOR = 4;
 const HEADS = 8;

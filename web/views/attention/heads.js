@@ -123,7 +123,7 @@ export default {
       for (const p of pictures.values()) for (let b = 0; b < p.length; b++) if (p[b] > vmax) vmax = p[b];
       opts.vmax = vmax;
       for (const tile of tileList) {
-        drawPlane(tile.canvas, ctx.pe, pictures.get(tile.head), m, opts);
+        drawPlane(tile.canvas, ctx.colorize, pictures.get(tile.head), m, opts);
         tile.figure.classList.toggle('is-selected', tile.head === (shared.head ?? 0) && H > 1);
       }
       stats.textContent = t('attention.heads.stats', { heads: H, n: formatInt(n), ms: formatMs(performance.now() - t0), vmax: formatValue(vmax), blocks: m < n ? m : 0 });

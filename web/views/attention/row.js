@@ -3,7 +3,8 @@
 // listed with their tokens.
 import { h, uid } from '../../plot/dom.js';
 import { DataTable, spread } from '../datatable.js';
-import { ensureAttentionStyles, makePlot, meanRow, readInt, tokenLabel, weightText } from './common.js';
+import { ensureAttentionStyles, meanRow, tokenLabel, weightText } from './common.js';
+import { makePlot, readInt } from '../common.js';
 
 const MAX_CURVES = 8;
 const TOP = 5;

@@ -164,8 +164,8 @@ export default {
       let vmax = 0;
       for (const v of [left, right]) for (let i = 0; i < v.length; i++) if (v[i] > vmax) vmax = v[i];
       const opts = { map: state.shared.colormap ?? 'viridis', scale: state.shared.attnScale ?? 'sqrt', vmax };
-      drawPlane(leftCanvas, ctx.pe, left, n, opts);
-      drawPlane(rightCanvas, ctx.pe, right, n, opts);
+      drawPlane(leftCanvas, ctx.colorize, left, n, opts);
+      drawPlane(rightCanvas, ctx.colorize, right, n, opts);
       leftCap.textContent = t('attention.sentence.left');
       rightCap.textContent = t('attention.sentence.right');
       leftCanvas.setAttribute('aria-label', t('attention.sentence.leftAria', n));

@@ -117,7 +117,7 @@ export default {
         for (const m of heatmaps) if (m !== src && m.rows === src.rows && m.cols === src.cols) m.setWindow(win, { silent: true });
       };
       const make = (title, colormap) => {
-        const m = new Heatmap(pane(title), { pe: ctx.pe, t, axes, colormap, compact: true, label: title });
+        const m = new Heatmap(pane(title), { colorize: ctx.colorize, t, axes, colormap, compact: true, label: title });
         m.onWindow = sync(m);
         heatmaps.push(m);
         return m;

@@ -3,7 +3,7 @@
 import { Heatmap } from '../../plot/heatmap.js';
 import { h, uid } from '../../plot/dom.js';
 import { both, textFor } from '../../i18n/index.js';
-import { COLORMAPS } from '../../api/kernels/colormap.js';
+import { COLORMAP_NAMES } from '../../api/colormaps.js';
 import { float32String, formatInt, formatMs } from '../../plot/format.js';
 import { scanValues } from '../../plot/resample.js';
 import { DataTable, spread } from '../datatable.js';
@@ -24,7 +24,7 @@ export default {
 
     // Toolbar: colour map, and the head (slice) of a 3-D output.
     const mapSelect = h('select', { id: `${id}-map` });
-    for (const name of Object.keys(COLORMAPS)) mapSelect.append(h('option', { value: name, text: t(`colormap.${name}`) }));
+    for (const name of COLORMAP_NAMES) mapSelect.append(h('option', { value: name, text: t(`colormap.${name}`) }));
     mapSelect.addEventListener('input', () => ctx.setShared({ colormap: mapSelect.value }));
     const toolbar = h('div', { class: 'view-toolbar' },
       h('div', { class: 'tool-field' }, h('label', { for: mapSelect.id, text: t('view.heatmap.colormap') }), mapSelect));
@@ -57,7 +57,7 @@ export default {
     const box = h('div', { class: 'hm-box' });
     el.append(box);
     const hm = new Heatmap(box, {
-      pe: ctx.pe,
+      colorize: ctx.colorize,
       t,
       axes: { x: tr(info.axes.col), y: tr(info.axes.row), value: tr(info.axes.value) },
       label: tr(ctx.schema.label),

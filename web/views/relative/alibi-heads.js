@@ -166,7 +166,6 @@ export default {
 
       stats.textContent = t('relative.heads.stats', count, P, (performance.now() - t0).toFixed(1));
       el.dataset.heads = String(heads);
-      el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
 
       table.set(() => {
         const ds = [...new Set([1, 2, 10, L - 1].filter((d) => d >= 1 && d < L))];

@@ -301,7 +301,6 @@ export default {
       chart.update('none');
       el.dataset.highlight = cur;
       el.dataset.series = String(out.length);
-      el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
 
       const notes = [];
       if (kind === 'alibi' && c.heads > MAX_HEAD_CURVES) notes.push(t('relative.dist.someHeads', MAX_HEAD_CURVES, c.heads));

@@ -1,16 +1,11 @@
 // Shared pieces of the rope views: their stylesheet, the training context and scaling factor a
-// spec implies, specs with the same frequencies at another length, drawing only while on screen,
-// and the Chart.js line plot (loaded in its own chunk, like the generic views do).
-import { h } from '../../plot/dom.js';
+// spec implies, specs with the same frequencies at another length, log axes. Drawing only while
+// on screen, the line plot and the toolbar fields are every view's: ../common.js.
 import { formatInt, formatValue } from '../../plot/format.js';
+import { ensureStyles } from '../common.js';
 
-const CSS_ID = 'pe-rope-css';
-
-/** Adds rope.css (beside this file) to the page once: a same-origin <link> is what the CSP allows. */
-export function ensureRopeStyles() {
-  if (document.getElementById(CSS_ID)) return;
-  document.head.append(h('link', { id: CSS_ID, rel: 'stylesheet', href: new URL('./rope.css', import.meta.url).href }));
-}
+/** Adds rope.css (beside this file) to the page once. */
+export const ensureRopeStyles = () => ensureStyles(new URL('./rope.css', import.meta.url));
 
 /** The training context used when the spec names none (GPT-J / GPT-NeoX era), until the user picks one. */
 export const DEFAULT_CONTEXT = 2048;
@@ -76,48 +71,6 @@ export function formatLength(v) {
 }
 
 /**
- * Draws a view when it needs it and can be seen: request() marks it out of date; the drawing
- * happens on the next animation frame if the view is on (or near) the screen, else once it
- * scrolls into view. The page calls every view's update on every change; this keeps update()
- * itself nearly free, draws at most once a frame, and skips views out of sight. The time of
- * each drawing is kept in el.dataset.ms (and a count in el.dataset.drawn) for the tests.
- */
-export function drawer(el, draw) {
-  let visible = false;
-  let dirty = false;
-  let frame = 0;
-  const flush = () => {
-    frame = 0;
-    if (!visible || !dirty) return;
-    dirty = false;
-    const t0 = performance.now();
-    if (draw() === false) return; // not drawn (its plot is still loading)
-    el.dataset.ms = (performance.now() - t0).toFixed(2);
-    el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
-  };
-  const io = new IntersectionObserver((entries) => {
-    visible = entries[entries.length - 1].isIntersecting;
-    if (visible && dirty && !frame) frame = requestAnimationFrame(flush);
-  }, { rootMargin: '300px 0px' });
-  io.observe(el);
-  return {
-    request() {
-      dirty = true;
-      if (visible && !frame) frame = requestAnimationFrame(flush);
-    },
-    destroy() {
-      io.disconnect();
-      cancelAnimationFrame(frame);
-    },
-  };
-}
-
-/** A Chart.js line plot (web/plot/lineplot.js, its own chunk): a promise of the LinePlot. */
-export function makePlot(box, opts) {
-  return import('../../plot/lineplot.js').then(({ LinePlot }) => new LinePlot(box, opts));
-}
-
-/**
  * Makes a plot's y axis logarithmic in look: the values given are log10 of the real ones; the
  * ticks sit on whole powers of ten and the tooltips show the real value.
  */
@@ -129,20 +82,6 @@ export function logAxis(plot, lo, hi) {
   y.ticks.callback = (v) => (Number.isInteger(v) ? formatLength(10 ** v) : '');
   plot.chart.options.plugins.tooltip.callbacks.label = (item) =>
     `${item.dataset.label}: ${item.parsed.y === null ? '—' : formatLength(10 ** item.parsed.y)}`;
-}
-
-/** A labelled number box for a view's toolbar: { wrap, input }. */
-export function numberField(id, label, { min = 1, max, step = 1, value } = {}) {
-  const input = h('input', { type: 'number', id, min, max, step, value, inputmode: 'numeric' });
-  const wrap = h('div', { class: 'tool-field' }, h('label', { for: id, text: label }), input);
-  return { wrap, input };
-}
-
-/** The integer in a number box, or null when it is not one within [min, max]. */
-export function readInt(input, min, max) {
-  const v = Number(input.value);
-  if (input.value.trim() === '' || !Number.isInteger(v) || v < min || v > max) return null;
-  return v;
 }
 
 /** Deterministic N(0, 1) samples (mulberry32 + Box–Muller) for the fixed random q and k. */

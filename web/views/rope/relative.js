@@ -10,9 +10,10 @@ import { both } from '../../i18n/index.js';
 import { formatInt, formatValue, float32String } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import {
-  ensureRopeStyles, ropeType, sameFreqAtLength, unscaled, drawer, makePlot, gaussian, isAxialSpec,
+  ensureRopeStyles, ropeType, sameFreqAtLength, unscaled, gaussian, isAxialSpec,
   trainingContext, targetContext, formatLength,
 } from './common.js';
+import { drawer, makePlot } from '../common.js';
 
 /** Values rotated at most per head: about 2^17 keeps an update near a millisecond. */
 const BUDGET = 2 ** 17;

@@ -9,9 +9,9 @@ import { both } from '../../i18n/index.js';
 import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import {
-  ensureRopeStyles, trainingContext, ropeType, sameFreqAtLength, formatLength, drawer, makePlot,
-  numberField, readInt, METHODS, DEFAULT_FACTOR,
+  ensureRopeStyles, trainingContext, ropeType, sameFreqAtLength, formatLength, METHODS, DEFAULT_FACTOR,
 } from './common.js';
+import { drawer, makePlot, numberField, readInt } from '../common.js';
 
 const MAX_LEN = 2 ** 31 - 1;
 

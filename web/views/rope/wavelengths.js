@@ -7,9 +7,9 @@ import { both } from '../../i18n/index.js';
 import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable } from '../datatable.js';
 import {
-  ensureRopeStyles, trainingContext, targetContext, ropeType, unscaled, formatLength, drawer, makePlot,
-  logAxis, numberField, readInt, isAxialSpec,
+  ensureRopeStyles, trainingContext, targetContext, ropeType, unscaled, formatLength, logAxis, isAxialSpec,
 } from './common.js';
+import { drawer, makePlot, numberField, readInt } from '../common.js';
 
 const TWO_PI = 2 * Math.PI;
 const MAX_CONTEXT = 2 ** 31 - 1;

@@ -3,7 +3,7 @@
 // focus it and move with the arrow keys (Home / End: first / last column, PageUp / PageDown:
 // first / last row). Hovering reports the square under the pointer.
 //
-//   const g = new GridImage(root, { pe, label, onPick({ row, col }), onHover({ row, col } | null) });
+//   const g = new GridImage(root, { colorize, label, onPick({ row, col }), onHover({ row, col } | null) });
 //   g.set({ values, rows, cols, range: [lo, hi], colormap, pick: { row, col } | null, ghost });
 //   (ghost: outline the pick dashed, e.g. the same place in another frame; mark: another cell to
 //   outline dashed, e.g. a patch with the very same vector)
@@ -15,8 +15,8 @@ const TARGET = 420;
 const TARGET_SMALL = 210;
 
 export class GridImage {
-  constructor(root, { pe, label = '', small = false, onPick = null, onHover = null }) {
-    this.pe = pe;
+  constructor(root, { colorize, label = '', small = false, onPick = null, onHover = null }) {
+    this.colorize = colorize;
     this.onPick = onPick;
     this.onHover = onHover;
     this.canvas = h('canvas', { class: 'vg-canvas', 'aria-hidden': 'true' });
@@ -51,7 +51,7 @@ export class GridImage {
       this.src.width = cols;
       this.src.height = rows;
     }
-    const rgba = this.pe.colorize(values.length === rows * cols ? values : values.subarray(0, rows * cols),
+    const rgba = this.colorize(values.length === rows * cols ? values : values.subarray(0, rows * cols),
       { map: colormap, vmin: range[0], vmax: range[1] });
     this.srcCtx.putImageData(new ImageData(rgba, cols, rows), 0, 0);
     const c = this.ctx;

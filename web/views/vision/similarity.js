@@ -98,11 +98,11 @@ export default {
     const bigBox = h('div', { class: 'vs-big' });
     const readout = h('p', { class: 'vs-readout', 'aria-live': 'polite' });
     const closest = h('p', { class: 'vs-closest' });
-    const cbar = colorBar(pe, t);
+    const cbar = colorBar(ctx.colorize, t);
     const side = h('div', { class: 'vs-side' }, cbar.el, readout, closest, h('p', { class: 'help', text: t('vision.sim.hint') }));
     el.append(h('div', { class: 'vs-main' }, bigBox, side));
     const big = new GridImage(bigBox, {
-      pe,
+      colorize: ctx.colorize,
       onPick: ({ row, col }) => setPick({ ...pick, row, col }),
       onHover: (cell) => {
         hover = cell;
@@ -234,7 +234,7 @@ export default {
           const caption = h('figcaption', {}, h('span', { class: 'vs-fig-name', text: name }), badge, use);
           const fig = h('figure', { class: 'vs-fig' });
           const image = new GridImage(fig, {
-            pe, small: true, onPick: ({ row, col }) => setPick({ ...pick, row, col }),
+            colorize: ctx.colorize, small: true, onPick: ({ row, col }) => setPick({ ...pick, row, col }),
           });
           use.addEventListener('click', () => {
             ctx.setSpec({ layout });
@@ -252,7 +252,7 @@ export default {
           const caption = h('figcaption', {});
           // A frame is a button: click it (or Enter / Space) to move the picked patch there.
           const fig = h('figure', { class: 'vs-fig vs-frame', tabindex: 0, role: 'button' });
-          const image = new GridImage(fig, { pe, small: true, onPick: null });
+          const image = new GridImage(fig, { colorize: ctx.colorize, small: true, onPick: null });
           image.el.setAttribute('aria-hidden', 'true');
           fig.append(caption);
           const choose = () => setPick({ ...pick, frame: Number(fig.dataset.frame) });
@@ -450,7 +450,7 @@ export default {
 };
 
 /** A horizontal colour bar in the chosen map, over the range [lo, hi]. */
-function colorBar(pe, t) {
+function colorBar(colorize, t) {
   const canvas = h('canvas', { class: 'vs-cbar-canvas', width: 256, height: 1, 'aria-hidden': 'true' });
   const ticks = [0, 1, 2].map(() => h('span'));
   const el = h('div', { class: 'vs-cbar' },
@@ -465,7 +465,7 @@ function colorBar(pe, t) {
       shown = key;
       const ramp = new Float32Array(256);
       for (let i = 0; i < 256; i++) ramp[i] = (i + 0.5) / 256;
-      const rgba = pe.colorize(ramp, { map, vmin: 0, vmax: 1 });
+      const rgba = colorize(ramp, { map, vmin: 0, vmax: 1 });
       canvas.getContext('2d').putImageData(new ImageData(rgba, 256, 1), 0, 0);
       [lo, (lo + hi) / 2, hi].forEach((v, i) => { ticks[i].textContent = formatValue(Number(v.toFixed(2))); });
     },
