@@ -192,6 +192,8 @@ export interface AttentionResult extends Result<AttentionSpec> {
   entropy: Float32Array;
   local_mass: Float32Array;
   attention_factor: number;
+  /** The words of `tokens` (content 'tokens'), one per position. */
+  tokens?: string[];
 }
 /** The result of each kind. */
 export interface ResultByKind {

@@ -22,7 +22,8 @@
 //                optional } lists which sub-fields show for it. A sub-field's own `when`
 //                ({ other_sub_field: [allowed values] } or (object, spec) => boolean) also works.
 //                Sub-fields that do not apply are left out of the value.
-//   array        a text box of comma-separated numbers (items: { type: 'int' | 'number' })
+//   list         of numbers: a text box of comma-separated numbers (item: { type: 'int' | 'number' });
+//                of objects: the JSON box
 //   string       a text box (multiline: true for a text area)
 //   anything else  a text box holding JSON
 import { h } from '../plot/dom.js';
@@ -148,7 +149,7 @@ export function objectDefault(desc, spec, type) {
 }
 
 function parseNumberList(text, isInt) {
-  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  const parts = text.replace(/^\s*\[|\]\s*$/g, '').split(/[\s,;]+/).filter(Boolean);
   const out = [];
   for (const p of parts) {
     const n = Number(p);
@@ -186,6 +187,25 @@ export function buildControls(container, { fields, spec, t, idPrefix, onChange, 
     let set; // (value) → show value
     let extra = null; // a nested container (objects)
     const control = { path, wrap, desc };
+    /** A JSON text box: the fallback for values no other control fits. */
+    const jsonBox = () => {
+      const box = h('textarea', { id, name: path, rows: 2, spellcheck: 'false', class: 'json', 'aria-describedby': describedBy });
+      box.addEventListener('input', () => {
+        let v;
+        try {
+          v = box.value.trim() === '' ? null : JSON.parse(box.value);
+        } catch {
+          control.setError(t('controls.jsonInvalid'));
+          return;
+        }
+        control.setError(null);
+        setValue(v);
+        emit(path);
+      });
+      set = (v) => { box.value = v === undefined || v === null ? '' : JSON.stringify(v); };
+      wrap.append(h('label', { for: id, text: labelText }), h('div', { class: 'field-row' }, box));
+      return box;
+    };
 
     switch (desc.type) {
       case 'enum': {
@@ -338,8 +358,14 @@ export function buildControls(container, { fields, spec, t, idPrefix, onChange, 
         extra = box;
         break;
       }
-      case 'array': {
-        const isInt = (desc.items?.type ?? 'int') === 'int';
+      case 'list': {
+        // A list of numbers (M-RoPE's mrope_section) is typed as "16, 24, 24"; a list of objects
+        // (segments) keeps the JSON box below, and has its own editor in its family's view.
+        if (!['int', 'number'].includes(desc.item?.type)) {
+          input = jsonBox();
+          break;
+        }
+        const isInt = desc.item.type === 'int';
         input = h('input', { id, name: path, type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': describedBy });
         input.addEventListener('input', () => {
           const r = parseNumberList(input.value, isInt);
@@ -367,23 +393,8 @@ export function buildControls(container, { fields, spec, t, idPrefix, onChange, 
         wrap.append(h('label', { for: id, text: labelText }), h('div', { class: 'field-row' }, input));
         break;
       }
-      default: {
-        input = h('textarea', { id, name: path, rows: 2, spellcheck: 'false', class: 'json', 'aria-describedby': describedBy });
-        input.addEventListener('input', () => {
-          let v;
-          try {
-            v = input.value.trim() === '' ? null : JSON.parse(input.value);
-          } catch {
-            control.setError(t('controls.jsonInvalid'));
-            return;
-          }
-          control.setError(null);
-          setValue(v);
-          emit(path);
-        });
-        set = (v) => { input.value = v === undefined || v === null ? '' : JSON.stringify(v); };
-        wrap.append(h('label', { for: id, text: labelText }), h('div', { class: 'field-row' }, input));
-      }
+      default:
+        input = jsonBox();
     }
     if (help) wrap.append(help);
     wrap.append(error);

@@ -499,7 +499,3 @@ function unescapeLoose(text) {
   }
 }
 
-/** The page URL for a fragment: base (location without its fragment) + fragment. */
-export function permalinkUrl(base, fragment) {
-  return `${String(base).split('#')[0]}${fragment}`;
-}

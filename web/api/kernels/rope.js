@@ -93,9 +93,6 @@ export default {
     // The C arguments of pe_rope_apply.
     applyArgs: ['out', 'x', 'inv_freq', 'attention_factor', 'heads', 'layout', ...SPEC_ARGS],
 
-    // Axial 2-D RoPE (grid_height × grid_width tokens) runs c/vision.c's pe_rope_axial.
-    axialArgs: ['out', 'cos', 'sin', 'inv_freq', 'grid_height', 'grid_width', 'dim', 'base'],
-
     /** The angle table (length, rotary_dim/2), with inv_freq and attention_factor. */
     compute(k, s) {
       if (isAxial(s)) return axialTables(k, s, { angles: true });
