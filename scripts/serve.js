@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 // A zero-dependency static server for the PE Lab page (web/), bound to 127.0.0.1.
+// It answers only requests addressed to this machine by name (the Host header: 127.0.0.1,
+// localhost or [::1] with its port), so a web page that rebinds its own domain to 127.0.0.1
+// cannot read what it serves; and it sends text, scripts and WebAssembly compressed (brotli or
+// gzip, as the browser accepts), each file compressed once and kept while it is unchanged.
 //
 //   node scripts/serve.js            # port from $PORT or 8080; a free port if that one is taken
 //   PORT=9000 node scripts/serve.js
@@ -9,6 +13,8 @@
 //   const { url, port, close } = await startServer({ port: 0, root: 'web' });
 
 import { createServer } from 'node:http';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { promises as fsp, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -63,6 +69,38 @@ const BASE_HEADERS = {
   'Cache-Control': 'no-store',
 };
 
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm|javascript)|image\/svg)/;
+
+/** Compressed bodies, by file and encoding; an entry is reused while the file's mtime and size hold. */
+const packed = new Map();
+async function compressed(file, stat, body, encoding) {
+  const key = `${encoding}:${file}`;
+  const hit = packed.get(key);
+  if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.data;
+  const data = encoding === 'br'
+    ? await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : await gzip(body, { level: 9 });
+  packed.set(key, { mtimeMs: stat.mtimeMs, size: stat.size, data });
+  return data;
+}
+
+/** The encoding to send: brotli, else gzip, when the request accepts it (q=0 refuses). */
+function pickEncoding(accept = '') {
+  const ok = (name) => new RegExp(`(^|,)\\s*${name}\\s*(;\\s*q=(?!0(\\.0*)?\\s*(,|$))[0-9.]+)?\\s*(,|$)`).test(accept);
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return null;
+}
+
+/** Whether a Host header names this server: 127.0.0.1, localhost or [::1], with our port. */
+export function allowedHost(host, port) {
+  if (typeof host !== 'string') return false;
+  const m = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d+))?$/i.exec(host.trim());
+  return !!m && (m[2] === undefined ? port === 80 : Number(m[2]) === port);
+}
+
 function send(res, status, body, headers = {}) {
   res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', ...headers });
   res.end(body);
@@ -95,12 +133,16 @@ async function resolveFile(root, urlPath) {
   // Refuse symlinks that point outside root.
   const real = await fsp.realpath(file);
   if (real !== root && !real.startsWith(root + path.sep)) return null;
-  return { file, size: stat.size };
+  return { file, size: stat.size, stat };
 }
 
-function handler(root) {
+function handler(root, portOf) {
   return async (req, res) => {
     try {
+      if (!allowedHost(req.headers.host, portOf())) {
+        send(res, 421, 'Misdirected Request: this server answers only to 127.0.0.1, localhost and [::1]\n');
+        return;
+      }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         send(res, 405, 'Method Not Allowed\n', { Allow: 'GET, HEAD' });
         return;
@@ -117,10 +159,18 @@ function handler(root) {
         return;
       }
       const type = MIME[path.extname(found.file).toLowerCase()] || 'application/octet-stream';
-      const body = req.method === 'HEAD' ? null : await fsp.readFile(found.file);
       const embed = query.has('embed') && type.startsWith('text/html');
-      res.writeHead(200, { ...BASE_HEADERS, ...(embed ? { 'Content-Security-Policy': EMBED_CSP } : {}), 'Content-Type': type, 'Content-Length': found.size });
-      res.end(body);
+      const headers = { ...BASE_HEADERS, ...(embed ? { 'Content-Security-Policy': EMBED_CSP } : {}), 'Content-Type': type };
+      const encoding = COMPRESSIBLE.test(type) && found.size > 512 ? pickEncoding(req.headers['accept-encoding']) : null;
+      if (COMPRESSIBLE.test(type)) headers.Vary = 'Accept-Encoding';
+      let body = await fsp.readFile(found.file);
+      if (encoding) {
+        body = await compressed(found.file, found.stat, body, encoding);
+        headers['Content-Encoding'] = encoding;
+      }
+      headers['Content-Length'] = body.length;
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? null : body);
     } catch (err) {
       send(res, 500, 'Internal Server Error\n');
       console.error(err);
@@ -150,13 +200,13 @@ function listen(server, port) {
  */
 export async function startServer({ port = 8080, root = DEFAULT_ROOT } = {}) {
   const absRoot = await fsp.realpath(path.resolve(root));
-  const server = createServer(handler(absRoot));
+  let actual;
+  const server = createServer(handler(absRoot, () => actual));
   const sockets = new Set();
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  let actual;
   try {
     actual = await listen(server, Number(port) || 0);
   } catch (err) {

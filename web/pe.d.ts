@@ -65,6 +65,29 @@ export interface RopeSpec {
   grid_height?: number | null;
   grid_width?: number | null;
 }
+export type RecipeDtype = 'float64' | 'float32' | 'bfloat16' | 'float16';
+/** The named recipes of rope_precision (inv_freq, position, phase, table dtypes). */
+export type RecipeName = 'exact' | 'float32' | 'bf16_table' | 'bf16_positions' | 'bf16_inv_freq' | 'bf16_phase' | 'fp16';
+export interface Recipe {
+  inv_freq_dtype: RecipeDtype;
+  position_dtype: RecipeDtype;
+  phase_dtype: RecipeDtype;
+  table_dtype: RecipeDtype;
+}
+/** The precision lab: the angle error of a RoPE recipe (the rope fields mean what they mean in rope). */
+export interface RopePrecisionSpec {
+  kind: 'rope_precision';
+  length?: number;
+  dim?: number;
+  base?: number;
+  /** Position of row 0. */
+  offset?: number;
+  partial_rotary_factor?: number;
+  rope_scaling?: RopeScaling | null;
+  max_position_embeddings?: number | null;
+  /** A named recipe, or every one of the four dtypes. */
+  recipe?: RecipeName | Recipe;
+}
 export type MropeSegment =
   | { type: 'text'; length?: number }
   | { type: 'image'; t?: number; h?: number; w?: number }
@@ -154,6 +177,7 @@ export type Spec =
   | Sinusoidal3dSpec
   | MropeSpec
   | RopeSpec
+  | RopePrecisionSpec
   | IntegerSpec
   | BinarySpec
   | LearnedSpec
@@ -180,6 +204,17 @@ export interface RopeResult extends Result<RopeSpec> {
   inv_freq: Float32Array;
   attention_factor: number;
 }
+export interface RopePrecisionResult extends Result<RopePrecisionSpec> {
+  /** data: the angle error [length, rotary_dim / 2] in radians, in [0, π]. cos, sin: the recipe's
+   * tables (same shape; NaN where the recipe overflows, e.g. float16 positions ≥ 65520). */
+  cos: Float32Array;
+  sin: Float32Array;
+  /** [length]: the largest error of each row. */
+  row_error: Float32Array;
+  /** Rows whose cos and sin rows equal the previous row's exactly, and the first such position (−1: none). */
+  collisions: number;
+  first_collision: number;
+}
 export interface MropeResult extends Result<MropeSpec> {
   /** data: position ids [3, tokens]; angles: [tokens, dim / 2]. */
   angles: Float32Array;
@@ -202,6 +237,7 @@ export interface ResultByKind {
   sinusoidal3d: Result<Sinusoidal3dSpec>;
   mrope: MropeResult;
   rope: RopeResult;
+  rope_precision: RopePrecisionResult;
   integer: Result<IntegerSpec>;
   binary: Result<BinarySpec>;
   learned: Result<LearnedSpec>;
@@ -230,6 +266,58 @@ export interface MatrixResult {
 }
 export type ColorMap = 'viridis' | 'cividis' | 'diverging';
 
+/** The arena spec of pe.trainer (shared/spec-contract.md "Arena"); every field has a default. */
+export interface ArenaSpec {
+  kind?: 'arena';
+  task?: 'copy' | 'reverse' | 'kback' | 'sort';
+  encoding?: { kind: 'none' | 'sinusoidal' | 'learned' | 'alibi' | 't5' | 'rope' } | null;
+  causal?: boolean;
+  layers?: number;
+  d_model?: number;
+  heads?: number;
+  symbols?: number;
+  train_length?: number;
+  batch?: number;
+  lr?: number;
+  weight_decay?: number;
+  seed?: number;
+}
+/** Evaluation-time RoPE scaling (an extension of the contract; rope trainers only). */
+export interface ArenaRopeScaling {
+  rope_type: 'linear' | 'ntk' | 'yarn';
+  factor: number;
+}
+export interface ArenaEvaluation {
+  /** Fraction of examples whose whole y is right (teacher-forced = greedy exact match). */
+  accuracy: number;
+  token_accuracy: number;
+  /** Mean cross-entropy over the y tokens. */
+  loss: number;
+}
+export interface ArenaTensor {
+  name: string;
+  shape: number[];
+  offset: number;
+}
+export interface Trainer {
+  readonly spec: Required<ArenaSpec>;
+  readonly sequenceLength: number;
+  readonly paramCount: number;
+  readonly steps: number;
+  step(n?: number): Float32Array;
+  evaluate(length: number, options?: { samples?: number; seed?: number; rope_scaling?: ArenaRopeScaling | null }): ArenaEvaluation;
+  positionTable(): { data: Float32Array; shape: [number, number] } | null;
+  attention(length: number, options?: { seed?: number; rope_scaling?: ArenaRopeScaling | null }): {
+    data: Float32Array;
+    shape: [number, number, number, number];
+    tokens: Int32Array;
+  };
+  tensors(): ArenaTensor[];
+  params(): Float32Array;
+  setParams(data: Float32Array): void;
+  free(): void;
+}
+
 export interface PE {
   /** True when the loaded build runs SIMD kernels. */
   readonly simd: boolean;
@@ -245,6 +333,8 @@ export interface PE {
   loadMatrix(bytes: ArrayBuffer | ArrayBufferView, options?: { name?: string }): MatrixResult;
   applyRope(x: Float32Array, spec: RopeSpec, options?: { heads?: number }): RopeResult;
   ropeTables(spec: RopeSpec): RopeTables;
+  /** A tiny transformer trained in WebAssembly (web/api/arena.js). */
+  trainer(spec?: ArenaSpec): Trainer;
 }
 
 export interface CreateOptions {

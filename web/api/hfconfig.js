@@ -200,6 +200,13 @@ export function fromHFConfig(input, options = {}) {
   if (raw) {
     const typeKey = has(raw, 'rope_type') ? 'rope_type' : 'type';
     let type = raw[typeKey] ?? 'default';
+    const scalingKeys = Object.keys(raw).filter((k) => !['rope_theta', 'partial_rotary_factor', 'rope_type', 'type'].includes(k) && raw[k] !== null);
+    if (raw[typeKey] == null && scalingKeys.length) {
+      // transformers looks the type up (rope_type, else type) and fails without one; the rest
+      // of the config still applies, and the note says what was left out.
+      note(`${scalingKey} gives ${scalingKeys.join(', ')} but no rope_type (or type), so it is not applied: transformers refuses such a config. Add e.g. "rope_type": "linear" to use it.`,
+        `${scalingKey}에 ${scalingKeys.join(', ')}은(는) 있지만 rope_type(또는 type)이 없어 적용하지 않았습니다. transformers도 이런 config는 받지 않습니다. 쓰려면 "rope_type": "linear"처럼 종류를 적어 주세요.`);
+    }
     if (type === 'mrope') {
       type = 'default';
       note('rope_type "mrope" (Qwen2-VL) uses the default frequencies per axis: shown as plain RoPE; see kind "mrope" for the 3-D position ids.',
@@ -250,7 +257,10 @@ export function fromHFConfig(input, options = {}) {
     // Name the config key the bad value came from.
     let key = from[e.param];
     if (e.param.startsWith('rope_scaling.')) key = `${scalingKey}.${e.param.slice('rope_scaling.'.length)}`;
-    if (key === undefined || key.includes(' / ')) throw e;
+    if (key === undefined) throw e;
+    // A value derived from two keys (hidden_size / num_attention_heads) is blamed on the first,
+    // and the message says how it was derived: "dim" is not a key of the config.
+    if (key.includes(' / ')) throw new PEError(key.split(' / ')[0], `${key} gives the head dimension: ${e.message}`);
     throw new PEError(key, `${key}: ${e.message}`);
   }
 }

@@ -6,9 +6,10 @@
 //
 // The same module runs in browsers and in Node >= 20. The .wasm files are bare modules
 // (Emscripten STANDALONE_WASM) loaded here: no generated JS glue, so no __dirname or ESM issues.
-import { PEError, defaults, normalizeSpec, shapeOf } from './spec.js';
+import { PEError, defaults, normalizeSpec, shapeOf, snapshot } from './spec.js';
 import { SCHEMA, KINDS, PE_MAX_ELEMENTS } from './schema/index.js';
 import { KERNELS } from './kernels/index.js';
+import { createTrainer } from './arena.js';
 
 export { PEError, SCHEMA, KINDS, PE_MAX_ELEMENTS, defaults };
 
@@ -114,7 +115,7 @@ class PE {
    */
   colorize(values, options) {
     const binding = KERNELS.colorize;
-    return binding.compute(this.#context(binding.args), values, options);
+    return binding.compute(this.#context(binding.args), values, snapshot(options, 'options'));
   }
 
   /**
@@ -125,7 +126,7 @@ class PE {
    * PEError saying what is wrong (param 'bytes', or 'name' with the file's tensor names).
    */
   loadMatrix(bytes, options) {
-    return KERNELS.learned.loadMatrix((args) => this.#context(args), bytes, options);
+    return KERNELS.learned.loadMatrix((args) => this.#context(args), bytes, snapshot(options, 'options'));
   }
 
   /**
@@ -136,7 +137,7 @@ class PE {
    * { data, shape, spec, inv_freq, attention_factor }; x is never modified. Throws PEError.
    */
   applyRope(x, spec, options) {
-    return KERNELS.rope.apply(this.#context(KERNELS.rope.applyArgs), x, spec, options);
+    return KERNELS.rope.apply(this.#context(KERNELS.rope.applyArgs), x, snapshot(spec), snapshot(options, 'options'));
   }
 
   /**
@@ -145,7 +146,16 @@ class PE {
    * attention_factor }. Throws PEError.
    */
   ropeTables(spec) {
-    return KERNELS.rope.tables(this.#context(KERNELS.rope.args), spec);
+    return KERNELS.rope.tables(this.#context(KERNELS.rope.args), snapshot(spec));
+  }
+
+  /**
+   * A tiny transformer trained in WebAssembly (shared/spec-contract.md "Arena"; web/api/arena.js,
+   * c/arena.h): { step(n), evaluate(length, options), positionTable(), attention(length, options),
+   * free(), … }. Throws PEError on a bad spec.
+   */
+  trainer(spec) {
+    return createTrainer({ wasm: this.#w, run: (io, call, args) => this.#run(io, call, args) }, spec);
   }
 
   /**

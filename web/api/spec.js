@@ -60,6 +60,15 @@ export function allowedText(field, spec = {}, root = spec) {
       text = `an object with ${field.discriminator} ${allowedText(tag)} (and that type's fields)`;
       break;
     }
+    case 'named': {
+      const names = Object.keys(field.presets).map((v) => `"${v}"`).join(', ');
+      const subs = Object.values(field.fields).map((f) => allowedText(f));
+      const keys = Object.keys(field.fields).join(', ');
+      const each = subs.every((x) => x === subs[0]) ? ` each ${subs[0]}`
+        : `: ${Object.keys(field.fields).map((k, i) => `${k} ${subs[i]}`).join('; ')}`;
+      text = `one of ${names}, or an object { ${keys} }${each}`;
+      break;
+    }
     case 'string': text = `a string of at most ${field.maxLength} characters`; break;
     case 'spec': text = `a spec object with kind one of ${field.kinds.map((k) => `"${k}"`).join(', ')}`; break;
     default: text = 'a valid value';
@@ -114,6 +123,13 @@ function checkField(name, field, value, spec, root = spec) {
     case 'string':
       if (typeof value !== 'string' || value.length > field.maxLength) fail();
       return value;
+    case 'named':
+      if (typeof value === 'string') {
+        if (own(field.presets, value)) return value;
+        throw new PEError(name, `${name} must be ${allowedText(field, spec, root)}, got ${describe(value)}${suggestion(value, Object.keys(field.presets))}`);
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) fail();
+      return checkNamed(name, field, value, root);
     case 'spec':
       if (value === null || typeof value !== 'object' || Array.isArray(value)) fail();
       return checkNestedSpec(name, field, value, spec);
@@ -168,6 +184,30 @@ function checkObject(name, field, value, root) {
       continue;
     }
     out[key] = checkField(subName, sub, input[key], out, root);
+  }
+  return out;
+}
+
+/**
+ * The object form of a 'named' field (e.g. rope_precision's recipe): a preset's name, or an
+ * object giving every sub-field of `fields` (no discriminator: all of them are required; the
+ * presets are objects of the same fields). Errors name the path ('recipe.table_dtype'). Returns
+ * a new object in the order of `fields`.
+ */
+function checkNamed(name, field, value, root) {
+  const keys = Object.keys(field.fields);
+  for (const key of Object.keys(value)) {
+    if (!own(field.fields, key) && value[key] !== undefined) {
+      throw new PEError(`${name}.${key}`, `unknown field "${key}" in ${name}${suggestion(key, keys)}; its fields are ${keys.join(', ')}`);
+    }
+  }
+  const out = {};
+  for (const [key, sub] of Object.entries(field.fields)) {
+    const subName = `${name}.${key}`;
+    if (!own(value, key) || value[key] === undefined) {
+      throw new PEError(subName, `${subName} is required (a recipe object gives all of ${keys.join(', ')}): ${allowedText(sub, out, root)}`);
+    }
+    out[key] = checkField(subName, sub, value[key], out, root);
   }
   return out;
 }
@@ -256,11 +296,58 @@ export function defaults(kind) {
   return spec;
 }
 
+/** Most items a list in a spec may have before it is read (the schema's longest list has 256). */
+const MAX_SNAPSHOT_ITEMS = 65536;
+const MAX_SNAPSHOT_DEPTH = 32;
+
+/**
+ * A plain-data copy of a spec, each property read exactly once, before anything is checked: a
+ * getter or a Proxy cannot validate as one thing and compute as another, a throwing getter or a
+ * revoked Proxy becomes a PEError naming the field, and a sparse list has undefined holes that
+ * validation then names ('segments[2]'). Keys stay own properties ("__proto__" included, so it
+ * is refused as an unknown field, never followed).
+ */
+export function snapshot(value, path = '', depth = 0) {
+  if (value === null || typeof value !== 'object') return value;
+  const where = path || 'spec';
+  if (depth > MAX_SNAPSHOT_DEPTH) {
+    const top = where.split(/[.[]/)[0];
+    throw new PEError(top, `${top} is nested more than ${MAX_SNAPSHOT_DEPTH} levels deep (does it contain itself?)`);
+  }
+  const read = (get, at) => {
+    try {
+      return get();
+    } catch (e) {
+      throw new PEError(at, `${at} could not be read: ${e?.message ?? String(e)}`);
+    }
+  };
+  if (read(() => Array.isArray(value), where)) {
+    const n = read(() => value.length, where);
+    if (!(n <= MAX_SNAPSHOT_ITEMS)) throw new PEError(where, `${where} has ${n} items, more than any field allows`);
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = `${path}[${i}]`;
+      out[i] = snapshot(read(() => value[i], at), at, depth + 1);
+    }
+    return out;
+  }
+  if (ArrayBuffer.isView(value)) return value; // not spec data: refused by the field's type check
+  const out = {};
+  for (const key of read(() => Object.keys(value), where)) {
+    const at = path ? `${path}.${key}` : key;
+    const v = snapshot(read(() => value[key], at), at, depth + 1);
+    Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
 /**
  * Checks a spec against the schema and returns a new, complete spec (defaults filled in for the
- * optional fields). Throws PEError naming the first offending field. Never mutates its input.
+ * optional fields). Throws PEError naming the first offending field. Never mutates its input,
+ * and reads each of its properties once (snapshot).
  */
-export function normalizeSpec(spec) {
+export function normalizeSpec(input) {
+  const spec = snapshot(input);
   const schema = checkKind(spec);
   const names = Object.keys(schema.fields);
   for (const key of Object.keys(spec)) {

@@ -17,7 +17,7 @@ import { outputInfo } from '../model/output.js';
 import { viewsFor } from './views.js';
 import { whenNearViewport } from '../views/lazy.js';
 import { decodePermalink, encodePermalink, DEFAULT_LANG, VIEW_DEFAULTS } from '../share/permalink.js';
-import { copyLinkButton, embedViews, hideNotice, inlineWasm, showNotice } from '../share/page.js';
+import { copyLinkButton, embedViews, hideNotice, inlineWasm, showDroppedNotice, showNotice } from '../share/page.js';
 
 // The catalogue's sections: the schema's `group` of each kind (its family's name everywhere:
 // c/, web/api/, web/views/, tests/), headed by the i18n string group.<name>.
@@ -500,6 +500,7 @@ function applyLink(link, { focus = false } = {}) {
     delete app.loaded[link.kind];
   }
   showKind(link.kind, link.spec, { focus: focus && link.kind !== app.kind });
+  if (link.dropped?.length) showDroppedNotice(app.t, link.dropped);
 }
 
 function onHashChange() {
@@ -558,6 +559,7 @@ async function main() {
   renderCatalogue();
   showKind(app.kind, ok ? link.spec ?? undefined : undefined);
   if (link.status === 'error') showNotice(app.t, link, 'defaults');
+  else if (link.dropped?.length) showDroppedNotice(app.t, link.dropped);
   window.addEventListener('hashchange', onHashChange);
   window.addEventListener('resize', () => app.fitControls?.());
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {

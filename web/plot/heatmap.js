@@ -382,6 +382,9 @@ export class Heatmap {
     p.addEventListener('pointerdown', (e) => {
       if (e.button !== 0 || !this.data) return;
       drag = { x: e.clientX, y: e.clientY, win: { ...this.win }, moved: false, id: e.pointerId };
+      // A touch has no hover: the cell under the finger is the read-out's.
+      const cell = this._cellAt(e.clientX, e.clientY);
+      if (cell) this._setCursor(cell);
       // Only a zoomed picture pans; otherwise a touch keeps scrolling the page.
       if (this.zoomed) p.setPointerCapture(e.pointerId);
     });
@@ -407,12 +410,15 @@ export class Heatmap {
       if (p.hasPointerCapture?.(e.pointerId)) p.releasePointerCapture(e.pointerId);
       if (!wasDrag && e.type === 'pointerup') {
         const cell = this._cellAt(e.clientX, e.clientY);
+        if (cell) this._setCursor(cell);
         if (cell && this.onActivate) this.onActivate({ row: cell.row, col: cell.col });
       }
     };
     p.addEventListener('pointerup', end);
     p.addEventListener('pointercancel', end);
-    p.addEventListener('pointerleave', () => {
+    p.addEventListener('pointerleave', (e) => {
+      // A finger "leaves" as it lifts: the tapped cell stays read out (a mouse that leaves clears it).
+      if (e.pointerType === 'touch') return;
       if (!drag && document.activeElement !== p) {
         this._setCursor(null);
         this._hint();

@@ -23,6 +23,7 @@ export const TOLERANCE = {
   sinusoidal2d: { abs: 1e-6 },
   sinusoidal3d: { abs: 1e-6 },
   rope: { rel: 1e-6 }, // angles grow with the position: relative to max(|angle|, 1)
+  rope_precision: { abs: 1e-6 }, // angle errors in [0, π]; the exact p·ω from a two-product
   mrope: { exact: true },
   integer: { exact: true },
   binary: { exact: true },
@@ -56,7 +57,11 @@ export function py(v) {
   if (typeof v === 'string') {
     return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')
       // eslint-disable-next-line no-control-regex -- control characters are what this escapes
-      .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
+      .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => {
+        // \xHH holds one byte: U+2028/U+2029 need Python's \uHHHH (written \x2028 they read as " 28").
+        const code = c.charCodeAt(0);
+        return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
+      })}'`;
   }
   if (Array.isArray(v)) return `[${v.map(py).join(', ')}]`;
   return `{${Object.entries(v).map(([k, x]) => `${py(k)}: ${py(x)}`).join(', ')}}`;
@@ -280,6 +285,101 @@ gen.rope = (s, T) => {
     '',
     `angles = ${T.arange('length')}[:, None] * inv_freq[None, :]`,
     tail);
+};
+
+// --- rope_precision (the precision lab) -----------------------------------------------------
+//
+// The contract's recipe (shared/spec-contract.md, rope_precision; c/precision.c): f, q, φ and the
+// cos/sin tables each rounded once into their dtype, then the angle error against the exact p·ω.
+
+/** The named recipes: inv_freq, position, phase and table dtypes (web/api/schema/precision.js). */
+const RECIPES = {
+  exact: ['float64', 'float64', 'float64', 'float64'],
+  float32: ['float32', 'float32', 'float32', 'float32'],
+  bf16_table: ['float32', 'float32', 'float32', 'bfloat16'],
+  bf16_positions: ['float32', 'bfloat16', 'float32', 'float32'],
+  bf16_inv_freq: ['bfloat16', 'float32', 'float32', 'float32'],
+  bf16_phase: ['float32', 'float32', 'bfloat16', 'float32'],
+  fp16: ['float16', 'float16', 'float16', 'float16'],
+};
+
+gen.rope_precision = (s, T) => {
+  const np = T.np;
+  const r = s.recipe;
+  const d = typeof r === 'string' ? RECIPES[r]
+    : [r.inv_freq_dtype, r.position_dtype, r.phase_dtype, r.table_dtype];
+  const type = s.rope_scaling?.rope_type ?? 'default';
+  const roundFn = np
+    ? [
+      '# round(x, dtype) of float64 values, once (ties to even), as float64',
+      'def rnd(x, dtype):',
+      "    if dtype == 'float64':",
+      '        return x',
+      "    if dtype in ('float32', 'float16'):",
+      "        return x.astype(np.float32 if dtype == 'float32' else np.float16).astype(np.float64)",
+      '    # bfloat16: to float32 rounding to odd (toward zero, last bit set when inexact), then to',
+      '    # nearest even on the top 16 bits',
+      '    f = x.astype(np.float32)',
+      '    f = np.where(np.abs(f.astype(np.float64)) > np.abs(x), np.nextafter(f, np.float32(0)), f)',
+      '    b = f.view(np.uint32) | (f.astype(np.float64) != x).astype(np.uint32)',
+      '    b = (b + np.uint32(0x7FFF) + ((b >> 16) & np.uint32(1))) & np.uint32(0xFFFF0000)',
+      '    return b.astype(np.uint32).view(np.float32).astype(np.float64)',
+    ]
+    : [
+      "DT = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}",
+      '# round(x, dtype) of float64 values, once (ties to even), as float64',
+      'def rnd(x, dtype):',
+      "    if dtype == 'float64':",
+      '        return x',
+      "    if dtype == 'float32':",
+      '        return x.float().double()',
+      '    # torch casts float64 to bfloat16/float16 through float32: round to odd into float32',
+      '    # first (toward zero, last bit set when inexact), so the cast rounds once',
+      '    f = x.float()',
+      '    f = torch.where(f.double().abs() > x.abs(), torch.nextafter(f, torch.zeros_like(f)), f)',
+      '    b = f.view(torch.int32) | (f.double() != x).int()',
+      '    return b.view(torch.float32).to(DT[dtype]).double()',
+    ];
+  return lines(
+    'import math',
+    T.import,
+    '',
+    `length, dim, base, offset = ${s.length}, ${s.dim}, ${pyFloat(s.base)}, ${s.offset}`,
+    `partial_rotary_factor = ${pyFloat(s.partial_rotary_factor)}`,
+    `d = int(dim * partial_rotary_factor)   # rotary_dim = ${rotaryDim(s)}`,
+    `inv_freq_dtype, position_dtype, phase_dtype, table_dtype = ${d.map(py).join(', ')}${typeof r === 'string' ? `   # recipe "${r}"` : ''}`,
+    '',
+    `# ω_i in float64, as transformers' modeling_rope_utils (rope_type "${type}")`,
+    ropeScaling(s, T),
+    '',
+    roundFn,
+    '',
+    `p = ${T.arange('offset', 'offset + length')}`,
+    'f = rnd(inv_freq, inv_freq_dtype)',
+    'q = rnd(p, position_dtype)',
+    '# the angle, rounded once (q·f is exact in float64 when q and f are float32 or narrower)',
+    'phi = rnd(q[:, None] * f[None, :], phase_dtype)',
+    np ? 'with np.errstate(invalid="ignore"):   # cos(inf) is NaN where float16 overflows' : null,
+    `${np ? '    ' : ''}cos_t, sin_t = rnd(${T.fn('cos')}(phi), table_dtype), rnd(${T.fn('sin')}(phi), table_dtype)`,
+    '',
+    '# the exact angle p·ω_i modulo 2π: p·ω = theta + theta_lo exactly (Dekker two-product), then',
+    '# reduced by 2π held as two float64 numbers',
+    'theta = p[:, None] * inv_freq[None, :]',
+    'def split(a):',
+    '    t = 134217729.0 * a',
+    '    hi = t - (t - a)',
+    '    return hi, a - hi',
+    'ph, pl = split(p[:, None])',
+    'wh, wl = split(inv_freq[None, :])',
+    'theta_lo = ((ph * wh - theta) + ph * wl + pl * wh) + pl * wl',
+    'two_pi = 2 * math.pi',
+    `reduced = ${T.fn('fmod')}(theta, two_pi)`,
+    `reduced = reduced - ${T.fn('round')}((theta - reduced) / two_pi) * 2.4492935982947064e-16 + theta_lo`,
+    `err = ${T.fn(np ? 'arctan2' : 'atan2')}(sin_t, cos_t) - reduced`,
+    `err = ${T.fn('abs')}(${T.fn('remainder')}(err + math.pi, two_pi) - math.pi)`,
+    `err = ${T.where}(${T.fn('isfinite')}(cos_t) & ${T.fn('isfinite')}(sin_t), ${T.fn(np ? 'minimum' : 'clamp')}(err, ${np ? 'math.pi' : 'max=math.pi'}), math.pi)   # π where the recipe overflows`,
+    `pe = ${T.to32('err')}   # [length, rotary_dim/2] angle error (rad), in [0, π]`,
+  );
 };
 
 // --- mrope ---------------------------------------------------------------------------------

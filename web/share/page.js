@@ -68,11 +68,18 @@ export function showNotice(t, decoded, fallback) {
   const key = `share.notice.${decoded.reason}`;
   const what = t.has(key) ? t(key, String(decoded.detail ?? '')) : t('share.notice.syntax', String(decoded.detail ?? ''));
   const text = h('p', { class: 'link-notice-text' });
-  text.textContent = `${what} ${fallback === 'kept' ? t('share.notice.kept') : t('share.notice.defaults')}`;
+  const after = { kept: t('share.notice.kept'), defaults: t('share.notice.defaults') }[fallback] ?? '';
+  text.textContent = after ? `${what} ${after}` : what;
   const close = h('button', { type: 'button', class: 'button link-notice-close', text: t('share.notice.dismiss'), on: { click: hideNotice } });
   box.replaceChildren(text, close);
   box.dataset.reason = decoded.reason;
   box.hidden = false;
+}
+
+/** The notice for a link that opened without some of its settings (decodePermalink's `dropped`). */
+export function showDroppedNotice(t, dropped) {
+  const detail = dropped.map((d) => `${d.key} (${d.detail})`).join('; ');
+  showNotice(t, { reason: 'partial', detail }, 'none');
 }
 
 export function hideNotice() {

@@ -14,6 +14,17 @@ function pageBase() {
   return location.href.split(/[?#]/)[0];
 }
 
+/**
+ * Where embeds load PE Lab from. Served over http(s): this page's own folder. Opened from a file
+ * (the offline single file): no other page can load a file:// script, so the snippets name a
+ * placeholder site to replace, and the note says so.
+ */
+const OFFLINE_BASE = 'https://your-site.example/pe-lab/';
+const isOffline = () => location.protocol === 'file:';
+function embedBase() {
+  return isOffline() ? OFFLINE_BASE : pageBase().replace(/[^/]*$/, '');
+}
+
 /** HTML attribute text (double-quoted). */
 const attr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -168,13 +179,14 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
     if (!state) return;
     const fragment = encodePermalink({ kind: state.spec.kind, spec: state.spec, view: { ...state.shared, compare: null }, lang: t.lang });
     const title = `PE Lab: ${t.tr(ctx.schema.label) || state.spec.kind}`;
+    const offline = isOffline() ? ` ${t('share.embedOffline', OFFLINE_BASE)}` : '';
     if (embedKind === 'iframe') {
-      embedCode.textContent = iframeSnippet({ base: pageBase(), fragment, title, lang: t.lang });
-      embedNote.textContent = t('share.embedIframeHelp');
+      embedCode.textContent = iframeSnippet({ base: isOffline() ? OFFLINE_BASE : pageBase(), fragment, title, lang: t.lang });
+      embedNote.textContent = t('share.embedIframeHelp') + offline;
     } else {
-      const scriptUrl = new URL('./dist/pe-plot.js', pageBase()).href;
+      const scriptUrl = new URL('./dist/pe-plot.js', embedBase()).href;
       embedCode.textContent = peplotSnippet({ spec: state.spec, shared: state.shared, lang: t.lang, scriptUrl }, compactSpec);
-      embedNote.textContent = t('share.embedElementHelp');
+      embedNote.textContent = t('share.embedElementHelp') + offline;
     }
   }
 

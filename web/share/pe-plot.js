@@ -104,6 +104,16 @@ function styleSheet() {
 
 const fieldName = (attr) => attr.toLowerCase().replace(/-/g, '_');
 
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A short JSON example of a field's value, for its error message: its default, or its example. */
+function jsonExample(field) {
+  const value = field.default ?? Object.values(field.examples ?? {})[0]
+    ?? (field.type === 'spec' ? { kind: field.kinds?.[0] ?? 'rope' } : null);
+  const text = JSON.stringify(value);
+  return text && text.length <= 60 ? text : `${text.slice(0, 57)}…`;
+}
+
 /** Parses one attribute value by its field descriptor; throws Error with a message on a bad one. */
 export function parseField(name, field, raw) {
   const text = raw.trim();
@@ -113,7 +123,8 @@ export function parseField(name, field, raw) {
       if (!/^-?\d+$/.test(text)) throw new Error(`${name} must be a whole number, got "${raw}"`);
       return Number(text);
     case 'number': {
-      const n = text === '' ? NaN : Number(text);
+      // Decimal notation only: Number() would also read "0x10" as 16 and "" as 0.
+      const n = DECIMAL.test(text) ? Number(text) : NaN;
       if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got "${raw}"`);
       return n;
     }
@@ -128,7 +139,7 @@ export function parseField(name, field, raw) {
       try {
         return JSON.parse(text);
       } catch {
-        throw new Error(`${name} must be JSON (e.g. ${field.type === 'list' ? '[16, 24, 24]' : '{"rope_type": "linear", "factor": 2}'}), got "${raw.length > 60 ? `${raw.slice(0, 60)}…` : raw}"`);
+        throw new Error(`${name} must be JSON (e.g. ${jsonExample(field)}), got "${raw.length > 60 ? `${raw.slice(0, 60)}…` : raw}"`);
       }
   }
 }
@@ -214,11 +225,25 @@ export class PePlot extends HTMLElement {
     this.linesBox.append(this.readout);
     this.root.append(h('div', { class: 'pp-head' }, this.titleEl, this.linkEl), this.errorEl, this.tools, this.hmBox, this.linesBox);
     this.shadowRoot.append(this.root);
-    // Every attribute, known or not (a misspelt one must show its error too), redraws.
-    this.attrs = new MutationObserver(() => {
-      if (this.isConnected) this.schedule();
+    // Every attribute, known or not (a misspelt one must show its error too), redraws when its
+    // value really changes; data-* attributes are the element's own report (data-state), so
+    // writing them must not start another render (that loop once ran every frame, forever).
+    this.attrs = new MutationObserver((records) => {
+      const changed = records.some((m) => !m.attributeName.startsWith('data-')
+        && m.oldValue !== this.getAttribute(m.attributeName));
+      if (changed && this.isConnected) this.schedule();
     });
-    this.attrs.observe(this, { attributes: true });
+    this.attrs.observe(this, { attributes: true, attributeOldValue: true });
+    // Nothing is computed until the element comes near the screen: a post with many figures
+    // costs only the ones the reader scrolls to.
+    this.visible = false;
+    this.dirty = true;
+    this.seen = typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver((entries) => {
+        this.visible = entries[entries.length - 1].isIntersecting;
+        if (this.visible && this.dirty) this.schedule();
+      }, { rootMargin: '200px 0px' })
+      : null;
     this.resize = new ResizeObserver(() => {
       const w = Math.round(this.linesBox.clientWidth);
       if (this.state && w && w !== this.linesWidth) this.drawLines();
@@ -227,11 +252,15 @@ export class PePlot extends HTMLElement {
 
   connectedCallback() {
     this.resize.observe(this.linesBox);
+    if (this.seen) this.seen.observe(this);
+    else this.visible = true;
+    this.dirty = true;
     this.schedule();
   }
 
   disconnectedCallback() {
     this.resize.disconnect();
+    this.seen?.disconnect();
     cancelAnimationFrame(this.frame);
     this.frame = 0;
     this.heatmap?.destroy();
@@ -239,10 +268,13 @@ export class PePlot extends HTMLElement {
     this.hmKey = null;
   }
 
+  /** Renders on the next frame when on (or near) the screen; otherwise once it scrolls there. */
   schedule() {
-    if (this.frame) return;
+    this.dirty = true;
+    if (this.frame || !this.visible) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
+      this.dirty = false;
       this.render();
     });
   }

@@ -368,70 +368,93 @@ function decodeV1(body) {
   const kind = checkKind(unescape(q < 0 ? body : body.slice(0, q)));
   const fields = SCHEMA[kind].fields;
   const spec = defaults(kind);
+  const given = new Set();
   const view = {};
   let lang = null;
   let compare = null;
+  // One bad parameter does not spoil the link: it is dropped (its default stays) and named in
+  // `dropped`, so the page keeps the kind and every good field and says what it left out.
+  const dropped = [];
+  const drop = (key, e) => {
+    if (!(e instanceof LinkError)) throw e;
+    dropped.push({ key, detail: e.detail });
+  };
   for (const [key, raw] of splitParams(q < 0 ? '' : body.slice(q + 1))) {
-    if (raw === null) throw new LinkError('syntax', `“${excerpt(key)}” has no value`);
-    if (!key.startsWith('~')) {
-      if (!own(fields, key) || FORBIDDEN_KEYS.has(key)) {
-        throw new LinkError('spec', `“${excerpt(key)}” is not a field of ${kind}`);
-      }
-      spec[key] = parseValue(unescape(raw));
-      continue;
-    }
-    switch (key) {
-      case '~map': {
-        view.colormap = viewValue('colormap', parseValue(unescape(raw)), (v) => `unknown colour map “${excerpt(v)}”`);
-        break;
-      }
-      case '~head': {
-        view.head = viewValue('head', parseValue(unescape(raw)), () => `head must be a whole number ≥ 0, got “${excerpt(raw)}”`);
-        break;
-      }
-      case '~tf': {
-        view.transform = viewValue('transform', parseValue(unescape(raw)), (v) => `unknown transform “${excerpt(v)}”`);
-        break;
-      }
-      case '~cols':
-      case '~rows':
-        if (view.series) throw new LinkError('syntax', 'both ~cols and ~rows are given');
-        view.series = decodeSeries(raw, key === '~rows' ? 'rows' : 'cols');
-        break;
-      case '~cmp': {
-        const v = parseValue(unescape(raw));
-        if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new LinkError('view', 'the comparison (~cmp) must be a list of fields in ( )');
-        for (const name of Object.keys(v)) {
-          if (!own(fields, name)) throw new LinkError('view', `the comparison changes “${excerpt(name)}”, which is not a field of ${kind}`);
+    try {
+      if (raw === null) throw new LinkError('syntax', `“${excerpt(key)}” has no value`);
+      if (!key.startsWith('~')) {
+        if (!own(fields, key) || FORBIDDEN_KEYS.has(key)) {
+          throw new LinkError('spec', `“${excerpt(key)}” is not a field of ${kind}`);
         }
-        compare = v;
-        break;
+        spec[key] = parseValue(unescape(raw));
+        given.add(key);
+        continue;
       }
-      case '~lang': {
-        lang = viewValue('lang', parseValue(unescape(raw)), (v) => `unknown language “${excerpt(v)}”`);
-        break;
-      }
-      default:
-        if (key.startsWith('~x.')) {
-          const name = key.slice(3);
-          if (!KEY.test(name) || FORBIDDEN_KEYS.has(name) || ['colormap', 'head', 'transform', 'series', 'compare'].includes(name)) {
-            throw new LinkError('view', `bad view key “${excerpt(key)}”`);
+      switch (key) {
+        case '~map':
+          view.colormap = viewValue('colormap', parseValue(unescape(raw)), (v) => `unknown colour map “${excerpt(v)}”`);
+          break;
+        case '~head':
+          view.head = viewValue('head', parseValue(unescape(raw)), () => `head must be a whole number ≥ 0, got “${excerpt(raw)}”`);
+          break;
+        case '~tf':
+          view.transform = viewValue('transform', parseValue(unescape(raw)), (v) => `unknown transform “${excerpt(v)}”`);
+          break;
+        case '~cols':
+        case '~rows':
+          if (view.series) throw new LinkError('syntax', 'both ~cols and ~rows are given');
+          view.series = decodeSeries(raw, key === '~rows' ? 'rows' : 'cols');
+          break;
+        case '~cmp': {
+          const v = parseValue(unescape(raw));
+          if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new LinkError('view', 'the comparison (~cmp) must be a list of fields in ( )');
+          for (const name of Object.keys(v)) {
+            if (!own(fields, name)) throw new LinkError('view', `the comparison changes “${excerpt(name)}”, which is not a field of ${kind}`);
           }
-          view[name] = parseValue(unescape(raw));
+          compare = v;
+          break;
         }
-        // Other ~keys: a later v1 page's view state; ignored.
+        case '~lang':
+          lang = viewValue('lang', parseValue(unescape(raw)), (v) => `unknown language “${excerpt(v)}”`);
+          break;
+        default:
+          if (key.startsWith('~x.')) {
+            const name = key.slice(3);
+            if (!KEY.test(name) || FORBIDDEN_KEYS.has(name) || ['colormap', 'head', 'transform', 'series', 'compare'].includes(name)) {
+              throw new LinkError('view', `bad view key “${excerpt(key)}”`);
+            }
+            view[name] = parseValue(unescape(raw));
+          }
+          // Other ~keys: a later v1 page's view state; ignored.
+      }
+    } catch (e) {
+      drop(excerpt(key), e);
     }
   }
-  const full = validSpec(spec);
+  // The spec: a field the validator refuses is dropped (back to its default) and the rest tried
+  // again; a refusal that names no field of the link (a rule between fields) keeps the old answer.
+  let full = null;
+  for (;;) {
+    try {
+      full = normalizeSpec(spec);
+      break;
+    } catch (e) {
+      const field = String(e?.param ?? '').split(/[.[]/)[0];
+      if (e?.name !== 'PEError' || !given.has(field)) throw new LinkError('spec', e?.message ?? String(e));
+      dropped.push({ key: field, detail: e.message });
+      given.delete(field);
+      spec[field] = fields[field].default;
+    }
+  }
   if (compare) {
     try {
       normalizeSpec({ ...full, ...compare, kind });
+      view.compare = compare;
     } catch (e) {
-      throw new LinkError('view', `the comparison's setting B is not valid: ${e?.message ?? e}`);
+      dropped.push({ key: '~cmp', detail: `the comparison's setting B is not valid: ${e?.message ?? e}` });
     }
-    view.compare = compare;
   }
-  return { status: 'ok', version: 1, kind, spec: full, view, lang, hasParams: true };
+  return { status: 'ok', version: 1, kind, spec: full, view, lang, hasParams: true, dropped };
 }
 
 // The explorer's first links: #kind?field=value&…, JSON for objects and lists.

@@ -35,6 +35,7 @@ const strings = {
     'share.copyEmbed': 'Copy snippet',
     'share.embedElementHelp': 'Paste into any HTML page: a live, interactive figure computed in the reader\'s browser. Several figures share one WebAssembly module.',
     'share.embedIframeHelp': 'Paste into pages that only allow iframes: the figure alone, with a link back to the explorer.',
+    'share.embedOffline': (base) => `This copy of PE Lab runs from a file, which no web page can load, so the snippet points at ${base}: put PE Lab's web/ folder on your site (npm run build) and write its address there.`,
     'share.notice.toolong': (d) => `This link is too long to read (${d}).`,
     'share.notice.version': (d) => `This link is from another version of PE Lab (${d}) and cannot be read here.`,
     'share.notice.syntax': (d) => `This link is damaged: ${d}.`,
@@ -44,6 +45,7 @@ const strings = {
     'share.notice.defaults': 'Showing the defaults instead.',
     'share.notice.kept': 'The view on screen is unchanged.',
     'share.notice.dismiss': 'Dismiss',
+    'share.notice.partial': (d) => `Part of this link could not be used: ${d}. Those settings keep their defaults; everything else is as the link says.`,
   },
   ko: {
     'share.title': '공유와 내보내기',
@@ -78,6 +80,7 @@ const strings = {
     'share.copyEmbed': '스니펫 복사',
     'share.embedElementHelp': '어떤 HTML 페이지에든 붙여 넣으세요. 읽는 사람의 브라우저에서 계산되는, 조작할 수 있는 그림입니다. 그림이 여럿이어도 WebAssembly 모듈 하나를 함께 씁니다.',
     'share.embedIframeHelp': 'iframe만 허용하는 페이지용: 그림만 보이고, 탐색기로 돌아가는 링크가 붙습니다.',
+    'share.embedOffline': (base) => `지금 PE Lab은 파일에서 열려 있어 다른 웹 페이지가 불러올 수 없습니다. 그래서 스니펫은 ${base}를 가리킵니다. PE Lab의 web/ 폴더를 내 사이트에 올리고(npm run build) 그 주소로 바꿔 주세요.`,
     'share.notice.toolong': (d) => `링크가 너무 길어 읽을 수 없습니다 (${d}).`,
     'share.notice.version': (d) => `다른 버전의 PE Lab 링크(${d})라 여기서는 읽을 수 없습니다.`,
     'share.notice.syntax': (d) => `링크가 손상되었습니다: ${d}.`,
@@ -87,6 +90,7 @@ const strings = {
     'share.notice.defaults': '대신 기본값을 보여 줍니다.',
     'share.notice.kept': '화면은 그대로입니다.',
     'share.notice.dismiss': '닫기',
+    'share.notice.partial': (d) => `링크의 일부를 쓸 수 없었습니다: ${d}. 그 설정은 기본값으로 두고, 나머지는 링크대로 보여 줍니다.`,
   },
 };
 

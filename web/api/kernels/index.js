@@ -6,6 +6,7 @@ import sinusoidal from './sinusoidal.js';
 import vision from './vision.js';
 import mrope from './mrope.js';
 import rope from './rope.js';
+import precision from './precision.js';
 import absolute from './absolute.js';
 import relative from './relative.js';
 import attention from './attention.js';
@@ -15,6 +16,7 @@ export const KERNELS = {
   ...vision,
   ...mrope,
   ...rope,
+  ...precision,
   ...absolute,
   ...relative,
   ...attention,

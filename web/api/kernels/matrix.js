@@ -38,10 +38,15 @@ const cString = (bytes) => {
 };
 
 function asBytes(bytes) {
-  if (bytes instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && bytes instanceof SharedArrayBuffer)) {
-    return new Uint8Array(bytes);
+  try {
+    if (bytes instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && bytes instanceof SharedArrayBuffer)) {
+      return new Uint8Array(bytes);
+    }
+    if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  } catch (e) {
+    // A buffer transferred to a worker (detached) can no longer be viewed.
+    throw new PEError('bytes', `bytes could not be read (${e?.message ?? e}): was the buffer transferred to a worker?`);
   }
-  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   throw new PEError('bytes', `bytes must be an ArrayBuffer or a typed array (a Uint8Array, a Node Buffer…) holding a .npy or .safetensors file, got ${describe(bytes)}`);
 }
 

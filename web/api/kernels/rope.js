@@ -7,9 +7,9 @@ import { rotaryDim, isAxial } from '../schema/rope.js';
 const LAYOUT = { half: 0, interleaved: 1 };
 const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, ntk: 5 };
 
-// The spec arguments shared by pe_rope and pe_rope_apply, in C order (pe_rope_config in
+// The spec arguments shared by pe_rope, pe_rope_apply and pe_rope_precision, in C order (pe_rope_config in
 // c/rope.h), named by the spec field each comes from.
-const SPEC_ARGS = [
+export const SPEC_ARGS = [
   'length', 'dim', 'base', 'partial_rotary_factor', 'max_position_embeddings',
   'rope_scaling.rope_type', 'rope_scaling.factor', 'rope_scaling.original_max_position_embeddings',
   'rope_scaling.beta_fast', 'rope_scaling.beta_slow', 'rope_scaling.truncate', 'rope_scaling.mscale',
@@ -22,7 +22,7 @@ const num = (v) => (v === null || v === undefined ? NaN : v);
 const int = (v) => (v === null || v === undefined ? 0 : v);
 const flag = (v) => (v === undefined || v === true ? 1 : v === false ? 0 : -1);   // -1: C rejects it
 
-function specValues(s) {
+export function specValues(s) {
   const r = s.rope_scaling ?? { rope_type: 'default' };
   return [
     s.length, s.dim, s.base, s.partial_rotary_factor, int(s.max_position_embeddings),

@@ -8,7 +8,9 @@
 //   type     'int' | 'number' | 'enum' | 'bool' | 'object' (a nested object with its own
 //            fields, selected by a discriminator sub-field: see checkObject in web/api/spec.js)
 //            | 'list' | 'string' (maxLength) | 'spec' (a nested spec of another kind, validated
-//            by that kind's schema: see checkNestedSpec in web/api/spec.js)
+//            by that kind's schema: see checkNestedSpec in web/api/spec.js) | 'named' (the name
+//            of one of `presets`, kept as the name, or an object giving every one of its
+//            `fields`, e.g. rope_precision's recipe: see checkNamed in web/api/spec.js)
 //   nullable true when null is allowed (and means "not set")
 //   rule     a few words appended to the allowed range in messages ("at most beta_fast")
 //   default  the value `defaults(kind)` fills in (for required fields: the explorer's start value)
@@ -17,11 +19,13 @@
 //            earlier) fields of the spec; no max means no upper bound
 //   exclusiveMin true when min itself is not allowed
 //   values   allowed strings ('enum')
+//   presets  { name: object } ('named'); valueLabels: { value: { en, ko } } names values or presets
 //   label, help   short UI texts ({ en, ko })
 import sinusoidal from './sinusoidal.js';
 import vision from './vision.js';
 import mrope from './mrope.js';
 import rope from './rope.js';
+import precision from './precision.js';
 import absolute from './absolute.js';
 import relative from './relative.js';
 import attention from './attention.js';
@@ -33,6 +37,7 @@ export const SCHEMA = {
   ...vision,
   ...mrope,
   ...rope,
+  ...precision,
   ...absolute,
   ...relative,
   ...attention,

@@ -34,8 +34,13 @@ function checkAxial(s) {
   return null;
 }
 
+// Scaling numbers are bounded so that every derived quantity (inv_freq, attention factor, angle)
+// is a finite float32 for every length and base the schema allows: a factor of 1e-40 once gave
+// +Infinity angles. Real configs use factors of 1 to 64 and betas of 1 to 32.
+export const SCALE_MIN = 1e-6;
+export const SCALE_MAX = 1e6;
 const positive = (en, ko, extra = {}) => ({
-  type: 'number', min: 0, exclusiveMin: true, ...extra, help: { en, ko },
+  type: 'number', min: SCALE_MIN, max: SCALE_MAX, ...extra, help: { en, ko },
 });
 
 // rope_scaling's fields, in the contract's order (also the validation order: a bound may use the
@@ -81,7 +86,7 @@ const scalingFields = {
     },
   },
   mscale: {
-    type: 'number', nullable: true, default: null, min: 0,
+    type: 'number', nullable: true, default: null, min: 0, max: 1000,
     label: { en: 'mscale', ko: 'mscale' },
     help: {
       en: 'YaRN (DeepSeek): with mscale_all_dim, attention_factor = g(factor, mscale) / g(factor, mscale_all_dim), g(s, m) = 0.1·m·ln s + 1. 0 or null: unused.',
@@ -89,7 +94,7 @@ const scalingFields = {
     },
   },
   mscale_all_dim: {
-    type: 'number', nullable: true, default: null, min: 0,
+    type: 'number', nullable: true, default: null, min: 0, max: 1000,
     label: { en: 'mscale_all_dim', ko: 'mscale_all_dim' },
     help: {
       en: 'YaRN (DeepSeek): the denominator\'s m in attention_factor (see mscale).',
@@ -97,7 +102,7 @@ const scalingFields = {
     },
   },
   attention_factor: {
-    type: 'number', nullable: true, default: null, min: 0, exclusiveMin: true,
+    type: 'number', nullable: true, default: null, min: 0, exclusiveMin: true, max: 1000,
     label: { en: 'Attention factor', ko: '어텐션 배율' },
     help: {
       en: 'YaRN: scale applied to cos and sin (so to q·k twice). Null: 0.1·ln(factor) + 1.',
@@ -113,7 +118,7 @@ const scalingFields = {
     'Llama 3.1: wavelengths shorter than original context / high_freq_factor are kept; between the two edges the frequency is blended smoothly.',
     'Llama 3.1: 파장이 원래 문맥 / high_freq_factor보다 짧으면 그대로 둡니다. 두 경계 사이는 부드럽게 섞습니다.',
     {
-      default: 4, min: (s) => s.low_freq_factor, rule: 'greater than rope_scaling.low_freq_factor',
+      default: 4, min: (s) => s.low_freq_factor, exclusiveMin: true, rule: 'greater than rope_scaling.low_freq_factor',
       label: { en: 'High-frequency factor', ko: '고주파 계수' },
     },
   ),

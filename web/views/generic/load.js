@@ -32,6 +32,8 @@ export default {
     function fail(msg) {
       error.textContent = msg;
       error.hidden = !msg;
+      // A refused file is not being read any more: the status line must not say it still is.
+      if (msg) status.textContent = t('view.load.refused', fileName);
     }
 
     function load(name) {

@@ -98,9 +98,16 @@ export default {
         cons.value.textContent = t('view.properties.consistency.value', {
           a: v.first.map(pos), b: v.second.map(pos), normA: formatValue(v.normA), normB: formatValue(v.normB), cos: formatValue(v.cosine),
         });
-        const same = Math.abs(v.normA - v.normB) <= 1e-5 * Math.max(v.normA, v.normB, 1e-30);
+        // The note follows the numbers: equal or unequal lengths, and whether the two steps are
+        // the same vector or point different ways.
+        const scale = Math.max(v.normA, v.normB, 1e-30);
+        const same = Math.abs(v.normA - v.normB) <= 1e-5 * scale;
+        const identical = v.distance <= 1e-5 * scale;
+        const note = identical ? t('view.properties.consistency.noteIdentical')
+          : same ? t('view.properties.consistency.noteTurned', formatValue(v.distance), formatValue(v.cosine))
+            : t('view.properties.consistency.noteDiffer', formatValue(v.distance));
         cons.detail.replaceChildren(h('p', { class: `verdict ${same ? 'ok' : 'no'}`, text: t(same ? 'view.properties.consistency.same' : 'view.properties.consistency.differ') }),
-          h('p', { class: 'help', text: t('view.properties.consistency.note', formatValue(v.distance)) }));
+          h('p', { class: 'help', text: note }));
       } else if (part === 'pairwise') {
         uniq.section.classList.remove('is-pending');
         dots.section.classList.remove('is-pending');

@@ -1,0 +1,121 @@
+// Regression tests for the audit's findings that live in the page (the Node ones are in
+// tests/hardening.test.js): a tap reads out the tapped cell, one bad field of a link is dropped
+// and named, a refused file does not stay "being read", the consistency note follows its numbers,
+// and the offline single file offers embed snippets that can work.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startServer } from '../../scripts/serve.js';
+import { buildOffline } from '../../scripts/build-offline.js';
+import { browserAvailability, launchChromium, nextFrames, watchPage } from './helpers.js';
+
+const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
+const avail = browserAvailability();
+
+describe.skipIf(!avail.run && !avail.mustFail)('hardening, in the page (Chromium)', () => {
+  let server;
+  let browser;
+
+  beforeAll(async () => {
+    if (!avail.run) throw new Error(avail.reason);
+    server = await startServer({ port: 0, root: WEB });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(hash, options = {}) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', ...options });
+    const page = await context.newPage();
+    const log = await watchPage(page, new URL(server.url).origin);
+    await page.goto(`${server.url}${hash}`);
+    await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+    return { context, page, log };
+  }
+
+  it('9: a tap on the heatmap reads out the tapped cell, not position 0', async () => {
+    const { context, page, log } = await open('#v1/sinusoidal?length=16&dim=16', { hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+    const plot = page.locator('#view-heatmap .hm-plot');
+    await plot.scrollIntoViewIfNeeded();
+    const box = await plot.boundingBox();
+    // Row 12, column 9 of a 16 × 16 table: the centre of that cell.
+    await page.touchscreen.tap(box.x + (9.5 / 16) * box.width, box.y + (12.5 / 16) * box.height);
+    await page.waitForFunction(() => /position 12 · dimension 9/.test(document.querySelector('#view-heatmap .hm-readout').textContent));
+    expect(await page.textContent('#view-heatmap .hm-readout')).toMatch(/^position 12 · dimension 9 → /);
+    await context.close();
+    expect(log.pageErrors).toEqual([]);
+  });
+
+  it('10: a link with one bad field opens its kind with every good field, and names the one it dropped', async () => {
+    const { context, page, log } = await open('#v1/rope?dim=abc&base=500000&length=64');
+    expect(await page.evaluate(() => document.getElementById('main').dataset.kind)).toBe('rope');
+    expect(await page.inputValue('#f-rope-base')).toBe('500000');
+    expect(await page.inputValue('#f-rope-length')).toBe('64');
+    expect(await page.inputValue('#f-rope-dim')).toBe('128');
+    await page.waitForSelector('#link-notice:not([hidden])');
+    expect(await page.textContent('#link-notice')).toMatch(/^Part of this link could not be used: dim \(dim must be an integer in \[2, 16384\], got "abc"/);
+    await context.close();
+    expect(log.pageErrors).toEqual([]);
+  });
+
+  it('14: after a refused file, the load view no longer says it is reading it', async () => {
+    const { context, page } = await open('#v1/learned?length=32&dim=16');
+    await page.locator('#view-load').scrollIntoViewIfNeeded();
+    await page.setInputFiles('#view-load input[type=file]', { name: 'bad.npy', mimeType: 'application/octet-stream', buffer: Buffer.from('not a numpy file') });
+    await page.waitForSelector('#view-load .field-error:not([hidden])');
+    const status = await page.locator('#view-load .view-body').evaluate((el) => [...el.querySelectorAll('p, output, [role=status]')].map((p) => p.textContent).join(' | '));
+    expect(status).not.toMatch(/Reading bad\.npy/);
+    expect(status).toMatch(/bad\.npy could not be used/);
+    await context.close();
+  });
+
+  it('12: the relative-consistency note follows the computed verdict', async () => {
+    for (const [kind, verdict, note] of [
+      ['binary', /^Different lengths/, /differ in length/],
+      ['integer', /^Same length/, /are the same vector/],
+      ['sinusoidal', /^Same length/, /pointing in different directions/],
+    ]) {
+      const { context, page } = await open(`#v1/${kind}?length=128&dim=16`);
+      const body = page.locator('#view-properties .view-body');
+      await body.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
+      const texts = await body.evaluate((el) => [...el.querySelectorAll('.verdict, .help')].map((p) => p.textContent));
+      const i = texts.findIndex((x) => /lengths?:|Same length|Different lengths/.test(x));
+      expect(texts[i], kind).toMatch(verdict);
+      expect(texts[i + 1], kind).toMatch(note);
+      if (kind === 'binary') expect(texts[i + 1]).not.toMatch(/equal length/);
+      if (kind === 'integer') expect(texts[i + 1]).not.toMatch(/different directions/);
+      await context.close();
+    }
+  });
+
+  it('11: the offline single file offers embeds that can work, and says how', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pe-offline-'));
+    try {
+      const out = path.join(dir, 'pe-lab.html');
+      await buildOffline({ webDir: WEB, outFile: out });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US' });
+      const page = await context.newPage();
+      await page.goto(`${pathToFileURL(out).href}#v1/alibi?length=16`);
+      await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+      await page.locator('#view-share').scrollIntoViewIfNeeded();
+      await page.click('#view-share label:has-text("Web component")');
+      await page.waitForFunction(() => document.querySelector('#view-share .share-embed-code')?.textContent.includes('pe-plot'));
+      const code = await page.textContent('#view-share .share-embed-code');
+      expect(code).toContain('<script type="module" src="https://your-site.example/pe-lab/dist/pe-plot.js"></script>');
+      expect(code).not.toMatch(/file:|dist\/dist/);
+      expect(await page.textContent('#view-share')).toMatch(/runs from a file, which no web page can load/);
+      await page.click('#view-share label:has-text("iframe")');
+      await nextFrames(page);
+      expect(await page.textContent('#view-share .share-embed-code')).toMatch(/^<iframe src="https:\/\/your-site\.example\/pe-lab\/\?embed#v1\/alibi/);
+      await context.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

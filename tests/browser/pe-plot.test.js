@@ -1,0 +1,108 @@
+// <pe-plot> on a page with many figures: an idle element never renders again, an element renders
+// only once it comes near the screen, a display attribute is checked like the page's view state.
+// (Regression: each render wrote data-state, which the element observed, so it re-rendered on
+// every animation frame, forever.) The time to scroll through 100 figures is in npm run bench.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../scripts/serve.js';
+import { browserAvailability, launchChromium, nextFrames, watchPage } from './helpers.js';
+
+const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
+const avail = browserAvailability();
+
+/** A blog post with n figures, one screen apart, served from the PE Lab origin. */
+export function postWithFigures(n) {
+  const figures = Array.from({ length: n }, (_, i) =>
+    `<section style="height: 720px"><h2>Figure ${i}</h2><pe-plot id="p${i}" kind="${i % 2 ? 'rope' : 'sinusoidal'}" length="${32 + i}" dim="16" view="heatmap"></pe-plot></section>`).join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title>
+<script type="module" src="./dist/pe-plot.js"></script></head><body>${figures}</body></html>`;
+}
+
+describe.skipIf(!avail.run && !avail.mustFail)('<pe-plot> with many figures (Chromium)', () => {
+  let server;
+  let browser;
+
+  beforeAll(async () => {
+    if (!avail.run) throw new Error(avail.reason);
+    server = await startServer({ port: 0, root: WEB });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function openPost(n) {
+    const context = await browser.newContext({ viewport: { width: 900, height: 800 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const log = await watchPage(page, new URL(server.url).origin);
+    await page.route(`${server.url}post.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: postWithFigures(n) }));
+    await page.goto(`${server.url}post.html`);
+    await page.waitForFunction(() => document.getElementById('p0')?.dataset.state === 'ready');
+    return { context, page, log };
+  }
+  const renderCounts = (page) => page.$$eval('pe-plot', (els) => els.map((e) => e.renders));
+
+  it('renders only the figures near the screen, and nothing more while idle', async () => {
+    const { context, page, log } = await openPost(100);
+    await nextFrames(page);
+    const first = await renderCounts(page);
+    expect(first[0]).toBe(1);
+    const shown = first.filter((r) => r > 0).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(5); // one screen (+200 px) holds at most two sections
+    expect(first.every((r) => r <= 1)).toBe(true);
+    // Idle for 5 s: no element renders again (it used to render on every frame).
+    await page.waitForTimeout(5000); // the point of the test is that nothing happens meanwhile
+    expect(await renderCounts(page)).toEqual(first);
+    await context.close();
+    expect(log.pageErrors).toEqual([]);
+  });
+
+  it('renders each figure once as the reader scrolls to it', async () => {
+    const { context, page, log } = await openPost(100);
+    for (let i = 0; i < 100; i += 4) {
+      await page.evaluate((k) => document.getElementById(`p${k}`).scrollIntoView(), i);
+      await page.waitForFunction((k) => document.getElementById(`p${k}`).dataset.state === 'ready', i);
+    }
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForFunction(() => document.getElementById('p99').dataset.state === 'ready');
+    await nextFrames(page);
+    const counts = await renderCounts(page);
+    expect(counts.filter((r) => r === 0).length).toBeLessThan(100); // most were reached…
+    expect(counts.every((r) => r <= 1), counts.join(',')).toBe(true); // …and none rendered twice
+    expect(counts[99]).toBe(1);
+    await context.close();
+    expect(log.pageErrors).toEqual([]);
+  });
+
+  it('renders again when an attribute really changes, not when its own data-* change', async () => {
+    const { context, page } = await openPost(2);
+    await nextFrames(page);
+    const before = await page.$eval('#p0', (e) => e.renders);
+    await page.$eval('#p0', (e) => { e.dataset.note = 'x'; e.setAttribute('dim', '16'); });
+    await nextFrames(page);
+    await nextFrames(page);
+    expect(await page.$eval('#p0', (e) => e.renders)).toBe(before);
+    await page.$eval('#p0', (e) => e.setAttribute('dim', '24'));
+    await page.waitForFunction((n) => document.getElementById('p0').renders > n, before);
+    expect(await page.$eval('#p0', (e) => e.renders)).toBe(before + 1);
+    await context.close();
+  });
+
+  it('refuses a hexadecimal number and names a JSON example of the field itself', async () => {
+    const { context, page } = await openPost(1);
+    const errorOf = () => page.$eval('#p0', (e) => e.shadowRoot.querySelector('.pp-error').textContent);
+    await page.$eval('#p0', (e) => e.setAttribute('base', '0x10'));
+    await page.waitForFunction(() => document.getElementById('p0').dataset.state === 'error');
+    expect(await errorOf()).toMatch(/^base must be a number, got "0x10"/);
+    await page.$eval('#p0', (e) => { e.removeAttribute('base'); e.setAttribute('kind', 'attention'); e.setAttribute('encoding', '{oops'); e.removeAttribute('dim'); });
+    await page.waitForFunction(() => /encoding must be JSON/.test(document.getElementById('p0').shadowRoot.querySelector('.pp-error').textContent));
+    const message = await errorOf();
+    expect(message).toMatch(/"kind":"rope"/);
+    expect(message).not.toMatch(/rope_type/);
+    await context.close();
+  });
+});

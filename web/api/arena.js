@@ -1,0 +1,257 @@
+// The arena trainer behind pe.trainer(spec) (shared/spec-contract.md "Arena: pe.trainer(spec)"):
+// a tiny transformer trained by the C engine (c/arena.h, c/arena_model.c, c/arena_train.c,
+// c/arena_tasks.c) in one WebAssembly buffer that lives until t.free().
+//
+//   const t = pe.trainer({ kind: 'arena', encoding: { kind: 'alibi' } });
+//   const losses = t.step(100);                        // Float32Array(100)
+//   t.evaluate(32, { samples: 256, seed: 1 });         // { accuracy, token_accuracy, loss }
+//   t.attention(8);                                    // { data, shape: [layers, heads, T, T], tokens }
+//   t.positionTable();                                 // learned: { data, shape: [Tp, d_model] }, else null
+//   t.free();
+//
+// Extensions beyond the contract (documented in web/pe.d.ts):
+//   evaluate/attention option rope_scaling: { rope_type: 'linear' | 'ntk' | 'yarn', factor } (rope
+//     only, evaluation time; yarn's original_max_position_embeddings = the training sequence length)
+//   t.tensors() → [{ name, shape, offset }], t.params() → Float32Array, t.setParams(Float32Array):
+//     the flat parameter vector (c/arena.h lists the order and the init)
+//   t._gradients(tokens, targets) and t._adamw(grads): test hooks (tests/arena.test.js compares
+//     them with the PyTorch reference, tests/fixtures/ref_arena.py)
+//
+// Memory: pe_arena_size says how many bytes the arena needs; it is malloc'ed here (16-byte
+// aligned by hand: emmalloc aligns to 8) and kept; evaluation allocates a scratch buffer per call
+// (pe_arena_eval_size) and frees it in finally. Bad input throws a PEError naming the field.
+import { PEError, checkValue, describe } from './spec.js';
+import ARENA, {
+  ARENA_ENCODINGS, ARENA_ROPE_SCALING, ARENA_TASKS, PE_ARENA_MAX_EVAL_LENGTH, PE_ARENA_MAX_SAMPLES,
+  PE_ARENA_MAX_STEPS, ropeScalingOption,
+} from './schema/arena.js';
+
+const SCHEMA = ARENA.arena;
+const SPEC_ARGS = ['task', 'encoding', 'causal', 'layers', 'd_model', 'heads', 'symbols', 'train_length', 'batch', 'lr', 'weight_decay', 'seed'];
+const DIVERGED = 310;   // c/arena_train.c: the loss stopped being finite
+const TENSOR_NAMES = ['wte', 'wpe', 't5', 'ln1.weight', 'ln1.bias', 'qkv.weight', 'qkv.bias', 'attproj.weight',
+  'attproj.bias', 'ln2.weight', 'ln2.bias', 'fc.weight', 'fc.bias', 'fcproj.weight', 'fcproj.bias', 'lnf.weight',
+  'lnf.bias', 'head.weight', 'head.bias'];
+
+const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+/** The arena spec with every default filled in (a fresh object each call). */
+export function arenaDefaults() {
+  const out = { kind: 'arena' };
+  for (const [name, field] of Object.entries(SCHEMA.fields)) out[name] = field.default;
+  return out;
+}
+
+/** Validates an arena spec; returns the complete spec. Throws PEError naming the first bad field. */
+export function normalizeArenaSpec(spec) {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    throw new PEError('spec', `an arena spec must be a plain object like { kind: "arena", encoding: { kind: "rope" } }, got ${describe(spec)}`);
+  }
+  if (own(spec, 'kind') && spec.kind !== 'arena') {
+    throw new PEError('kind', `kind must be "arena" for pe.trainer, got ${describe(spec.kind)}`);
+  }
+  const names = Object.keys(SCHEMA.fields);
+  for (const key of Object.keys(spec)) {
+    if (key !== 'kind' && !names.includes(key)) {
+      throw new PEError(key, `unknown field "${key}" for kind "arena"; its fields are ${names.join(', ')}`);
+    }
+  }
+  const out = { kind: 'arena' };
+  for (const [name, field] of Object.entries(SCHEMA.fields)) {
+    out[name] = spec[name] === undefined ? field.default : checkValue(name, field, spec[name]);
+  }
+  const broken = SCHEMA.check(out);
+  if (broken) throw new PEError(broken.param, broken.message);
+  return out;
+}
+
+function checkOptions(options, allowed, where) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new PEError('options', `${where} options must be an object like { ${allowed.join(', ')} }, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) throw new PEError(key, `unknown option "${key}" of ${where}; its options are ${allowed.join(', ')}`);
+  }
+  return options;
+}
+
+const LENGTH = { type: 'int', min: 1, max: PE_ARENA_MAX_EVAL_LENGTH };
+const SAMPLES = { type: 'int', min: 1, max: PE_ARENA_MAX_SAMPLES };
+const SEED = SCHEMA.fields.seed;
+const STEPS = { type: 'int', min: 1, max: PE_ARENA_MAX_STEPS };
+
+function scalingArgs(value) {
+  const s = value === undefined ? null : checkValue('rope_scaling', ropeScalingOption, value);
+  return s === null ? [0, 1] : [ARENA_ROPE_SCALING[s.rope_type], s.factor];
+}
+
+/**
+ * A trainer for a validated spec. ctx: { wasm (the module's exports), run(io, call, args) } from
+ * web/api/pe.js (allocates io.inputs/outputs, calls, copies the outputs out, frees; a status
+ * PE_ERR_ARG(k) becomes a PEError naming args[k − 1]).
+ */
+export function createTrainer(ctx, input) {
+  const spec = normalizeArenaSpec(input);
+  const w = ctx.wasm;
+  const encoding = spec.encoding === null ? 'none' : spec.encoding.kind;
+  const specArgs = [ARENA_TASKS[spec.task], ARENA_ENCODINGS[encoding], spec.causal ? 1 : 0, spec.layers, spec.d_model,
+    spec.heads, spec.symbols, spec.train_length, spec.batch, spec.lr, spec.weight_decay, spec.seed];
+
+  let tooLarge = false;
+  const { bytes: [bytes] } = ctx.run({ outputs: { bytes: { count: 1, type: Int32Array } } }, (p) => {
+    const st = w.pe_arena_size(p.bytes, ...specArgs);
+    if (st === 1) { tooLarge = true; return 0; }   // PE_ERR_TOO_LARGE
+    return st;
+  }, ['bytes', ...SPEC_ARGS]);
+  if (tooLarge) throw new PEError('batch', 'the arena would exceed 1 GiB (PE_ARENA_MAX_BYTES); reduce batch, d_model, layers or train_length');
+  const raw = w.malloc(bytes + 16);
+  if (raw === 0) throw new PEError('batch', `not enough memory for the arena (${(bytes / 2 ** 20).toFixed(1)} MiB); reduce batch, d_model, layers or train_length`);
+  const arena = (raw + 15) & ~15;
+  const status = w.pe_arena_init(arena, bytes, ...specArgs);
+  if (status !== 0) {
+    w.free(raw);
+    throw new PEError('spec', `the arena could not be initialised (kernel status ${status})`);
+  }
+
+  let live = true;
+  const alive = () => {
+    if (!live) throw new PEError('trainer', 'this trainer was freed (t.free()); create a new one with pe.trainer(spec)');
+  };
+  const info = () => ctx.run({ outputs: { info: { count: 8, type: Int32Array } } },
+    (p) => w.pe_arena_info(p.info, arena), ['info', 'arena']).info;
+  const [paramCount, tensorCount, seqLen, tableRows] = info();
+
+  // A scratch buffer for evaluation at `length`, freed after fn(ptr, bytes).
+  const withScratch = (length, fn) => {
+    const { bytes: [n] } = ctx.run({ outputs: { bytes: { count: 1, type: Int32Array } } },
+      (p) => w.pe_arena_eval_size(p.bytes, arena, length), ['bytes', 'arena', 'length']);
+    const ptr = w.malloc(n + 16);
+    if (ptr === 0) throw new PEError('length', `not enough memory to evaluate at length ${length}`);
+    try {
+      return fn((ptr + 15) & ~15, n);
+    } finally {
+      w.free(ptr);
+    }
+  };
+
+  const trainer = {
+    /** The normalized spec. */
+    spec,
+    /** Tokens per training sequence: 2·train_length + 1 (causal) or train_length + 1. */
+    sequenceLength: seqLen,
+
+    /** Trains n steps; returns their losses (mean cross-entropy of each batch). */
+    step(n = 1) {
+      alive();
+      checkValue('n', STEPS, n);
+      let diverged = false;
+      const { losses } = ctx.run({ outputs: { losses: n } }, (p) => {
+        const st = w.pe_arena_step(p.losses, arena, n);
+        if (st === DIVERGED) { diverged = true; return 0; }
+        return st;
+      }, ['losses', 'arena', 'n']);
+      if (diverged) throw new PEError('lr', `training diverged (the loss is no longer finite) at lr ${spec.lr}; lower lr and start a new trainer`);
+      return losses;
+    },
+
+    /** Steps taken so far. */
+    get steps() {
+      alive();
+      return info()[4];
+    },
+
+    /** { accuracy, token_accuracy, loss } on `samples` fresh examples of `length` symbols. */
+    evaluate(length, options) {
+      alive();
+      checkValue('length', LENGTH, length);
+      const o = checkOptions(options, ['samples', 'seed', 'rope_scaling'], 'evaluate');
+      const samples = o.samples === undefined ? 256 : checkValue('samples', SAMPLES, o.samples);
+      const seed = o.seed === undefined ? 0 : checkValue('seed', SEED, o.seed);
+      const [type, factor] = scalingArgs(o.rope_scaling);
+      if (type !== 0 && encoding !== 'rope') throw new PEError('rope_scaling', `rope_scaling applies to the rope encoding only, this trainer has ${encoding}`);
+      const { out } = withScratch(length, (scratch, n) => ctx.run({ outputs: { out: 3 } },
+        (p) => w.pe_arena_evaluate(p.out, arena, scratch, n, length, samples, seed, type, factor),
+        ['out', 'arena', 'scratch', 'scratch', 'length', 'samples', 'seed', 'rope_scaling', 'rope_scaling.factor']));
+      return { accuracy: out[0], token_accuracy: out[1], loss: out[2] };
+    },
+
+    /** The attention weights of one example: { data, shape: [layers, heads, T, T], tokens }. */
+    attention(length, options) {
+      alive();
+      checkValue('length', LENGTH, length);
+      const o = checkOptions(options, ['seed', 'rope_scaling'], 'attention');
+      const seed = o.seed === undefined ? 0 : checkValue('seed', SEED, o.seed);
+      const [type, factor] = scalingArgs(o.rope_scaling);
+      if (type !== 0 && encoding !== 'rope') throw new PEError('rope_scaling', `rope_scaling applies to the rope encoding only, this trainer has ${encoding}`);
+      const T = spec.causal ? 2 * length + 1 : length + 1;
+      const r = withScratch(length, (scratch, n) => ctx.run({
+        outputs: { data: spec.layers * spec.heads * T * T, tokens: { count: T, type: Int32Array } },
+      }, (p) => w.pe_arena_attention(p.data, p.tokens, arena, scratch, n, length, seed, type, factor),
+      ['data', 'tokens', 'arena', 'scratch', 'scratch', 'length', 'seed', 'rope_scaling', 'rope_scaling.factor']));
+      return { data: r.data, shape: [spec.layers, spec.heads, T, T], tokens: r.tokens };
+    },
+
+    /** The learned position table { data, shape: [Tp, d_model] }, or null for other encodings. */
+    positionTable() {
+      alive();
+      if (encoding !== 'learned') return null;
+      const { data } = ctx.run({ outputs: { data: tableRows * spec.d_model } },
+        (p) => w.pe_arena_position_table(p.data, arena), ['data', 'arena']);
+      return { data, shape: [tableRows, spec.d_model] };
+    },
+
+    /** The parameter tensors: [{ name, shape, offset }] into params(). */
+    tensors() {
+      alive();
+      const { out } = ctx.run({ outputs: { out: { count: 5 * tensorCount, type: Int32Array } } },
+        (p) => w.pe_arena_tensors(p.out, arena), ['out', 'arena']);
+      return Array.from({ length: tensorCount }, (_, k) => {
+        const [id, layer, offset, rows, cols] = out.subarray(5 * k, 5 * k + 5);
+        const name = layer >= 0 ? `h${layer}.${TENSOR_NAMES[id]}` : TENSOR_NAMES[id];
+        return { name, shape: rows === 1 && !['wte', 'wpe', 't5'].includes(name) ? [cols] : [rows, cols], offset };
+      });
+    },
+
+    /** A copy of the flat parameter vector (paramCount floats; tensors() says where each is). */
+    params() {
+      alive();
+      return ctx.run({ outputs: { data: paramCount } }, (p) => w.pe_arena_get_params(p.data, arena), ['data', 'arena']).data;
+    },
+
+    /** Replaces the parameters (a Float32Array of paramCount finite values). */
+    setParams(data) {
+      alive();
+      if (!(data instanceof Float32Array) || data.length !== paramCount) {
+        throw new PEError('params', `params must be a Float32Array of ${paramCount} values, got ${describe(data)}${data?.length !== undefined ? ` of length ${data.length}` : ''}`);
+      }
+      ctx.run({ inputs: { data } }, (p) => w.pe_arena_set_params(arena, p.data), ['arena', 'params']);
+    },
+
+    /** Number of parameters (padding between tensors included). */
+    paramCount,
+
+    /** Test hook: { loss, grads } of the mean loss on tokens/targets (Int32Array [b, T]). */
+    _gradients(tokens, targets) {
+      alive();
+      const b = tokens.length / seqLen;
+      const r = ctx.run({ inputs: { tokens: Int32Array.from(tokens), targets: Int32Array.from(targets) }, outputs: { grads: paramCount, loss: 1 } },
+        (p) => w.pe_arena_gradients(p.grads, p.loss, arena, p.tokens, p.targets, b), ['grads', 'loss', 'arena', 'tokens', 'targets', 'batch']);
+      return { loss: r.loss[0], grads: r.grads };
+    },
+
+    /** Test hook: one AdamW step with the given gradients (Float32Array of paramCount). */
+    _adamw(grads) {
+      alive();
+      ctx.run({ inputs: { grads: Float32Array.from(grads) } }, (p) => w.pe_arena_adamw(arena, p.grads), ['arena', 'grads']);
+    },
+
+    /** Frees the WebAssembly memory of this trainer; later calls throw. */
+    free() {
+      if (!live) return;
+      live = false;
+      w.free(raw);
+    },
+  };
+  return trainer;
+}

@@ -1,0 +1,44 @@
+// How the `rope_precision` kind calls its C kernel (c/precision.c): the angle error table with
+// the recipe's cos/sin tables, the worst error per row and the collisions
+// (../shared/spec-contract.md, section rope_precision).
+import { PE_MAX_ELEMENTS } from '../schema/limits.js';
+import { DTYPES, RECIPE_FIELDS, recipeDtypes } from '../schema/precision.js';
+import { SPEC_ARGS, specValues } from './rope.js';
+
+// Dtype codes of c/precision.h (pe_recipe_dtype): float64 0, float32 1, bfloat16 2, float16 3.
+const code = (name) => {
+  const i = DTYPES.indexOf(name);
+  return i < 0 ? -1 : i;   // -1: C refuses it
+};
+
+export default {
+  rope_precision: {
+    // The C arguments of pe_rope_precision in order: PE_ERR_ARG(k) → args[k-1].
+    args: ['out', 'cos', 'sin', 'row_error', 'stats', 'scratch', 'offset',
+      ...RECIPE_FIELDS.map((f) => `recipe.${f}`), ...SPEC_ARGS],
+
+    /** The angle error [length, rotary_dim/2] with cos, sin, row_error, collisions, first_collision. */
+    compute(k, s) {
+      const pairs = Math.trunc((s.dim | 0) * s.partial_rotary_factor) >> 1;
+      const length = s.length | 0;
+      // Specs that skipped validation (the C-guard tests): C refuses them before writing.
+      const ok = (v) => Number.isInteger(v) && v >= 1 && v <= PE_MAX_ELEMENTS;
+      const n = ok(pairs) ? pairs : 1;
+      const table = ok(length * n) ? length * n : 1;
+      const rows = ok(length) ? length : 1;
+      const d = recipeDtypes(s.recipe) ?? {};
+      const r = k.run({
+        outputs: {
+          data: table, cos: table, sin: table, row_error: rows,
+          stats: { count: 2, type: Float64Array },
+          scratch: { count: 8 * n, type: Float64Array },   // PE_PRECISION_SCRATCH(n)
+        },
+      }, (p) => k.wasm.pe_rope_precision(p.data, p.cos, p.sin, p.row_error, p.stats, p.scratch,
+        s.offset, ...RECIPE_FIELDS.map((f) => code(d[f])), ...specValues(s)));
+      return {
+        data: r.data, cos: r.cos, sin: r.sin, row_error: r.row_error,
+        collisions: r.stats[0], first_collision: r.stats[1],
+      };
+    },
+  },
+};

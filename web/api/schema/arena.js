@@ -1,0 +1,125 @@
+// Schema of the arena spec (shared/spec-contract.md "Arena: pe.trainer(spec)"): a tiny transformer
+// trained in WebAssembly (c/arena.h). Not a kind of pe.compute, so it is NOT listed in
+// web/api/schema/index.js; web/api/arena.js validates against it with spec.js's checkValue.
+// Field descriptors as in web/api/schema/index.js. The C side has the same limits in c/arena.h.
+export const PE_ARENA_MAX_LAYERS = 8;
+export const PE_ARENA_MAX_D_MODEL = 256;
+export const PE_ARENA_MAX_HEADS = 16;
+export const PE_ARENA_MAX_SYMBOLS = 64;
+export const PE_ARENA_MAX_TRAIN_LENGTH = 64;
+export const PE_ARENA_MAX_BATCH = 256;
+export const PE_ARENA_MAX_EVAL_LENGTH = 256;
+export const PE_ARENA_MAX_SAMPLES = 65536;
+export const PE_ARENA_MAX_STEPS = 100000;
+
+/** The encodings and their C codes (pe_arena_encoding). */
+export const ARENA_ENCODINGS = { none: 0, sinusoidal: 1, learned: 2, alibi: 3, t5: 4, rope: 5 };
+/** The tasks and their C codes (pe_arena_task). */
+export const ARENA_TASKS = { copy: 0, reverse: 1, kback: 2, sort: 3 };
+/** Evaluation-time RoPE scaling (an extension of evaluate/attention): rope_type → pe_rope_type. */
+export const ARENA_ROPE_SCALING = { linear: 1, yarn: 3, ntk: 5 };
+
+const noFields = {};
+
+export const ropeScalingOption = {
+  type: 'object', nullable: true, default: null,
+  discriminator: 'rope_type',
+  fields: {
+    rope_type: { type: 'enum', values: Object.keys(ARENA_ROPE_SCALING), label: { en: 'Type', ko: '종류' } },
+    factor: { type: 'number', min: 1, max: 1024, default: 2, label: { en: 'Factor', ko: '배율' } },
+  },
+  variants: { linear: { required: ['factor'] }, ntk: { required: ['factor'] }, yarn: { required: ['factor'] } },
+  label: { en: 'RoPE scaling at evaluation', ko: '평가 때의 RoPE 스케일링' },
+  help: {
+    en: 'rope only: { rope_type: "linear" | "ntk" | "yarn", factor } applied when evaluating (training is unscaled); yarn takes the training sequence length as original_max_position_embeddings.',
+    ko: 'rope 전용: 평가할 때만 적용하는 { rope_type: "linear" | "ntk" | "yarn", factor } (학습은 스케일링 없음). yarn은 학습 시퀀스 길이를 original_max_position_embeddings로 씁니다.',
+  },
+};
+
+export default {
+  arena: {
+    group: 'arena',
+    label: { en: 'Arena: train a tiny transformer', ko: '아레나: 작은 트랜스포머 학습' },
+    help: {
+      en: 'A tiny transformer trained in your browser on copy, reverse, kback or sort with one positional encoding; compare how each one learns and how far it generalises to longer sequences.',
+      ko: '브라우저에서 작은 트랜스포머를 copy, reverse, kback, sort 과제로 학습합니다. 위치 인코딩마다 학습이 어떻게 되고, 더 긴 시퀀스로 얼마나 일반화되는지 비교합니다.',
+    },
+    fields: {
+      task: {
+        type: 'enum', default: 'copy', values: Object.keys(ARENA_TASKS),
+        label: { en: 'Task', ko: '과제' },
+        help: {
+          en: 'copy: y = x; reverse: y = x reversed; kback: y_j = x_{j−2} (rotated right by 2); sort: y = x ascending.',
+          ko: 'copy: y = x; reverse: x를 뒤집음; kback: y_j = x_{j−2} (오른쪽으로 2칸 회전); sort: 오름차순 정렬.',
+        },
+      },
+      encoding: {
+        type: 'object', nullable: true,
+        get default() { return { kind: 'rope' }; },
+        discriminator: 'kind',
+        fields: { kind: { type: 'enum', values: Object.keys(ARENA_ENCODINGS), label: { en: 'Kind', ko: '종류' } } },
+        variants: Object.fromEntries(Object.keys(ARENA_ENCODINGS).map((k) => [k, noFields])),
+        rule: 'or null for none',
+        label: { en: 'Positional encoding', ko: '위치 인코딩' },
+        help: {
+          en: '{ kind }: none, sinusoidal (added), learned (added; longer sequences reuse the last row), alibi (score bias), t5 (learned bucket bias), rope (rotates q and k).',
+          ko: '{ kind }: none, sinusoidal (더함), learned (더함; 더 긴 시퀀스는 마지막 행을 다시 씀), alibi (점수 바이어스), t5 (학습되는 버킷 바이어스), rope (q와 k 회전).',
+        },
+      },
+      causal: {
+        type: 'bool', default: true,
+        label: { en: 'Causal (decoder)', ko: '인과 (디코더)' },
+        help: {
+          en: 'true: a decoder on BOS x SEP y, teacher-forced; false: an encoder on BOS x predicting y_j at x_j.',
+          ko: 'true: BOS x SEP y에 대한 디코더 (teacher forcing); false: BOS x를 보고 x_j 자리에서 y_j를 예측하는 인코더.',
+        },
+      },
+      layers: {
+        type: 'int', default: 2, min: 1, max: PE_ARENA_MAX_LAYERS,
+        label: { en: 'Layers', ko: '층 수' }, help: { en: 'Transformer blocks.', ko: '트랜스포머 블록 수.' },
+      },
+      d_model: {
+        type: 'int', default: 32, min: 2, max: PE_ARENA_MAX_D_MODEL,
+        label: { en: 'd_model', ko: 'd_model' },
+        help: { en: 'Width of the residual stream; MLP width 4·d_model.', ko: '잔차 스트림의 폭. MLP 폭은 4·d_model.' },
+      },
+      heads: {
+        type: 'int', default: 4, min: 1, max: PE_ARENA_MAX_HEADS, rule: 'd_model/heads an even integer',
+        label: { en: 'Heads', ko: '헤드 수' }, help: { en: 'Attention heads per layer.', ko: '층마다의 어텐션 헤드 수.' },
+      },
+      symbols: {
+        type: 'int', default: 16, min: 2, max: PE_ARENA_MAX_SYMBOLS,
+        label: { en: 'Symbols', ko: '기호 수' },
+        help: { en: 'Alphabet of x (ids 2 … symbols + 1; 0 = BOS, 1 = SEP).', ko: 'x의 알파벳 크기 (id 2 … symbols + 1; 0 = BOS, 1 = SEP).' },
+      },
+      train_length: {
+        type: 'int', default: 16, min: 1, max: PE_ARENA_MAX_TRAIN_LENGTH,
+        label: { en: 'Training length', ko: '학습 길이' },
+        help: { en: 'Symbols per training example.', ko: '학습 예제 하나의 기호 수.' },
+      },
+      batch: {
+        type: 'int', default: 32, min: 1, max: PE_ARENA_MAX_BATCH,
+        label: { en: 'Batch', ko: '배치' }, help: { en: 'Examples per step.', ko: '스텝마다의 예제 수.' },
+      },
+      lr: {
+        type: 'number', default: 1e-3, min: 0, max: 1, exclusiveMin: true,
+        label: { en: 'Learning rate', ko: '학습률' }, help: { en: 'AdamW, constant.', ko: 'AdamW, 일정.' },
+      },
+      weight_decay: {
+        type: 'number', default: 0, min: 0, max: 1,
+        label: { en: 'Weight decay', ko: '가중치 감쇠' },
+        help: { en: 'Decoupled (AdamW), on matrices only.', ko: '분리형 (AdamW), 행렬에만.' },
+      },
+      seed: {
+        type: 'int', default: 0, min: 0, max: 4294967295,
+        label: { en: 'Seed', ko: '시드' }, help: { en: 'Initial parameters and training data.', ko: '초기 파라미터와 학습 데이터.' },
+      },
+    },
+    check(s) {
+      if (s.d_model % s.heads !== 0 || (s.d_model / s.heads) % 2 !== 0) {
+        return { param: 'heads', message: `heads must divide d_model into an even head size (d_model/heads an even integer), got d_model ${s.d_model} and heads ${s.heads}` };
+      }
+      return null;
+    },
+  },
+};

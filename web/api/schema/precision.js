@@ -1,0 +1,117 @@
+// Schema of the `rope_precision` kind (the precision lab; field descriptors are documented in
+// web/api/schema/index.js): what a RoPE recipe's number formats do to the rotation angles
+// (../shared/spec-contract.md, section rope_precision; the C kernel is c/precision.c). The rope
+// fields are rope's own descriptors, so they validate and read the same.
+import { PE_MAX_POSITION } from './limits.js';
+import ropeSchema, { rotaryDim } from './rope.js';
+
+export const DTYPES = ['float64', 'float32', 'bfloat16', 'float16'];
+
+/** The four formats of a recipe, in the contract's order (the steps of the computation). */
+export const RECIPE_FIELDS = ['inv_freq_dtype', 'position_dtype', 'phase_dtype', 'table_dtype'];
+
+/** The named recipes of the contract: { name: { inv_freq_dtype, position_dtype, phase_dtype, table_dtype } }. */
+export const RECIPES = Object.freeze(Object.fromEntries(Object.entries({
+  exact: ['float64', 'float64', 'float64', 'float64'],
+  float32: ['float32', 'float32', 'float32', 'float32'],
+  bf16_table: ['float32', 'float32', 'float32', 'bfloat16'],
+  bf16_positions: ['float32', 'bfloat16', 'float32', 'float32'],
+  bf16_inv_freq: ['bfloat16', 'float32', 'float32', 'float32'],
+  bf16_phase: ['float32', 'float32', 'bfloat16', 'float32'],
+  fp16: ['float16', 'float16', 'float16', 'float16'],
+}).map(([name, d]) => [name, Object.freeze(Object.fromEntries(RECIPE_FIELDS.map((f, i) => [f, d[i]])))])));
+
+/** The four dtypes of a (normalized) recipe: a name or an object. */
+export function recipeDtypes(recipe) {
+  return typeof recipe === 'string' ? RECIPES[recipe] : recipe;
+}
+
+const rope = ropeSchema.rope;
+const dtype = (en, ko, label) => ({
+  type: 'enum', default: 'float32', values: DTYPES, label, help: { en, ko },
+});
+
+export default {
+  rope_precision: {
+    group: 'rope',
+    label: { en: 'RoPE precision lab', ko: 'RoPE 정밀도 실험실' },
+    help: {
+      en: 'How far the rotation angle of each pair drifts when the frequencies, positions, angles or cos/sin tables are kept in float32, bfloat16 or float16 instead of exactly. The table is the angle error in radians (0 to π).',
+      ko: '주파수, 위치, 각도, cos/sin 표를 정확한 값 대신 float32, bfloat16, float16으로 저장하면 쌍마다 회전 각도가 얼마나 어긋나는지 보여 줍니다. 표의 값은 라디안 단위의 각도 오차(0에서 π)입니다.',
+    },
+    fields: {
+      length: {
+        ...rope.fields.length, default: 4096,
+        help: {
+          en: 'Number of positions (rows), starting at offset; also the sequence length that dynamic NTK compares with max_position_embeddings.',
+          ko: '위치(행)의 개수로, offset부터 셉니다. dynamic NTK가 max_position_embeddings와 비교하는 시퀀스 길이이기도 합니다.',
+        },
+      },
+      dim: rope.fields.dim,
+      base: rope.fields.base,
+      offset: {
+        type: 'int', default: 0, min: 0, max: (s) => PE_MAX_POSITION - s.length,
+        label: { en: 'Offset (first position)', ko: '오프셋 (첫 위치)' },
+        help: {
+          en: 'Position of the first row: look at positions far into a long context without computing every row before them.',
+          ko: '첫 행의 위치. 앞의 행을 모두 계산하지 않고도 긴 문맥의 먼 위치를 살펴볼 수 있습니다.',
+        },
+      },
+      partial_rotary_factor: rope.fields.partial_rotary_factor,
+      rope_scaling: rope.fields.rope_scaling,
+      max_position_embeddings: rope.fields.max_position_embeddings,
+      recipe: {
+        type: 'named', default: 'float32',
+        presets: RECIPES,
+        fields: {
+          inv_freq_dtype: dtype(
+            'Format of the inverse frequencies θ_i (step 1: f = round(θ_i)).',
+            '역주파수 θ_i를 담는 형식 (1단계: f = round(θ_i)).',
+            { en: 'inv_freq format', ko: 'inv_freq 형식' },
+          ),
+          position_dtype: dtype(
+            'Format of the positions p (step 2: q = round(p)). bfloat16 holds every integer only up to 256.',
+            '위치 p를 담는 형식 (2단계: q = round(p)). bfloat16은 256까지의 정수만 모두 정확히 담습니다.',
+            { en: 'Position format', ko: '위치 형식' },
+          ),
+          phase_dtype: dtype(
+            'Format of the angle q·f, computed exactly and rounded once (step 3).',
+            '각도 q·f를 담는 형식. 정확히 곱한 뒤 한 번만 반올림합니다 (3단계).',
+            { en: 'Angle format', ko: '각도 형식' },
+          ),
+          table_dtype: dtype(
+            'Format of the cos and sin tables (step 4: cos and sin of the rounded angle, rounded once).',
+            'cos, sin 표를 담는 형식 (4단계: 반올림된 각도의 cos, sin을 한 번 반올림).',
+            { en: 'Table format', ko: '표 형식' },
+          ),
+        },
+        label: { en: 'Recipe', ko: '레시피' },
+        valueLabels: {
+          exact: { en: 'exact (all float64)', ko: 'exact (모두 float64)' },
+          float32: { en: 'float32 (transformers today)', ko: 'float32 (현재 transformers)' },
+          bf16_table: { en: 'bfloat16 cos/sin table', ko: 'bfloat16 cos/sin 표' },
+          bf16_positions: { en: 'bfloat16 positions', ko: 'bfloat16 위치' },
+          bf16_inv_freq: { en: 'bfloat16 inv_freq', ko: 'bfloat16 inv_freq' },
+          bf16_phase: { en: 'bfloat16 angles', ko: 'bfloat16 각도' },
+          fp16: { en: 'float16 everywhere', ko: '모두 float16' },
+        },
+        help: {
+          en: 'The number formats of the four steps: a named recipe, or { inv_freq_dtype, position_dtype, phase_dtype, table_dtype } each one of float64, float32, bfloat16, float16.',
+          ko: '네 단계의 수 형식. 이름 붙은 레시피를 고르거나 { inv_freq_dtype, position_dtype, phase_dtype, table_dtype }를 각각 float64, float32, bfloat16, float16 중에서 지정합니다.',
+        },
+      },
+    },
+    // The angle error of every position and pair, radians in [0, π].
+    shape: (s) => [s.length, rotaryDim(s) / 2],
+    view: {
+      class: 'generic',
+      axes: {
+        row: { en: 'position', ko: '위치' },
+        col: { en: 'pair', ko: '쌍' },
+        value: { en: 'angle error (rad)', ko: '각도 오차 (라디안)' },
+      },
+    },
+    // rope's rules for rotary_dim and the scaling types (its axial rules do not apply: no grid).
+    check: (s) => rope.check(s),
+  },
+};
