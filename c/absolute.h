@@ -6,9 +6,7 @@
 
 #include "pe.h"
 #include "pe_simd.h"
-
-// Largest seed of `learned` (seeds are integers in [0, 2^32 − 1]).
-#define PE_MAX_SEED 4294967295.0
+#include "random.h"   // G(seed, p, c) of `learned`, PE_MAX_SEED
 
 // Every column of row p holds p, or p/(length − 1) when normalize (0 when length is 1).
 // out: (length, dim). Errors: PE_ERR_ARG(1..4) for out, length, dim, normalize (0 or 1);
@@ -19,16 +17,11 @@ PE_API pe_status pe_integer(float *out, int32_t length, int32_t dim, int32_t nor
 // out: (length, dim). Errors: PE_ERR_ARG(1..3); PE_ERR_TOO_LARGE.
 PE_API pe_status pe_binary(float *out, int32_t length, int32_t dim);
 
-// A seeded N(0, std²) table like GPT-2/BERT's initialisation, deterministic per seed, entry
-// (p, c) independent of length and dim (see pe_learned_normal). out: (length, dim).
-// Errors: PE_ERR_ARG(1..5) for out, length, dim, std (0 < std ≤ 10), seed (an integer in
+// A seeded N(0, std²) table like GPT-2/BERT's initialisation, deterministic per seed: entry
+// (p, c) = float32(std·G(seed, p, c)) (G: c/random.h), independent of length and dim.
+// out: (length, dim). Errors: PE_ERR_ARG(1..5) for out, length, dim, std (0 < std ≤ 10), seed (an integer in
 // [0, 2^32 − 1]); PE_ERR_TOO_LARGE.
 PE_API pe_status pe_learned(float *out, int32_t length, int32_t dim, double std, double seed);
-
-// The standard normal deviate of entry (p, c) for a seed, in float64 (see c/absolute.c).
-double pe_learned_normal(uint64_t seed, uint32_t p, uint32_t c);
-// The t-th output (t = 0, 1, …) of SplitMix64 started from state `seed`.
-uint64_t pe_splitmix64_at(uint64_t seed, uint64_t t);
 
 // Row writers, scalar reference and SIMD (compared at every tail length by the native tests).
 typedef void (*pe_fill_row_fn)(float *row, int32_t n, float value);
@@ -40,4 +33,4 @@ void pe_fill_row_simd(float *row, int32_t n, float value);
 void pe_bits_row_simd(float *row, int32_t n, uint32_t p);
 #endif
 
-#endif // PE_ABSOLUTE_H
+#endif   // PE_ABSOLUTE_H

@@ -9,6 +9,7 @@
 
 #include "colormap.h"
 
+// clang-format off
 // BEGIN GENERATED TABLES
 // Written by scripts/gen_colormaps.py from matplotlib 3.6.3; do not edit by hand.
 // RGBA bytes, 256 entries per map, index 0 = the low end.
@@ -213,6 +214,7 @@ static const uint8_t PE_COLORMAP_LUTS[PE_COLORMAP_COUNT][256][4] = {
     },
 };
 // END GENERATED TABLES
+// clang-format on
 
 // Default colours of NaN, −Infinity and +Infinity per map (RGBA). −Infinity is transparent so
 // the page can draw a "masked" pattern behind the picture; the others lie outside every map.
@@ -244,8 +246,8 @@ static inline const uint8_t *special_color(float v, const uint8_t *special) {
     return special + 4 * (v > 0.0f ? PE_SPECIAL_POS_INF : PE_SPECIAL_NEG_INF);
 }
 
-void pe_colorize_scalar(uint8_t *out, const float *values, int32_t count, int32_t map,
-                        float vmin, float vmax, const uint8_t *special) {
+void pe_colorize_scalar(uint8_t *out, const float *values, int32_t count, int32_t map, float vmin, float vmax,
+                        const uint8_t *special) {
     const uint8_t(*lut)[4] = PE_COLORMAP_LUTS[map];
     const float scale = 256.0f / (vmax - vmin);
     for (int32_t i = 0; i < count; i++) {
@@ -262,8 +264,8 @@ static inline uint32_t load_rgba(const uint8_t *p) {
     return v;
 }
 
-void pe_colorize_simd(uint8_t *out, const float *values, int32_t count, int32_t map, float vmin,
-                      float vmax, const uint8_t *special) {
+void pe_colorize_simd(uint8_t *out, const float *values, int32_t count, int32_t map, float vmin, float vmax,
+                      const uint8_t *special) {
     const uint8_t(*lut)[4] = PE_COLORMAP_LUTS[map];
     const float scale = 256.0f / (vmax - vmin);
     const v128_t vmin4 = wasm_f32x4_splat(vmin), scale4 = wasm_f32x4_splat(scale);
@@ -294,8 +296,8 @@ void pe_colorize_simd(uint8_t *out, const float *values, int32_t count, int32_t 
 }
 #endif
 
-pe_status pe_colorize(uint8_t *out, const float *values, int32_t count, int32_t map, float vmin,
-                      float vmax, const uint8_t *special) {
+pe_status pe_colorize(uint8_t *out, const float *values, int32_t count, int32_t map, float vmin, float vmax,
+                      const uint8_t *special) {
     if (out == NULL) return PE_ERR_ARG(1);
     if (values == NULL && count > 0) return PE_ERR_ARG(2);
     if (count < 0 || count > PE_MAX_ELEMENTS) return PE_ERR_ARG(3);

@@ -22,9 +22,8 @@
 #include "pe.h"
 #include "pe_simd.h"
 
-// Statuses of the matrix functions, besides PE_OK and PE_ERR_ARG(k).
-#define PE_ERR_MATRIX 300          // the bytes are not a supported matrix; the message says why
-#define PE_MATRIX_NEED_MORE 301    // pe_matrix_parse needs the first info[PE_MI_NEED] bytes
+// Statuses of the matrix functions, besides PE_OK and PE_ERR_ARG(k): PE_ERR_MATRIX and
+// PE_MATRIX_NEED_MORE (c/pe.h, with every status code).
 
 // Limits: a .npy header (v1 cannot exceed 65535 anyway), a .safetensors JSON header (the
 // safetensors library's own limit), nesting of JSON values.
@@ -38,21 +37,21 @@ typedef enum { PE_DTYPE_F32 = 1, PE_DTYPE_F64 = 2, PE_DTYPE_F16 = 3, PE_DTYPE_BF
 // Entries of the info array (doubles: byte offsets may exceed 2^32, and doubles hold integers
 // exactly up to 2^53).
 enum {
-    PE_MI_FORMAT = 0,        // pe_matrix_format
-    PE_MI_DTYPE = 1,         // pe_dtype
-    PE_MI_BIG_ENDIAN = 2,    // 1 when the file stores big-endian values
-    PE_MI_FORTRAN = 3,       // 1 when the file stores the matrix column by column
+    PE_MI_FORMAT = 0,       // pe_matrix_format
+    PE_MI_DTYPE = 1,        // pe_dtype
+    PE_MI_BIG_ENDIAN = 2,   // 1 when the file stores big-endian values
+    PE_MI_FORTRAN = 3,      // 1 when the file stores the matrix column by column
     PE_MI_ROWS = 4,
     PE_MI_COLS = 5,
-    PE_MI_DATA_BEGIN = 6,    // byte offset of the values in the file
-    PE_MI_DATA_END = 7,      // one past the last byte of the values
-    PE_MI_NEED = 8,          // PE_MATRIX_NEED_MORE: bytes from the start the header needs
-    PE_MI_TENSORS = 9,       // safetensors: number of tensors in the file
-    PE_MI_VERSION = 10,      // npy: major version (1, 2, 3)
-    PE_MI_ERROR_FIELD = 11,  // PE_ERR_MATRIX: 1 when the file is at fault, 2 the tensor name
-    PE_MI_BAD_ROW = 12,      // pe_matrix_convert: position of the first refused value
+    PE_MI_DATA_BEGIN = 6,     // byte offset of the values in the file
+    PE_MI_DATA_END = 7,       // one past the last byte of the values
+    PE_MI_NEED = 8,           // PE_MATRIX_NEED_MORE: bytes from the start the header needs
+    PE_MI_TENSORS = 9,        // safetensors: number of tensors in the file
+    PE_MI_VERSION = 10,       // npy: major version (1, 2, 3)
+    PE_MI_ERROR_FIELD = 11,   // PE_ERR_MATRIX: 1 when the file is at fault, 2 the tensor name
+    PE_MI_BAD_ROW = 12,       // pe_matrix_convert: position of the first refused value
     PE_MI_BAD_COL = 13,
-    PE_MI_NAMES = 14,        // pe_matrix_names: names written
+    PE_MI_NAMES = 14,   // pe_matrix_names: names written
     PE_MI_COUNT = 16
 };
 #define PE_MATRIX_ERROR_FILE 1
@@ -65,32 +64,28 @@ enum {
 // info: (PE_MI_COUNT) doubles; message: (message_cap) bytes, a NUL-terminated message on
 // PE_ERR_MATRIX. Errors: PE_ERR_ARG(1..8) for info, message, message_cap, bytes, size,
 // file_size, name, name_len; PE_ERR_MATRIX; PE_MATRIX_NEED_MORE.
-PE_API pe_status pe_matrix_parse(double *info, char *message, int32_t message_cap,
-                                 const uint8_t *bytes, int32_t size, double file_size,
-                                 const uint8_t *name, int32_t name_len);
+PE_API pe_status pe_matrix_parse(double *info, char *message, int32_t message_cap, const uint8_t *bytes, int32_t size,
+                                 double file_size, const uint8_t *name, int32_t name_len);
 
 // Converts rows·cols values stored as `dtype` (byte order, C or Fortran order) to float32.
 // out: (rows, cols) row-major; data: exactly rows·cols·itemsize bytes (size). A NaN, an
 // infinity or a float64 beyond the float32 range is PE_ERR_MATRIX with its position in
 // info[PE_MI_BAD_ROW], info[PE_MI_BAD_COL]. Errors: PE_ERR_ARG(1..11) for out, info, message,
 // message_cap, data, size, dtype, big_endian, fortran, rows, cols; PE_ERR_MATRIX.
-PE_API pe_status pe_matrix_convert(float *out, double *info, char *message, int32_t message_cap,
-                                   const uint8_t *data, int32_t size, int32_t dtype,
-                                   int32_t big_endian, int32_t fortran, int32_t rows,
+PE_API pe_status pe_matrix_convert(float *out, double *info, char *message, int32_t message_cap, const uint8_t *data,
+                                   int32_t size, int32_t dtype, int32_t big_endian, int32_t fortran, int32_t rows,
                                    int32_t cols);
 
 // The tensor names of a .safetensors file (its header within bytes[0 .. size), file_size its
 // whole size: the header is validated as by pe_matrix_parse), in file order,
 // each NUL-terminated in out (capacity bytes; names that do not fit are counted, not written).
 // info[PE_MI_TENSORS]: all names; info[PE_MI_NAMES]: names written. Errors: as pe_matrix_parse.
-PE_API pe_status pe_matrix_names(char *out, int32_t capacity, double *info, char *message,
-                                 int32_t message_cap, const uint8_t *bytes, int32_t size,
-                                 double file_size);
+PE_API pe_status pe_matrix_names(char *out, int32_t capacity, double *info, char *message, int32_t message_cap,
+                                 const uint8_t *bytes, int32_t size, double file_size);
 
 // Both steps on one complete file in memory (native callers, fuzzing): out holds capacity floats.
-pe_status pe_matrix_load(float *out, size_t capacity, double *info, char *message,
-                         int32_t message_cap, const uint8_t *bytes, size_t size,
-                         const uint8_t *name, int32_t name_len);
+pe_status pe_matrix_load(float *out, size_t capacity, double *info, char *message, int32_t message_cap,
+                         const uint8_t *bytes, size_t size, const uint8_t *name, int32_t name_len);
 
 // The conversion of C-ordered little-endian float32/float64 values (n of them), scalar reference
 // and SIMD; return the index of the first refused value, or n.
@@ -102,4 +97,4 @@ int64_t pe_convert_f32le_simd(float *out, const uint8_t *data, int64_t n);
 int64_t pe_convert_f64le_simd(float *out, const uint8_t *data, int64_t n);
 #endif
 
-#endif // PE_MATRIX_H
+#endif   // PE_MATRIX_H

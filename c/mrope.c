@@ -28,16 +28,15 @@ static int segment_ok(const int32_t *seg, double seconds, int32_t merge) {
 // (frame · second_per_grid_t · tokens_per_second, then .long()), so this does too: the ids then
 // match the reference even where the product lands next to an integer.
 static double time_id(const int32_t *seg, double seconds, int32_t frame, double tokens_per_second) {
-    if (tokens_per_second <= 0.0) return frame;                     // Qwen2-VL
-    if (seg[0] != PE_SEG_VIDEO) return 0.0;                         // Qwen2.5-VL images: no time
+    if (tokens_per_second <= 0.0) return frame;   // Qwen2-VL
+    if (seg[0] != PE_SEG_VIDEO) return 0.0;       // Qwen2.5-VL images: no time
     float product = (float)frame * (float)seconds;
     product = product * (float)tokens_per_second;
-    return floor((double)product);                                  // truncated, ids >= 0
+    return floor((double)product);   // truncated, ids >= 0
 }
 
-pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const double *seconds,
-                   int32_t count, int32_t n, int32_t dim, double base, const int32_t *section,
-                   int32_t merge, double tokens_per_second) {
+pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const double *seconds, int32_t count, int32_t n,
+                   int32_t dim, double base, const int32_t *section, int32_t merge, double tokens_per_second) {
     if (ids == NULL) return PE_ERR_ARG(1);
     if (segments == NULL) return PE_ERR_ARG(3);
     if (seconds == NULL) return PE_ERR_ARG(4);
@@ -46,8 +45,8 @@ pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const dou
     if (dim < 2 || dim > PE_MAX_DIM || dim % 2 != 0) return PE_ERR_ARG(7);
     if (!(base > 1.0) || !isfinite(base)) return PE_ERR_ARG(8);
     if (section == NULL) return PE_ERR_ARG(9);
-    if (section[0] < 0 || section[1] < 0 || section[2] < 0 ||
-        (int64_t)section[0] + section[1] + section[2] != dim / 2) return PE_ERR_ARG(9);
+    if (section[0] < 0 || section[1] < 0 || section[2] < 0 || (int64_t)section[0] + section[1] + section[2] != dim / 2)
+        return PE_ERR_ARG(9);
     if (merge < 1 || merge > 64) return PE_ERR_ARG(10);
     // NaN, or above FLT_MAX (infinite in the float32 product; see segment_ok). ≤ 0, −∞ included,
     // means Qwen2-VL's time ids.

@@ -30,8 +30,8 @@ typedef enum {
 //   tokens_per_second: ≤ 0 (or −∞) for Qwen2-VL's time ids, else at most FLT_MAX; not NaN
 // Errors: PE_ERR_ARG(k) for the k-th argument (segments also when a grid is not divisible by
 // merge or an id would pass 2^24); PE_ERR_TOO_LARGE.
-PE_API pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const double *seconds,
-                          int32_t count, int32_t n, int32_t dim, double base,
-                          const int32_t *section, int32_t merge, double tokens_per_second);
+PE_API pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const double *seconds, int32_t count,
+                          int32_t n, int32_t dim, double base, const int32_t *section, int32_t merge,
+                          double tokens_per_second);
 
-#endif // PE_MROPE_H
+#endif   // PE_MROPE_H

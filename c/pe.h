@@ -26,9 +26,12 @@ extern "C" {
 // is wrong without a table of codes per kernel.
 typedef int32_t pe_status;
 #define PE_OK 0
-#define PE_ERR_TOO_LARGE 1            // the output would exceed PE_MAX_ELEMENTS
-#define PE_ERR_ARG(k) (100 + (k))     // argument k is NULL, out of range, or an unknown code
-#define PE_ERR_ARG_INDEX(status) ((status) - 100)
+#define PE_ERR_TOO_LARGE 1          // the output would exceed PE_MAX_ELEMENTS
+#define PE_ERR_ARG(k) (100 + (k))   // argument k is NULL, out of range, or an unknown code
+#define PE_ERR_ARG_INDEX(status) (-100 + (status))
+// Statuses of the matrix readers (c/matrix.h); web/api/kernels/matrix.js mirrors the numbers.
+#define PE_ERR_MATRIX 300         // the bytes are not a supported matrix; the message says why
+#define PE_MATRIX_NEED_MORE 301   // pe_matrix_parse needs the first info[PE_MI_NEED] bytes
 
 // Largest output a kernel writes, in floats (2^26 = 256 MiB).
 #define PE_MAX_ELEMENTS (1 << 26)
@@ -52,9 +55,8 @@ PE_API const char *pe_status_message(pe_status status);
 #include "mrope.h"
 #include "rope.h"
 #include "absolute.h"
-#include "alibi.h"
 #include "relative.h"
 #include "matrix.h"
 #include "attention.h"
 
-#endif // PE_H
+#endif   // PE_H

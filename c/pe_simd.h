@@ -20,4 +20,4 @@
 // Vector width in floats; every SIMD loop has a scalar tail for the remaining n % PE_LANES.
 #define PE_LANES 4
 
-#endif // PE_SIMD_H
+#endif   // PE_SIMD_H

@@ -2,6 +2,8 @@
 //   t5        f(r) = T5's _relative_position_bucket(r)  (Raffel et al. 2020; transformers)
 //   shaw      f(r) = clip(r, −k, k) + k                  (Shaw et al. 2018)
 //   distance  f(r) = b(|r|), or −Infinity for r > 0 when causal; b(d) below
+//   alibi     f_h(r) = −m_h·|r|, or −Infinity for r > 0 when causal; one table per head h
+//             (Press et al., 2022, "Train Short, Test Long"; slopes m_h below)
 // Such a (Toeplitz) table is written as its first row (r = 0 .. n−1) and last row
 // (r = −(n−1) .. 0), which hold every value f takes, and the rows between are copies of
 // pieces of those two (pe_toeplitz_fill): n evaluations of f, then n² copied floats.
@@ -20,7 +22,7 @@ void pe_toeplitz_fill_scalar(float *out, int32_t n) {
         float *row = out + (size_t)i * (size_t)n;
         const float *lower = last + (n - 1 - i);   // entries j = 0 .. i (r = −i .. 0)
         for (int32_t j = 0; j <= i; j++) row[j] = lower[j];
-        const float *upper = first + 1;            // entries j = i+1 .. n−1 (r = 1 .. n−1−i)
+        const float *upper = first + 1;   // entries j = i+1 .. n−1 (r = 1 .. n−1−i)
         for (int32_t j = i + 1; j < n; j++) row[j] = upper[j - i - 1];
     }
 }
@@ -76,8 +78,7 @@ pe_toeplitz_fn pe_toeplitz_fill_default(void) {
 // float32 log, which torch returns for these arguments). Exact real arithmetic would differ:
 // e.g. num_buckets 18, max_distance 128, r = 8 is bucket 14 in the reference while a float64
 // evaluation gives 13; tests/fixtures pins these cases.
-int32_t pe_t5_bucket(int32_t relative_position, int32_t num_buckets, int32_t max_distance,
-                     int32_t bidirectional) {
+int32_t pe_t5_bucket(int32_t relative_position, int32_t num_buckets, int32_t max_distance, int32_t bidirectional) {
     int32_t bucket = 0;
     int32_t n;
     if (bidirectional) {
@@ -89,16 +90,15 @@ int32_t pe_t5_bucket(int32_t relative_position, int32_t num_buckets, int32_t max
     }
     const int32_t max_exact = num_buckets / 2;
     if (n < max_exact) return bucket + n;
-    const float x = (float)n / (float)max_exact;                                // >= 1
+    const float x = (float)n / (float)max_exact;   // >= 1
     const float log_x = (float)log((double)x);
     const float log_ratio = (float)log((double)max_distance / (double)max_exact);   // > 0
-    const float y = log_x / log_ratio * (float)(num_buckets - max_exact);        // >= 0
+    const float y = log_x / log_ratio * (float)(num_buckets - max_exact);           // >= 0
     const int32_t cap = num_buckets - 1 - max_exact;
-    return bucket + max_exact + (y >= (float)cap ? cap : (int32_t)y);             // trunc, capped
+    return bucket + max_exact + (y >= (float)cap ? cap : (int32_t)y);   // trunc, capped
 }
 
-static pe_status t5_check(int32_t length, int32_t num_buckets, int32_t max_distance,
-                          int32_t bidirectional) {
+static pe_status t5_check(int32_t length, int32_t num_buckets, int32_t max_distance, int32_t bidirectional) {
     if (length < 1 || length > PE_MAX_BIAS_LENGTH) return PE_ERR_ARG(2);
     if (num_buckets < 4 || num_buckets > PE_MAX_T5_BUCKETS) return PE_ERR_ARG(3);
     if (bidirectional != 0 && bidirectional != 1) return PE_ERR_ARG(5);
@@ -108,8 +108,7 @@ static pe_status t5_check(int32_t length, int32_t num_buckets, int32_t max_dista
     return PE_OK;
 }
 
-pe_status pe_t5(float *out, int32_t length, int32_t num_buckets, int32_t max_distance,
-                int32_t bidirectional) {
+pe_status pe_t5(float *out, int32_t length, int32_t num_buckets, int32_t max_distance, int32_t bidirectional) {
     if (out == NULL) return PE_ERR_ARG(1);
     pe_status status = t5_check(length, num_buckets, max_distance, bidirectional);
     if (status != PE_OK) return status;
@@ -161,14 +160,12 @@ double pe_distance_bias(int32_t d, int32_t function, double strength, double sca
     }
 }
 
-static float distance_entry(int32_t r, int32_t function, double strength, double scale,
-                            int32_t mode) {
+static float distance_entry(int32_t r, int32_t function, double strength, double scale, int32_t mode) {
     if (mode == PE_BIAS_CAUSAL && r > 0) return -INFINITY;   // key after query: masked
     return (float)pe_distance_bias(r < 0 ? -r : r, function, strength, scale);
 }
 
-pe_status pe_distance(float *out, int32_t length, int32_t function, double strength,
-                      double scale, int32_t mode) {
+pe_status pe_distance(float *out, int32_t length, int32_t function, double strength, double scale, int32_t mode) {
     if (out == NULL) return PE_ERR_ARG(1);
     if (length < 1 || length > PE_MAX_BIAS_LENGTH) return PE_ERR_ARG(2);
     if (function < PE_DIST_LINEAR || function > PE_DIST_EXPONENTIAL) return PE_ERR_ARG(3);
@@ -182,5 +179,67 @@ pe_status pe_distance(float *out, int32_t length, int32_t function, double stren
         out[j] = distance_entry(j, function, strength, scale, mode);
     }
     pe_toeplitz_fill_default()(out, n);
+    return PE_OK;
+}
+
+// --- ALiBi ----------------------------------------------------------------------------------------
+
+// A per-head linear bias of the distance,
+//   causal     bias[h, i, j] = −m_h·(i − j) for j ≤ i, −Infinity for j > i
+//   symmetric  bias[h, i, j] = −m_h·|i − j|
+// with the slopes of the reference get_slopes(n):
+//   n a power of two: m_h = s·s^h, s = 2^(−2^−(log2(n) − 3)) = 2^(−8/n)   (h = 0 .. n−1)
+//   otherwise, c = 2^floor(log2(n)): the c slopes for c heads, then the even-indexed slopes for
+//   2c heads (0, 2, 4, …), the first n − c of them.
+// Slopes are evaluated in float64 the way the reference writes them (start·pow(start, h)); each
+// head's plane is a Toeplitz table written from its first and last rows.
+
+// get_slopes_power_of_2(n) for n = 2^log2n: entries h = first, first + step, … (count of them).
+static void slopes_power_of_2(double *out, int32_t log2n, int32_t first, int32_t step, int32_t count) {
+    const double start = pow(2.0, -pow(2.0, -(double)(log2n - 3)));   // the ratio too
+    for (int32_t k = 0; k < count; k++) out[k] = start * pow(start, (double)(first + k * step));
+}
+
+pe_status pe_alibi_slopes(double *slopes, int32_t heads) {
+    if (slopes == NULL) return PE_ERR_ARG(1);
+    if (heads < 1 || heads > PE_MAX_ALIBI_HEADS) return PE_ERR_ARG(2);
+    int32_t log2c = 0;   // c = 2^floor(log2(heads))
+    while ((2 << log2c) <= heads) log2c++;
+    const int32_t c = 1 << log2c;
+    slopes_power_of_2(slopes, log2c, 0, 1, c);
+    if (c < heads) slopes_power_of_2(slopes + c, log2c + 1, 0, 2, heads - c);   // [0::2][:n−c]
+    return PE_OK;
+}
+
+// One head's entry at r = j − i.
+static float alibi_entry(int32_t r, double slope, int32_t mode) {
+    if (r > 0 && mode == PE_BIAS_CAUSAL) return -INFINITY;
+    const int32_t d = r < 0 ? -r : r;
+    return (float)(0.0 - slope * (double)d);   // +0 on the diagonal
+}
+
+pe_status pe_alibi(float *out, float *slopes, int32_t length, int32_t heads, int32_t mode) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (slopes == NULL) return PE_ERR_ARG(2);
+    if (length < 1 || length > PE_MAX_BIAS_LENGTH) return PE_ERR_ARG(3);
+    if (heads < 1 || heads > PE_MAX_ALIBI_HEADS) return PE_ERR_ARG(4);
+    if (mode != PE_BIAS_CAUSAL && mode != PE_BIAS_SYMMETRIC) return PE_ERR_ARG(5);
+    const int64_t plane = (int64_t)length * length;
+    if (plane * heads > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
+
+    double m[PE_MAX_ALIBI_HEADS];   // 8 KiB on the stack
+    pe_alibi_slopes(m, heads);
+    const pe_toeplitz_fn fill = pe_toeplitz_fill_default();
+    const int32_t n = length;
+    for (int32_t h = 0; h < heads; h++) {
+        slopes[h] = (float)m[h];
+        float *first = out + (size_t)h * (size_t)plane;   // (n, n) plane of head h
+        float *last = first + (size_t)(n - 1) * (size_t)n;
+        for (int32_t j = 0; j < n; j++) {
+            last[j] = alibi_entry(j - (n - 1), m[h], mode);
+            first[j] = alibi_entry(j, m[h], mode);
+        }
+        fill(first, n);
+    }
     return PE_OK;
 }

@@ -1,5 +1,5 @@
-// Relative-position tables (kinds `t5`, `shaw`, `distance`), and the Toeplitz fill they share
-// with `alibi` (c/alibi.c): every entry [i, j] of these tables depends on r = j − i alone.
+// Relative-position tables and biases (kinds `t5`, `shaw`, `distance`, `alibi`), and the Toeplitz
+// fill they share: every entry [i, j] of these tables depends on r = j − i alone.
 #ifndef PE_RELATIVE_H
 #define PE_RELATIVE_H
 
@@ -12,6 +12,8 @@
 #define PE_MAX_BIAS_LENGTH 8192
 // num_buckets of `t5`.
 #define PE_MAX_T5_BUCKETS 4096
+// Head counts of `alibi` (any count, powers of two or not).
+#define PE_MAX_ALIBI_HEADS 1024
 
 // Which entries a bias table covers (kinds `alibi` and `distance`).
 typedef enum {
@@ -31,8 +33,7 @@ typedef enum {
 // computes them (float32 log, truncated), as floats.
 // out: (length, length). Errors: PE_ERR_ARG(1..5) for out, length (1..8192), num_buckets
 // (4..4096), max_distance (> max_exact, ≤ 2^20), bidirectional (0 or 1).
-PE_API pe_status pe_t5(float *out, int32_t length, int32_t num_buckets, int32_t max_distance,
-                       int32_t bidirectional);
+PE_API pe_status pe_t5(float *out, int32_t length, int32_t num_buckets, int32_t max_distance, int32_t bidirectional);
 
 // Shaw et al. (2018) clipped relative positions: clip(j − i, −k, k) + k, k = max_relative_position.
 // out: (length, length). Errors: PE_ERR_ARG(1..3) for out, length (1..8192), k (0..2^20).
@@ -41,12 +42,22 @@ PE_API pe_status pe_shaw(float *out, int32_t length, int32_t max_relative_positi
 // A bias b(d) of the distance d = |i − j| (see pe_distance_fn), causal or symmetric.
 // out: (length, length). Errors: PE_ERR_ARG(1..6) for out, length (1..8192), function,
 // strength (0..1000), scale (0.01..1e6), mode.
-PE_API pe_status pe_distance(float *out, int32_t length, int32_t function, double strength,
-                             double scale, int32_t mode);
+PE_API pe_status pe_distance(float *out, int32_t length, int32_t function, double strength, double scale, int32_t mode);
+
+// ALiBi (Press et al., 2022, "Train Short, Test Long"): bias[h, i, j] = −m_h·(i − j) for j ≤ i
+// and −Infinity above the diagonal (causal), or −m_h·|i − j| everywhere (symmetric); each value is
+// the float64 product rounded once to float32.
+// out: (heads, length, length); slopes: (heads), m_h rounded to float32.
+// Errors: PE_ERR_ARG(1..5) for out, slopes, length (1..8192), heads (1..1024), mode;
+// PE_ERR_TOO_LARGE when heads·length² > PE_MAX_ELEMENTS.
+PE_API pe_status pe_alibi(float *out, float *slopes, int32_t length, int32_t heads, int32_t mode);
+
+// Writes the per-head slopes m_h of ALiBi exactly as Press et al.'s get_slopes(heads) returns
+// them, in float64 and in its order (see c/relative.c). slopes: (heads). Errors: PE_ERR_ARG(1..2).
+pe_status pe_alibi_slopes(double *slopes, int32_t heads);
 
 // The T5 bucket of one relative position (arguments as pe_t5, assumed valid).
-int32_t pe_t5_bucket(int32_t relative_position, int32_t num_buckets, int32_t max_distance,
-                     int32_t bidirectional);
+int32_t pe_t5_bucket(int32_t relative_position, int32_t num_buckets, int32_t max_distance, int32_t bidirectional);
 // b(d) of pe_distance in float64 (arguments assumed valid), +0 at d = 0.
 double pe_distance_bias(int32_t d, int32_t function, double strength, double scale);
 
@@ -62,4 +73,4 @@ void pe_toeplitz_fill_simd(float *out, int32_t n);
 // The variant this build uses (SIMD when compiled with it).
 pe_toeplitz_fn pe_toeplitz_fill_default(void);
 
-#endif // PE_RELATIVE_H
+#endif   // PE_RELATIVE_H

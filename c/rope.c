@@ -50,11 +50,13 @@ static const double PE_PI = 3.141592653589793;
 
 // Spec argument k of pe_rope / pe_rope_apply is config field k: the public functions shift it.
 #define CFG_ERR(k) PE_ERR_ARG(k)
+// clang-format off
 enum {
     ARG_LENGTH = 1, ARG_DIM, ARG_BASE, ARG_PARTIAL, ARG_MAX_POS, ARG_TYPE, ARG_FACTOR,
     ARG_ORIGINAL_MAX_POS, ARG_BETA_FAST, ARG_BETA_SLOW, ARG_TRUNCATE, ARG_MSCALE,
     ARG_MSCALE_ALL_DIM, ARG_ATTENTION_FACTOR, ARG_LOW_FREQ, ARG_HIGH_FREQ,
 };
+// clang-format on
 
 static pe_status shift_arg(pe_status status, int32_t first) {
     if (status > 100 && status < 200) return PE_ERR_ARG(first + PE_ERR_ARG_INDEX(status));
@@ -93,8 +95,7 @@ pe_status pe_rope_check(const pe_rope_config *c) {
     if (c->original_max_position_embeddings < 0) return CFG_ERR(ARG_ORIGINAL_MAX_POS);
     switch (c->rope_type) {
     case PE_ROPE_DYNAMIC:
-        if (c->max_position_embeddings == 0 && c->original_max_position_embeddings == 0)
-            return CFG_ERR(ARG_MAX_POS);
+        if (c->max_position_embeddings == 0 && c->original_max_position_embeddings == 0) return CFG_ERR(ARG_MAX_POS);
         break;
     case PE_ROPE_YARN:
         if (c->original_max_position_embeddings == 0 && c->max_position_embeddings == 0)
@@ -111,19 +112,15 @@ pe_status pe_rope_check(const pe_rope_config *c) {
     case PE_ROPE_LLAMA3:
         if (c->original_max_position_embeddings < 1) return CFG_ERR(ARG_ORIGINAL_MAX_POS);
         if (!finite_positive(c->low_freq_factor)) return CFG_ERR(ARG_LOW_FREQ);
-        if (!(isfinite(c->high_freq_factor) && c->high_freq_factor > c->low_freq_factor))
-            return CFG_ERR(ARG_HIGH_FREQ);
+        if (!(isfinite(c->high_freq_factor) && c->high_freq_factor > c->low_freq_factor)) return CFG_ERR(ARG_HIGH_FREQ);
         break;
-    default:
-        break;
+    default: break;
     }
     return PE_OK;
 }
 
 // YaRN's attention scaling g(s, m) = 0.1·m·ln s + 1 (1 when s <= 1).
-static double yarn_mscale(double scale, double m) {
-    return scale <= 1.0 ? 1.0 : 0.1 * m * log(scale) + 1.0;
-}
+static double yarn_mscale(double scale, double m) { return scale <= 1.0 ? 1.0 : 0.1 * m * log(scale) + 1.0; }
 
 // YaRN's correction dimension: the i (of d) at which a frequency turns num_rotations times over
 // the original context o, d·ln(o / (2π·num_rotations)) / (2·ln base).
@@ -138,8 +135,7 @@ pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_
     if (c->rope_type == PE_ROPE_NTK) {
         base = c->base * pow(c->factor, (double)d / (double)(d - 2));
     } else if (c->rope_type == PE_ROPE_DYNAMIC) {
-        double m = c->max_position_embeddings > 0 ? c->max_position_embeddings
-                                                  : c->original_max_position_embeddings;
+        double m = c->max_position_embeddings > 0 ? c->max_position_embeddings : c->original_max_position_embeddings;
         double s = (double)c->length > m ? (double)c->length : m;   // seq_len, at least m
         base = c->base * pow(c->factor * s / m - (c->factor - 1.0), (double)d / (double)(d - 2));
     }
@@ -148,8 +144,8 @@ pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_
     if (c->rope_type == PE_ROPE_LINEAR) {
         for (int32_t i = 0; i < n; i++) inv_freq[i] /= c->factor;
     } else if (c->rope_type == PE_ROPE_YARN) {
-        double o = c->original_max_position_embeddings > 0 ? c->original_max_position_embeddings
-                                                           : c->max_position_embeddings;
+        double o =
+            c->original_max_position_embeddings > 0 ? c->original_max_position_embeddings : c->max_position_embeddings;
         double lo = yarn_correction_dim(c->beta_fast, d, base, o);
         double hi = yarn_correction_dim(c->beta_slow, d, base, o);
         if (c->truncate) {
@@ -167,8 +163,7 @@ pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_
             double e = 1.0 - ramp;   // share of extrapolation (the unscaled frequency)
             inv_freq[i] = interpolation * (1.0 - e) + extrapolation * e;
         }
-        if (!unset(c->attention_factor))
-            af = c->attention_factor;
+        if (!unset(c->attention_factor)) af = c->attention_factor;
         else if (!unset(c->mscale) && c->mscale != 0.0 && !unset(c->mscale_all_dim) && c->mscale_all_dim != 0.0)
             af = yarn_mscale(c->factor, c->mscale) / yarn_mscale(c->factor, c->mscale_all_dim);
         else
@@ -226,10 +221,10 @@ void pe_rope_angles_simd(float *out, const double *inv_freq, int32_t n, int32_t 
 
 // --- rotation of vectors -------------------------------------------------------------------------
 
-void pe_rope_rotate_scalar(float *out, const float *x, const float *cos_row, const float *sin_row,
-                           int32_t n, int32_t layout, int32_t half) {
-    ptrdiff_t step = layout == PE_ROPE_HALF ? 1 : 2;            // distance between pairs
-    ptrdiff_t partner = layout == PE_ROPE_HALF ? half : 1;      // b_i − a_i
+void pe_rope_rotate_scalar(float *out, const float *x, const float *cos_row, const float *sin_row, int32_t n,
+                           int32_t layout, int32_t half) {
+    ptrdiff_t step = layout == PE_ROPE_HALF ? 1 : 2;         // distance between pairs
+    ptrdiff_t partner = layout == PE_ROPE_HALF ? half : 1;   // b_i − a_i
     for (int32_t i = 0; i < n; i++) {
         ptrdiff_t a = (ptrdiff_t)i * step, b = a + partner;
         float xa = x[a], xb = x[b], c = cos_row[i], s = sin_row[i];
@@ -241,8 +236,8 @@ void pe_rope_rotate_scalar(float *out, const float *x, const float *cos_row, con
 #if PE_HAVE_SIMD
 // Four pairs per step, the same float32 operations in the same order as the scalar reference.
 // Interleaved rows are split into even (a) and odd (b) lanes and merged back after.
-void pe_rope_rotate_simd(float *out, const float *x, const float *cos_row, const float *sin_row,
-                         int32_t n, int32_t layout, int32_t half) {
+void pe_rope_rotate_simd(float *out, const float *x, const float *cos_row, const float *sin_row, int32_t n,
+                         int32_t layout, int32_t half) {
     int32_t i = 0;
     if (layout == PE_ROPE_HALF) {
         for (; i + 4 <= n; i += 4) {
@@ -270,8 +265,7 @@ void pe_rope_rotate_simd(float *out, const float *x, const float *cos_row, const
 // --- public kernels ------------------------------------------------------------------------------
 
 // Frequencies of pairs [block, block + nb) as fixed-point turns and float64 sin/cos of one step.
-static void prepare_block(pe_turns *turns, double *step_sin, double *step_cos,
-                          const double *inv_freq, int32_t nb) {
+static void prepare_block(pe_turns *turns, double *step_sin, double *step_cos, const double *inv_freq, int32_t nb) {
     for (int32_t i = 0; i < nb; i++) {
         turns[i] = pe_turns_from_omega(inv_freq[i]);
         step_sin[i] = sin(inv_freq[i]);
@@ -280,8 +274,8 @@ static void prepare_block(pe_turns *turns, double *step_sin, double *step_cos,
 }
 
 // Exact (sin, cos) of position p for each pair, times scale.
-static void anchor_block(double *state_sin, double *state_cos, const pe_turns *turns, int32_t nb,
-                         uint32_t p, double scale) {
+static void anchor_block(double *state_sin, double *state_cos, const pe_turns *turns, int32_t nb, uint32_t p,
+                         double scale) {
     for (int32_t i = 0; i < nb; i++) {
         pe_sincos_at(p, turns[i], &state_sin[i], &state_cos[i]);
         state_sin[i] *= scale;
@@ -291,20 +285,20 @@ static void anchor_block(double *state_sin, double *state_cos, const pe_turns *t
 
 static pe_rope_config config_of(int32_t length, int32_t dim, double base, double partial_rotary_factor,
                                 int32_t max_position_embeddings, int32_t rope_type, double factor,
-                                int32_t original_max_position_embeddings, double beta_fast,
-                                double beta_slow, int32_t truncate, double mscale,
-                                double mscale_all_dim, double attention_factor,
+                                int32_t original_max_position_embeddings, double beta_fast, double beta_slow,
+                                int32_t truncate, double mscale, double mscale_all_dim, double attention_factor,
                                 double low_freq_factor, double high_freq_factor) {
+    // clang-format off
     pe_rope_config c = {length, dim, base, partial_rotary_factor, max_position_embeddings,
                         rope_type, factor, original_max_position_embeddings, beta_fast, beta_slow,
                         truncate, mscale, mscale_all_dim, attention_factor, low_freq_factor,
                         high_freq_factor};
+    // clang-format on
     return c;
 }
 
-pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double *inv_freq,
-                          double *attention_factor_out, const pe_rope_config *c,
-                          pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn) {
+pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *attention_factor_out,
+                          const pe_rope_config *c, pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn) {
     const int32_t first = 5;   // spec argument k is argument first + k
     if (angles == NULL && cos_out == NULL && sin_out == NULL) return PE_ERR_ARG(1);
     if ((cos_out == NULL) != (sin_out == NULL)) return PE_ERR_ARG(cos_out == NULL ? 2 : 3);
@@ -337,9 +331,8 @@ pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double 
     return PE_OK;
 }
 
-pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq,
-                                double *attention_factor_out, int32_t heads, int32_t layout,
-                                const pe_rope_config *c, pe_rotate_table_fn table_fn,
+pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq, double *attention_factor_out,
+                                int32_t heads, int32_t layout, const pe_rope_config *c, pe_rotate_table_fn table_fn,
                                 pe_rope_rotate_fn rotate_fn) {
     const int32_t first = 6;   // spec argument k is argument first + k
     if (out == NULL) return PE_ERR_ARG(1);
@@ -387,8 +380,7 @@ pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq,
             for (int32_t h = 0; h < heads; h++)
                 for (int32_t r = 0; r < rows; r++) {
                     size_t at = ((size_t)h * (size_t)length + (size_t)(row + r)) * (size_t)dim + channel;
-                    rotate_fn(out + at, x + at, tile_cos + (size_t)r * nb, tile_sin + (size_t)r * nb,
-                              nb, layout, n);
+                    rotate_fn(out + at, x + at, tile_cos + (size_t)r * nb, tile_sin + (size_t)r * nb, nb, layout, n);
                 }
         }
     }
@@ -405,40 +397,34 @@ pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq,
 #define ROPE_ROTATE pe_rope_rotate_scalar
 #endif
 
-pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *inv_freq,
-                  double *attention_factor_out, int32_t length, int32_t dim, double base,
-                  double partial_rotary_factor, int32_t max_position_embeddings, int32_t rope_type,
-                  double factor, int32_t original_max_position_embeddings, double beta_fast,
-                  double beta_slow, int32_t truncate, double mscale, double mscale_all_dim,
-                  double attention_factor, double low_freq_factor, double high_freq_factor) {
-    pe_rope_config c = config_of(length, dim, base, partial_rotary_factor, max_position_embeddings,
-                                 rope_type, factor, original_max_position_embeddings, beta_fast,
-                                 beta_slow, truncate, mscale, mscale_all_dim, attention_factor,
-                                 low_freq_factor, high_freq_factor);
-    return pe_rope_variant(angles, cos_out, sin_out, inv_freq, attention_factor_out, &c,
-                           ROPE_ANGLES, ROPE_TABLE);
+pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *attention_factor_out,
+                  int32_t length, int32_t dim, double base, double partial_rotary_factor,
+                  int32_t max_position_embeddings, int32_t rope_type, double factor,
+                  int32_t original_max_position_embeddings, double beta_fast, double beta_slow, int32_t truncate,
+                  double mscale, double mscale_all_dim, double attention_factor, double low_freq_factor,
+                  double high_freq_factor) {
+    pe_rope_config c = config_of(length, dim, base, partial_rotary_factor, max_position_embeddings, rope_type, factor,
+                                 original_max_position_embeddings, beta_fast, beta_slow, truncate, mscale,
+                                 mscale_all_dim, attention_factor, low_freq_factor, high_freq_factor);
+    return pe_rope_variant(angles, cos_out, sin_out, inv_freq, attention_factor_out, &c, ROPE_ANGLES, ROPE_TABLE);
 }
 
-pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, double *attention_factor_out,
-                        int32_t heads, int32_t layout, int32_t length, int32_t dim, double base,
-                        double partial_rotary_factor, int32_t max_position_embeddings,
-                        int32_t rope_type, double factor, int32_t original_max_position_embeddings,
-                        double beta_fast, double beta_slow, int32_t truncate, double mscale,
-                        double mscale_all_dim, double attention_factor, double low_freq_factor,
+pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, double *attention_factor_out, int32_t heads,
+                        int32_t layout, int32_t length, int32_t dim, double base, double partial_rotary_factor,
+                        int32_t max_position_embeddings, int32_t rope_type, double factor,
+                        int32_t original_max_position_embeddings, double beta_fast, double beta_slow, int32_t truncate,
+                        double mscale, double mscale_all_dim, double attention_factor, double low_freq_factor,
                         double high_freq_factor) {
-    pe_rope_config c = config_of(length, dim, base, partial_rotary_factor, max_position_embeddings,
-                                 rope_type, factor, original_max_position_embeddings, beta_fast,
-                                 beta_slow, truncate, mscale, mscale_all_dim, attention_factor,
-                                 low_freq_factor, high_freq_factor);
-    return pe_rope_apply_variant(out, x, inv_freq, attention_factor_out, heads, layout, &c,
-                                 ROPE_TABLE, ROPE_ROTATE);
+    pe_rope_config c = config_of(length, dim, base, partial_rotary_factor, max_position_embeddings, rope_type, factor,
+                                 original_max_position_embeddings, beta_fast, beta_slow, truncate, mscale,
+                                 mscale_all_dim, attention_factor, low_freq_factor, high_freq_factor);
+    return pe_rope_apply_variant(out, x, inv_freq, attention_factor_out, heads, layout, &c, ROPE_TABLE, ROPE_ROTATE);
 }
 
 // Rotation with cos/sin tables given by the caller (axial 2-D RoPE, c/vision.c): the same row
 // rotation as pe_rope_apply, cos[p·n + i] and sin[p·n + i] for position p and pair i.
-pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_table,
-                               const float *sin_table, int32_t heads, int32_t length, int32_t dim,
-                               int32_t rotary_dim, int32_t layout) {
+pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_table, const float *sin_table,
+                               int32_t heads, int32_t length, int32_t dim, int32_t rotary_dim, int32_t layout) {
     if (out == NULL) return PE_ERR_ARG(1);
     if (x == NULL) return PE_ERR_ARG(2);
     if (cos_table == NULL) return PE_ERR_ARG(3);

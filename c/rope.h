@@ -2,7 +2,7 @@
 // (exposed so the native tests can compare them at every tail length).
 //
 // Every public function takes the whole spec as arguments, in the same order, so that
-// PE_ERR_ARG(k) names one spec field (web/kernels/rope.js lists the names). Optional values are
+// PE_ERR_ARG(k) names one spec field (web/api/kernels/rope.js lists the names). Optional values are
 // passed as NaN (numbers) or 0 (integers) when unset.
 #ifndef PE_ROPE_H
 #define PE_ROPE_H
@@ -62,21 +62,19 @@ typedef struct {
 // and sin_out is, PE_ERR_ARG(4..5) for NULL inv_freq or attention_factor_out, PE_ERR_ARG(5 + k)
 // for the k-th spec argument (1 = length); PE_ERR_TOO_LARGE when length·rotary_dim/2 >
 // PE_MAX_ELEMENTS.
-PE_API pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *inv_freq,
-                         double *attention_factor_out, int32_t length, int32_t dim, double base,
-                         double partial_rotary_factor, int32_t max_position_embeddings,
-                         int32_t rope_type, double factor, int32_t original_max_position_embeddings,
-                         double beta_fast, double beta_slow, int32_t truncate, double mscale,
-                         double mscale_all_dim, double attention_factor, double low_freq_factor,
+PE_API pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *attention_factor_out,
+                         int32_t length, int32_t dim, double base, double partial_rotary_factor,
+                         int32_t max_position_embeddings, int32_t rope_type, double factor,
+                         int32_t original_max_position_embeddings, double beta_fast, double beta_slow, int32_t truncate,
+                         double mscale, double mscale_all_dim, double attention_factor, double low_freq_factor,
                          double high_freq_factor);
 
 // Applies precomputed tables instead of a spec's frequencies (axial 2-D RoPE): x and out as for
 // pe_rope_apply; cos_table, sin_table: (length, rotary_dim/2). Errors: PE_ERR_ARG(1..4) for NULL
 // or partly overlapping buffers (out may equal x; a table overlapping out is (3) or (4)),
 // (5..9) heads, length, dim, rotary_dim, layout; PE_ERR_TOO_LARGE.
-PE_API pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_table,
-                                      const float *sin_table, int32_t heads, int32_t length,
-                                      int32_t dim, int32_t rotary_dim, int32_t layout);
+PE_API pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_table, const float *sin_table,
+                                      int32_t heads, int32_t length, int32_t dim, int32_t rotary_dim, int32_t layout);
 
 // Applies RoPE to x: (heads, length, dim) row-major floats, the row of head h at position p
 // starting at x + (h·length + p)·dim. The first rotary_dim channels of every row are rotated pair
@@ -87,15 +85,12 @@ PE_API pe_status pe_rope_apply_tables(float *out, const float *x, const float *c
 // other overlap is not. inv_freq and attention_factor_out as for pe_rope.
 // Errors: PE_ERR_ARG(1..4) for NULL pointers, (5) heads, (6) layout, PE_ERR_ARG(6 + k) for the
 // k-th spec argument; PE_ERR_TOO_LARGE when heads·length·dim > PE_MAX_ELEMENTS.
-PE_API pe_status pe_rope_apply(float *out, const float *x, double *inv_freq,
-                               double *attention_factor_out, int32_t heads, int32_t layout,
-                               int32_t length, int32_t dim, double base,
-                               double partial_rotary_factor, int32_t max_position_embeddings,
-                               int32_t rope_type, double factor,
-                               int32_t original_max_position_embeddings, double beta_fast,
-                               double beta_slow, int32_t truncate, double mscale,
-                               double mscale_all_dim, double attention_factor,
-                               double low_freq_factor, double high_freq_factor);
+PE_API pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, double *attention_factor_out,
+                               int32_t heads, int32_t layout, int32_t length, int32_t dim, double base,
+                               double partial_rotary_factor, int32_t max_position_embeddings, int32_t rope_type,
+                               double factor, int32_t original_max_position_embeddings, double beta_fast,
+                               double beta_slow, int32_t truncate, double mscale, double mscale_all_dim,
+                               double attention_factor, double low_freq_factor, double high_freq_factor);
 
 // rotary_dim of a config: (int)(dim · partial_rotary_factor), as Python's int() (truncation).
 int32_t pe_rope_rotary_dim(const pe_rope_config *c);
@@ -110,36 +105,31 @@ pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_
 // Rotates n pairs of one row: pair i is (x[a_i], x[b_i]) with a_i = i, b_i = i + half (half
 // layout: pass x at the pair block and half = rotary_dim/2) or a_i = 2i, b_i = 2i + 1
 // (interleaved: half ignored), by cos[i], sin[i] (already scaled by the attention factor).
-typedef void (*pe_rope_rotate_fn)(float *out, const float *x, const float *cos_row,
-                                  const float *sin_row, int32_t n, int32_t layout, int32_t half);
+typedef void (*pe_rope_rotate_fn)(float *out, const float *x, const float *cos_row, const float *sin_row, int32_t n,
+                                  int32_t layout, int32_t half);
 
-void pe_rope_rotate_scalar(float *out, const float *x, const float *cos_row, const float *sin_row,
-                           int32_t n, int32_t layout, int32_t half);
+void pe_rope_rotate_scalar(float *out, const float *x, const float *cos_row, const float *sin_row, int32_t n,
+                           int32_t layout, int32_t half);
 #if PE_HAVE_SIMD
-void pe_rope_rotate_simd(float *out, const float *x, const float *cos_row, const float *sin_row,
-                         int32_t n, int32_t layout, int32_t half);
+void pe_rope_rotate_simd(float *out, const float *x, const float *cos_row, const float *sin_row, int32_t n,
+                         int32_t layout, int32_t half);
 #endif
 
 // Writes angle[r·n + i] = float32((first + r) · inv_freq[i]) for rows r < rows, pairs i < n.
-typedef void (*pe_rope_angles_fn)(float *out, const double *inv_freq, int32_t n, int32_t first,
-                                  int32_t rows);
+typedef void (*pe_rope_angles_fn)(float *out, const double *inv_freq, int32_t n, int32_t first, int32_t rows);
 
-void pe_rope_angles_scalar(float *out, const double *inv_freq, int32_t n, int32_t first,
-                           int32_t rows);
+void pe_rope_angles_scalar(float *out, const double *inv_freq, int32_t n, int32_t first, int32_t rows);
 #if PE_HAVE_SIMD
-void pe_rope_angles_simd(float *out, const double *inv_freq, int32_t n, int32_t first,
-                         int32_t rows);
+void pe_rope_angles_simd(float *out, const double *inv_freq, int32_t n, int32_t first, int32_t rows);
 #endif
 
 // The public kernels with their inner loops given (scalar or SIMD), for the native tests. They
 // return the same status codes as pe_rope and pe_rope_apply (config field k of c is spec argument
 // k), plus the first argument after c for a NULL function.
-pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double *inv_freq,
-                          double *attention_factor_out, const pe_rope_config *c,
-                          pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn);
-pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq,
-                                double *attention_factor_out, int32_t heads, int32_t layout,
-                                const pe_rope_config *c, pe_rotate_table_fn table_fn,
+pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *attention_factor_out,
+                          const pe_rope_config *c, pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn);
+pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq, double *attention_factor_out,
+                                int32_t heads, int32_t layout, const pe_rope_config *c, pe_rotate_table_fn table_fn,
                                 pe_rope_rotate_fn rotate_fn);
 
-#endif // PE_ROPE_H
+#endif   // PE_ROPE_H

@@ -40,13 +40,13 @@ static inline pe_turns pe_turns_from_omega(double omega) {
     const double two_32 = 4294967296.0;
     double t_hi = omega / two_pi_hi;
     double remainder = fma(-t_hi, two_pi_hi, omega) - t_hi * two_pi_lo;
-    double t_lo = remainder / two_pi_hi;               // t = t_hi + t_lo, |t_lo| <= ulp(t_hi)
+    double t_lo = remainder / two_pi_hi;   // t = t_hi + t_lo, |t_lo| <= ulp(t_hi)
 
-    t_hi -= floor(t_hi);                               // whole turns per step do not matter
+    t_hi -= floor(t_hi);   // whole turns per step do not matter
     // A huge ω (rope's inv_freq / factor with a tiny factor; found by tests/fuzz) makes t_lo whole
     // turns too: only its fraction counts, taken exactly by fmod. Ordinary ω never get here.
     if (!(fabs(t_lo) < 1.0)) t_lo = fmod(t_lo, 1.0);
-    double scaled = t_hi * two_32;                     // exact: power-of-two scaling
+    double scaled = t_hi * two_32;   // exact: power-of-two scaling
     double hi = floor(scaled);
     double lo = floor((scaled - hi) * two_32 + t_lo * (two_32 * two_32) + 0.5);
     // Carry (or borrow) whole 2^-32 turns from lo into hi. For ordinary ω, lo is in
@@ -56,7 +56,7 @@ static inline pe_turns pe_turns_from_omega(double omega) {
     double carry = floor(lo / two_32);
     lo -= carry * two_32;
     hi += carry;
-    hi -= floor(hi / two_32) * two_32;                 // phase wraps modulo one turn
+    hi -= floor(hi / two_32) * two_32;   // phase wraps modulo one turn
     pe_turns r = {(uint32_t)hi, (uint32_t)lo};
     return r;
 }
@@ -64,19 +64,21 @@ static inline pe_turns pe_turns_from_omega(double omega) {
 // sin and cos of p·ω (ω given as turns) in float64, exact up to float64 rounding for any p.
 static inline void pe_sincos_at(uint32_t p, pe_turns t, double *sin_out, double *cos_out) {
     uint64_t turns = ((uint64_t)t.hi << 32) | t.lo;
-    uint64_t phase = (uint64_t)p * turns;              // mod 2^64: whole turns drop out
+    uint64_t phase = (uint64_t)p * turns;   // mod 2^64: whole turns drop out
     uint32_t hi = (uint32_t)(phase >> 32), lo = (uint32_t)phase;
-    uint32_t quadrant = (hi + (1u << 29)) >> 30;       // nearest quarter turn
+    uint32_t quadrant = (hi + (1u << 29)) >> 30;   // nearest quarter turn
     // Residual in turns, |r| <= 1/8: the signed low 30 bits of hi, then the low word.
     double residual = (double)(int32_t)(hi << 2) * 0x1p-34 + (double)lo * 0x1p-64;
     double y = residual * 6.283185307179586476925286766559;
     double s = sin(y), c = cos(y);
+    // clang-format off
     switch (quadrant & 3u) {
     case 0: *sin_out = s; *cos_out = c; break;
     case 1: *sin_out = c; *cos_out = -s; break;
     case 2: *sin_out = -s; *cos_out = -c; break;
     default: *sin_out = -c; *cos_out = s; break;
     }
+    // clang-format on
 }
 
 // One rotation step of a (sin, cos) pair by the angle whose (sin, cos) is (ws, wc).
@@ -97,4 +99,4 @@ static inline void pe_rotate_x2(v128_t *s, v128_t *c, v128_t ws, v128_t wc) {
 }
 #endif
 
-#endif // PE_SINCOS_H
+#endif   // PE_SINCOS_H

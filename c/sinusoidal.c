@@ -33,9 +33,8 @@ static double sinusoidal_omega(int32_t i, int32_t dim, double base, int32_t layo
 }
 
 // Scalar reference: each pair rotated down the rows from its state.
-void pe_rotate_table_scalar(float *sin_out, float *cos_out, ptrdiff_t row_stride,
-                            ptrdiff_t pair_stride, int32_t rows, double *state_sin,
-                            double *state_cos, const double *step_sin, const double *step_cos,
+void pe_rotate_table_scalar(float *sin_out, float *cos_out, ptrdiff_t row_stride, ptrdiff_t pair_stride, int32_t rows,
+                            double *state_sin, double *state_cos, const double *step_sin, const double *step_cos,
                             int32_t n) {
     for (int32_t i = 0; i < n; i++) {
         double s = state_sin[i], c = state_cos[i];
@@ -54,9 +53,8 @@ void pe_rotate_table_scalar(float *sin_out, float *cos_out, ptrdiff_t row_stride
 // SIMD: four pairs (two float64 vectors each of sin and cos) down all rows, then the scalar
 // reference for the last n % 4. pair_stride is 1 (sin and cos runs apart) or 2 (interleaved,
 // cos_out == sin_out + 1).
-void pe_rotate_table_simd(float *sin_out, float *cos_out, ptrdiff_t row_stride,
-                          ptrdiff_t pair_stride, int32_t rows, double *state_sin,
-                          double *state_cos, const double *step_sin, const double *step_cos,
+void pe_rotate_table_simd(float *sin_out, float *cos_out, ptrdiff_t row_stride, ptrdiff_t pair_stride, int32_t rows,
+                          double *state_sin, double *state_cos, const double *step_sin, const double *step_cos,
                           int32_t n) {
     int32_t i = 0;
     for (; i + 4 <= n; i += 4) {
@@ -79,8 +77,8 @@ void pe_rotate_table_simd(float *sin_out, float *cos_out, ptrdiff_t row_stride,
             for (int32_t r = 0; r < rows; r++, s_out += row_stride, c_out += row_stride) {
                 v128_t fs01 = wasm_f32x4_demote_f64x2_zero(s01), fc01 = wasm_f32x4_demote_f64x2_zero(c01);
                 v128_t fs23 = wasm_f32x4_demote_f64x2_zero(s23), fc23 = wasm_f32x4_demote_f64x2_zero(c23);
-                wasm_v128_store(s_out, wasm_i32x4_shuffle(fs01, fs23, 0, 1, 4, 5));     // s0 s1 s2 s3
-                wasm_v128_store(c_out, wasm_i32x4_shuffle(fc01, fc23, 0, 1, 4, 5));     // c0 c1 c2 c3
+                wasm_v128_store(s_out, wasm_i32x4_shuffle(fs01, fs23, 0, 1, 4, 5));   // s0 s1 s2 s3
+                wasm_v128_store(c_out, wasm_i32x4_shuffle(fc01, fc23, 0, 1, 4, 5));   // c0 c1 c2 c3
                 pe_rotate_x2(&s01, &c01, ws01, wc01);
                 pe_rotate_x2(&s23, &c23, ws23, wc23);
             }
@@ -90,14 +88,12 @@ void pe_rotate_table_simd(float *sin_out, float *cos_out, ptrdiff_t row_stride,
         wasm_v128_store(state_cos + i, c01);
         wasm_v128_store(state_cos + i + 2, c23);
     }
-    pe_rotate_table_scalar(sin_out + i * pair_stride, cos_out + i * pair_stride, row_stride,
-                           pair_stride, rows, state_sin + i, state_cos + i, step_sin + i,
-                           step_cos + i, n - i);
+    pe_rotate_table_scalar(sin_out + i * pair_stride, cos_out + i * pair_stride, row_stride, pair_stride, rows,
+                           state_sin + i, state_cos + i, step_sin + i, step_cos + i, n - i);
 }
 #endif
 
-pe_status pe_sinusoidal_check(int32_t length, int32_t dim, double base, int32_t layout,
-                              int32_t offset) {
+pe_status pe_sinusoidal_check(int32_t length, int32_t dim, double base, int32_t layout, int32_t offset) {
     if (length < 1 || length > PE_MAX_LENGTH) return PE_ERR_ARG(2);
     if (dim < 1 || dim > PE_MAX_DIM) return PE_ERR_ARG(3);
     if (!(base > 1.0) || !isfinite(base)) return PE_ERR_ARG(4);   // also rejects NaN
@@ -107,9 +103,8 @@ pe_status pe_sinusoidal_check(int32_t length, int32_t dim, double base, int32_t 
     return PE_OK;
 }
 
-void pe_sinusoidal_block(float *out, ptrdiff_t row_stride, int32_t length, int32_t dim,
-                         int32_t columns, double base, int32_t layout, int32_t offset,
-                         pe_rotate_table_fn table_fn) {
+void pe_sinusoidal_block(float *out, ptrdiff_t row_stride, int32_t length, int32_t dim, int32_t columns, double base,
+                         int32_t layout, int32_t offset, pe_rotate_table_fn table_fn) {
     const int32_t pairs = dim / 2;
     const int interleaved = layout == PE_SIN_INTERLEAVED;
     pe_turns turns[FREQ_BLOCK];
@@ -136,11 +131,11 @@ void pe_sinusoidal_block(float *out, ptrdiff_t row_stride, int32_t length, int32
             int32_t rows = length - row < ROW_TILE ? length - row : ROW_TILE;
             float *tile = out + (ptrdiff_t)row * row_stride;   // (rows, columns) with row_stride
             if (interleaved)
-                table_fn(tile + 2 * block, tile + 2 * block + 1, row_stride, 2, rows, state_sin,
-                         state_cos, step_sin, step_cos, full);
+                table_fn(tile + 2 * block, tile + 2 * block + 1, row_stride, 2, rows, state_sin, state_cos, step_sin,
+                         step_cos, full);
             else
-                table_fn(tile + block, tile + pairs + block, row_stride, 1, rows, state_sin,
-                         state_cos, step_sin, step_cos, full);
+                table_fn(tile + block, tile + pairs + block, row_stride, 1, rows, state_sin, state_cos, step_sin,
+                         step_cos, full);
             if (full < n) {   // the sin-only column
                 float *last = tile + 2 * (block + full);
                 for (int32_t r = 0; r < rows; r++) {
@@ -162,8 +157,8 @@ pe_rotate_table_fn pe_rotate_table_default(void) {
 #endif
 }
 
-pe_status pe_sinusoidal_variant(float *out, int32_t length, int32_t dim, double base,
-                                int32_t layout, int32_t offset, pe_rotate_table_fn table_fn) {
+pe_status pe_sinusoidal_variant(float *out, int32_t length, int32_t dim, double base, int32_t layout, int32_t offset,
+                                pe_rotate_table_fn table_fn) {
     if (out == NULL) return PE_ERR_ARG(1);
     if (table_fn == NULL) return PE_ERR_ARG(7);
     pe_status status = pe_sinusoidal_check(length, dim, base, layout, offset);
@@ -172,7 +167,6 @@ pe_status pe_sinusoidal_variant(float *out, int32_t length, int32_t dim, double 
     return PE_OK;
 }
 
-pe_status pe_sinusoidal(float *out, int32_t length, int32_t dim, double base, int32_t layout,
-                        int32_t offset) {
+pe_status pe_sinusoidal(float *out, int32_t length, int32_t dim, double base, int32_t layout, int32_t offset) {
     return pe_sinusoidal_variant(out, length, dim, base, layout, offset, pe_rotate_table_default());
 }

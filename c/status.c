@@ -1,6 +1,5 @@
 // Status codes → messages, and build facts the JS layer asks for.
 #include "pe.h"
-#include "matrix.h"
 #include "pe_simd.h"
 
 int32_t pe_simd_enabled(void) { return PE_HAVE_SIMD; }

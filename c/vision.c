@@ -21,8 +21,7 @@
 
 static int base_ok(double base) { return base > 1.0 && isfinite(base); }
 
-static pe_status check_grid(const float *out, int32_t height, int32_t width, int32_t dim,
-                            double base, int arg) {
+static pe_status check_grid(const float *out, int32_t height, int32_t width, int32_t dim, double base, int arg) {
     // `arg` is the position of `height` among the kernel's arguments.
     if (out == NULL) return PE_ERR_ARG(1);
     if (height < 1 || height > PE_MAX_GRID) return PE_ERR_ARG(arg);
@@ -34,8 +33,7 @@ static pe_status check_grid(const float *out, int32_t height, int32_t width, int
 
 // Channels [lo, hi) of token `src` into token `dst` (tokens `dim` floats long).
 static void copy_channels(float *out, ptrdiff_t dst, ptrdiff_t src, int32_t dim, int32_t lo, int32_t hi) {
-    if (hi > lo && dst != src)
-        memcpy(out + dst * dim + lo, out + src * dim + lo, sizeof(float) * (size_t)(hi - lo));
+    if (hi > lo && dst != src) memcpy(out + dst * dim + lo, out + src * dim + lo, sizeof(float) * (size_t)(hi - lo));
 }
 
 // dst[j] = a[j] + b[j] for j < n. SIMD main loop, scalar tail.
@@ -68,8 +66,7 @@ static void sinusoidal2d_sum(float *out, int32_t height, int32_t width, int32_t 
         }
 }
 
-pe_status pe_sinusoidal2d(float *out, int32_t height, int32_t width, int32_t dim, double base,
-                          int32_t layout) {
+pe_status pe_sinusoidal2d(float *out, int32_t height, int32_t width, int32_t dim, double base, int32_t layout) {
     pe_status status = check_grid(out, height, width, dim, base, 2);
     if (status != PE_OK) return status;
     if (layout < PE_2D_MAE || layout > PE_2D_TATP22) return PE_ERR_ARG(6);
@@ -100,14 +97,13 @@ pe_status pe_sinusoidal2d(float *out, int32_t height, int32_t width, int32_t dim
     for (int32_t r = 0; r < height; r++)
         for (int32_t c = 0; c < width; c++) {
             ptrdiff_t token = (ptrdiff_t)r * width + c;
-            copy_channels(out, token, c, dim, col_lo, col_hi);                     // from (0, c)
-            copy_channels(out, token, (ptrdiff_t)r * width, dim, row_lo, row_hi);  // from (r, 0)
+            copy_channels(out, token, c, dim, col_lo, col_hi);                      // from (0, c)
+            copy_channels(out, token, (ptrdiff_t)r * width, dim, row_lo, row_hi);   // from (r, 0)
         }
     return PE_OK;
 }
 
-pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int32_t width, int32_t dim,
-                          double base) {
+pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int32_t width, int32_t dim, double base) {
     if (out == NULL) return PE_ERR_ARG(1);
     if (depth < 1 || depth > PE_MAX_GRID) return PE_ERR_ARG(2);
     pe_status status = check_grid(out, height, width, dim, base, 3);
@@ -126,8 +122,7 @@ pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int32_t wid
     const int32_t extent[3] = {depth, height, width};
     for (int a = 0; a < 3; a++)   // axis a's table into the tokens along that axis from the origin
         if (hi[a] > lo[a])
-            pe_sinusoidal_block(out + lo[a], stride[a], extent[a], ch, hi[a] - lo[a], base,
-                                PE_SIN_INTERLEAVED, 0, fn);
+            pe_sinusoidal_block(out + lo[a], stride[a], extent[a], ch, hi[a] - lo[a], base, PE_SIN_INTERLEAVED, 0, fn);
     for (int32_t d = 0; d < depth; d++)
         for (int32_t r = 0; r < height; r++)
             for (int32_t c = 0; c < width; c++) {
@@ -143,33 +138,36 @@ pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int32_t wid
 
 // Moves n floats from src to dst (non-overlapping halves of one token).
 static void move_floats(float *dst, const float *src, int32_t n) { memcpy(dst, src, sizeof(float) * (size_t)n); }
-static void fill_floats(float *dst, float value, int32_t n) { for (int32_t i = 0; i < n; i++) dst[i] = value; }
+static void fill_floats(float *dst, float value, int32_t n) {
+    for (int32_t i = 0; i < n; i++) dst[i] = value;
+}
 
 // cos/sin tables of axial RoPE, built inside the outputs: each axis' 1-D table is the concat
 // sinusoidal table of width F ([sin θ | cos θ] with θ_j = base^(-2j/F)), written at the tokens
 // along that axis (rows into cos_out, columns into sin_out), then spread over the grid.
-static void axial_tables(float *cos_out, float *sin_out, int32_t height, int32_t width, int32_t pairs,
-                         double base) {
+static void axial_tables(float *cos_out, float *sin_out, int32_t height, int32_t width, int32_t pairs, double base) {
     const int32_t half = pairs / 2;
     const ptrdiff_t grid_row = (ptrdiff_t)width * pairs;
     pe_rotate_table_fn fn = pe_rotate_table_default();
-    pe_sinusoidal_block(cos_out, grid_row, height, pairs, pairs, base, PE_SIN_CONCAT, 0, fn);  // (r, 0): [sin_r | cos_r]
-    pe_sinusoidal_block(sin_out, pairs, width, pairs, pairs, base, PE_SIN_CONCAT, 0, fn);     // (0, c): [sin_c | cos_c]
+    pe_sinusoidal_block(cos_out, grid_row, height, pairs, pairs, base, PE_SIN_CONCAT, 0,
+                        fn);                                                                // (r, 0): [sin_r | cos_r]
+    pe_sinusoidal_block(sin_out, pairs, width, pairs, pairs, base, PE_SIN_CONCAT, 0, fn);   // (0, c): [sin_c | cos_c]
     for (int32_t r = 1; r < height; r++) {
         const float *row_axis = cos_out + r * grid_row;   // [sin_r | cos_r]
         for (int32_t c = 1; c < width; c++) {
             const float *col_axis = sin_out + (ptrdiff_t)c * pairs;   // [sin_c | cos_c]
-            float *s = sin_out + r * grid_row + (ptrdiff_t)c * pairs, *k = cos_out + r * grid_row + (ptrdiff_t)c * pairs;
+            float *s = sin_out + r * grid_row + (ptrdiff_t)c * pairs,
+                  *k = cos_out + r * grid_row + (ptrdiff_t)c * pairs;
             move_floats(s, row_axis, half);
             move_floats(s + half, col_axis, half);
             move_floats(k, row_axis + half, half);
             move_floats(k + half, col_axis + half, half);
         }
         float *s0 = sin_out + r * grid_row, *k0 = cos_out + r * grid_row;   // token (r, 0): column 0
-        move_floats(s0, k0, half);          // sin_r
-        fill_floats(s0 + half, 0.0f, half); // sin(0·θ)
-        move_floats(k0, k0 + half, half);   // cos_r
-        fill_floats(k0 + half, 1.0f, half); // cos(0·θ)
+        move_floats(s0, k0, half);                                          // sin_r
+        fill_floats(s0 + half, 0.0f, half);                                 // sin(0·θ)
+        move_floats(k0, k0 + half, half);                                   // cos_r
+        fill_floats(k0 + half, 1.0f, half);                                 // cos(0·θ)
     }
     for (int32_t c = 0; c < width; c++) {   // row 0: [sin 0 | sin_c], [cos 0 | cos_c]
         float *s = sin_out + (ptrdiff_t)c * pairs, *k = cos_out + (ptrdiff_t)c * pairs;
@@ -180,8 +178,8 @@ static void axial_tables(float *cos_out, float *sin_out, int32_t height, int32_t
     }
 }
 
-pe_status pe_rope_axial(float *angles, float *cos_out, float *sin_out, double *inv_freq,
-                        int32_t height, int32_t width, int32_t rotary_dim, double base) {
+pe_status pe_rope_axial(float *angles, float *cos_out, float *sin_out, double *inv_freq, int32_t height, int32_t width,
+                        int32_t rotary_dim, double base) {
     if (angles == NULL && cos_out == NULL && sin_out == NULL) return PE_ERR_ARG(1);
     if ((cos_out == NULL) != (sin_out == NULL)) return cos_out == NULL ? PE_ERR_ARG(2) : PE_ERR_ARG(3);
     if (inv_freq == NULL) return PE_ERR_ARG(4);
@@ -193,8 +191,7 @@ pe_status pe_rope_axial(float *angles, float *cos_out, float *sin_out, double *i
     const int64_t tokens = (int64_t)height * width;
     if (tokens > PE_MAX_LENGTH || tokens * pairs > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
 
-    for (int32_t j = 0; j < half; j++)
-        inv_freq[j] = inv_freq[half + j] = pow(base, -2.0 * (double)j / (double)pairs);
+    for (int32_t j = 0; j < half; j++) inv_freq[j] = inv_freq[half + j] = pow(base, -2.0 * (double)j / (double)pairs);
     if (angles != NULL)
         for (int32_t r = 0; r < height; r++)
             for (int32_t c = 0; c < width; c++) {

@@ -18,14 +18,12 @@ typedef enum {
 
 // out: (height·width, dim). mae needs dim % 4 == 0.
 // Errors: PE_ERR_ARG(1..6) for out, height, width, dim, base, layout; PE_ERR_TOO_LARGE.
-PE_API pe_status pe_sinusoidal2d(float *out, int32_t height, int32_t width, int32_t dim,
-                                 double base, int32_t layout);
+PE_API pe_status pe_sinusoidal2d(float *out, int32_t height, int32_t width, int32_t dim, double base, int32_t layout);
 
 // tatp22 PositionalEncoding3D: [interleaved1d(d; ch) | (h; ch) | (w; ch)][:dim], ch = 2·ceil(dim/6).
 // out: (depth·height·width, dim). Errors: PE_ERR_ARG(1..6) for out, depth, height, width, dim,
 // base; PE_ERR_TOO_LARGE.
-PE_API pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int32_t width,
-                                 int32_t dim, double base);
+PE_API pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int32_t width, int32_t dim, double base);
 
 // Axial 2-D RoPE on a patch grid (the `rope` kind with grid_height/grid_width; Heo et al. 2024,
 // "Rotary Position Embedding for Vision Transformer", RoPE-Axial): of the rotary_dim/2 = F
@@ -37,7 +35,7 @@ PE_API pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int3
 // Tokens row-major: k = row·width + col. Errors: PE_ERR_ARG(1) when no table is asked for,
 // (2)/(3) when only one of cos_out, sin_out is, (4) NULL inv_freq, (5..8) for height, width,
 // rotary_dim (a multiple of 4), base; PE_ERR_TOO_LARGE.
-PE_API pe_status pe_rope_axial(float *angles, float *cos_out, float *sin_out, double *inv_freq,
-                               int32_t height, int32_t width, int32_t rotary_dim, double base);
+PE_API pe_status pe_rope_axial(float *angles, float *cos_out, float *sin_out, double *inv_freq, int32_t height,
+                               int32_t width, int32_t rotary_dim, double base);
 
-#endif // PE_VISION_H
+#endif   // PE_VISION_H

@@ -56,7 +56,9 @@ static int32_t rd_enum(reader *r, int32_t count, int32_t dflt) {
 //   derived:   argument positions a kernel may blame for a derived value (rope's frequencies)
 static int expect(const char *kernel, pe_status st, uint64_t bad, int too_large, uint64_t derived) {
     int arg = st > 100 && st < 164 ? PE_ERR_ARG_INDEX(st) : -1;
-    if (fuzz_verbose()) fprintf(stderr, "%s: status %d (invalid 0x%llx%s)\n", kernel, st, (unsigned long long)bad, too_large ? ", too large" : "");
+    if (fuzz_verbose())
+        fprintf(stderr, "%s: status %d (invalid 0x%llx%s)\n", kernel, st, (unsigned long long)bad,
+                too_large ? ", too large" : "");
     if (bad != 0) {
         REQUIRE((arg > 0 && (bad & BIT(arg))) || (too_large && st == PE_ERR_TOO_LARGE),
                 "%s: returned %d for arguments the harness finds invalid (mask 0x%llx%s)", kernel, st,
@@ -119,8 +121,8 @@ static void check_close(const char *kernel, float got, long double want, double 
 // Every element finite with |v| <= bound.
 static void check_bounded(const char *kernel, const float *v, int64_t n, float bound) {
     for (int64_t k = 0; k < n; k++)
-        REQUIRE(isfinite(v[k]) && fabsf(v[k]) <= bound, "%s: element %lld is %g (expected finite, |v| <= %g)",
-                kernel, (long long)k, v[k], bound);
+        REQUIRE(isfinite(v[k]) && fabsf(v[k]) <= bound, "%s: element %lld is %g (expected finite, |v| <= %g)", kernel,
+                (long long)k, v[k], bound);
 }
 
 // --- sinusoidal ----------------------------------------------------------------------------------------
@@ -149,15 +151,17 @@ static void fuzz_sinusoidal(reader *r, uint64_t nulls) {
         for (int k = 0; k < count; k++) {
             int64_t row = idx[k] / dim, col = idx[k] % dim;
             long double p = (long double)offset + (long double)row;
-            long double want = layout == PE_SIN_INTERLEAVED ? ref_interleaved(p, col, dim, base)
-                                                            : ref_concat(p, col, dim, base, layout == PE_SIN_TENSOR2TENSOR);
+            long double want = layout == PE_SIN_INTERLEAVED
+                                   ? ref_interleaved(p, col, dim, base)
+                                   : ref_concat(p, col, dim, base, layout == PE_SIN_TENSOR2TENSOR);
             check_close("pe_sinusoidal", out[idx[k]], want, 2e-7, idx[k]);
         }
         if (need <= FULL_CHECK) {   // SIMD (SIMDe) against the scalar reference, bit for bit
             float *ref = alloc_exact(need, sizeof(float), NULL);
             REQUIRE(pe_sinusoidal_variant(ref, length, dim, base, layout, offset, pe_rotate_table_scalar) == PE_OK,
                     "pe_sinusoidal_variant refuses what pe_sinusoidal accepts");
-            REQUIRE(memcmp(ref, out, (size_t)need * sizeof(float)) == 0, "pe_sinusoidal: SIMD and scalar tables differ");
+            REQUIRE(memcmp(ref, out, (size_t)need * sizeof(float)) == 0,
+                    "pe_sinusoidal: SIMD and scalar tables differ");
             free(ref);
         }
     }
@@ -194,7 +198,8 @@ static void fuzz_sinusoidal2d(reader *r, uint64_t nulls) {
                 int64_t half = dim / 2;
                 want = ch < half ? ref_concat(col, ch, half, base, 0) : ref_concat(row, ch - half, half, base, 0);
             } else if (layout == PE_2D_SUM) {   // each term rounded to float32, added in float32
-                want = (long double)((float)ref_interleaved(row, ch, dim, base) + (float)ref_interleaved(col, ch, dim, base));
+                want = (long double)((float)ref_interleaved(row, ch, dim, base) +
+                                     (float)ref_interleaved(col, ch, dim, base));
             } else {   // [interleaved1d(row; w) | interleaved1d(col; w)][:dim], w = 2·ceil(dim/4)
                 int64_t w = 2 * ((dim + 3) / 4);
                 want = ch < w ? ref_interleaved(row, ch, w, base) : ref_interleaved(col, ch - w, w, base);
@@ -227,7 +232,8 @@ static void fuzz_sinusoidal3d(reader *r, uint64_t nulls) {
         for (int k = 0; k < count; k++) {
             int64_t token = idx[k] / dim, ch = idx[k] % dim;
             int64_t pos[3] = {token / ((int64_t)height * width), token / width % height, token % width};
-            check_close("pe_sinusoidal3d", out[idx[k]], ref_interleaved((long double)pos[ch / w], ch % w, w, base), 2e-7, idx[k]);
+            check_close("pe_sinusoidal3d", out[idx[k]], ref_interleaved((long double)pos[ch / w], ch % w, w, base),
+                        2e-7, idx[k]);
         }
     }
     free(out);
@@ -284,7 +290,8 @@ static void fuzz_mrope(reader *r, uint64_t nulls) {
     if (!(in_range(dim, 2, PE_MAX_DIM) && dim % 2 == 0)) bad |= BIT(7);
     if (!base_valid(base)) bad |= BIT(8);
     if ((nulls & 16) || section[0] < 0 || section[1] < 0 || section[2] < 0 ||
-        (int64_t)section[0] + section[1] + section[2] != dim / 2) bad |= BIT(9);
+        (int64_t)section[0] + section[1] + section[2] != dim / 2)
+        bad |= BIT(9);
     if (!in_range(merge, 1, 64)) bad |= BIT(10);
     if (isnan(tps) || tps > FLT_MAX) bad |= BIT(11);   // mrope.h: float32 products
     // The segments, their tokens (after merging) and the ids they use up.
@@ -295,14 +302,20 @@ static void fuzz_mrope(reader *r, uint64_t nulls) {
         for (int32_t s = 0; s < slots; s++) {
             const int32_t *seg = segments + 4 * s;
             if (seg[0] == PE_SEG_TEXT) {
-                if (!in_range(seg[1], 1, PE_MAX_LENGTH)) { bad |= BIT(3); continue; }
+                if (!in_range(seg[1], 1, PE_MAX_LENGTH)) {
+                    bad |= BIT(3);
+                    continue;
+                }
                 total += seg[1];
                 next_id += seg[1];
             } else if (seg[0] == PE_SEG_IMAGE || seg[0] == PE_SEG_VIDEO) {
                 int ok = in_range(seg[1], 1, PE_MROPE_MAX_GRID) && in_range(seg[2], 1, PE_MROPE_MAX_GRID) &&
                          in_range(seg[3], 1, PE_MROPE_MAX_GRID) && seg[2] % merge == 0 && seg[3] % merge == 0;
                 if (seg[0] == PE_SEG_VIDEO && !(seconds[s] > 0.0 && seconds[s] <= FLT_MAX)) ok = 0;
-                if (!ok) { bad |= BIT(3); continue; }
+                if (!ok) {
+                    bad |= BIT(3);
+                    continue;
+                }
                 total += (int64_t)seg[1] * (seg[2] / merge) * (seg[3] / merge);
                 double top = mrope_time(seg[0], seconds[s], seg[1] - 1, tps);
                 double span = fmax(top, fmax(seg[2] / merge - 1, seg[3] / merge - 1));
@@ -325,9 +338,9 @@ static void fuzz_mrope(reader *r, uint64_t nulls) {
     int angles_given = want_angles && !(!bad && !too_large && need_angles > FUZZ_CAP);   // else NULL
     float *ids = alloc_exact(in_range(n, 1, PE_MAX_LENGTH) ? 3 * (int64_t)n : -1, sizeof(float), NULL);
     float *angles = angles_given ? alloc_exact(need_angles > FUZZ_CAP ? -1 : need_angles, sizeof(float), NULL) : NULL;
-    pe_status st = pe_mrope((nulls & 1) ? NULL : ids, angles, (nulls & 4) ? NULL : segments,
-                            (nulls & 8) ? NULL : seconds, count, n, dim, base,
-                            (nulls & 16) ? NULL : section, merge, tps);
+    pe_status st =
+        pe_mrope((nulls & 1) ? NULL : ids, angles, (nulls & 4) ? NULL : segments, (nulls & 8) ? NULL : seconds, count,
+                 n, dim, base, (nulls & 16) ? NULL : section, merge, tps);
     if (expect("pe_mrope", st, bad, too_large, 0)) {
         // The ids, rebuilt from the rules in mrope.h: exact small integers.
         int64_t k = 0;
@@ -337,8 +350,9 @@ static void fuzz_mrope(reader *r, uint64_t nulls) {
             if (seg[0] == PE_SEG_TEXT) {
                 for (int32_t j = 0; j < seg[1]; j++, k++)
                     for (int a = 0; a < 3; a++)
-                        REQUIRE(ids[a * (int64_t)n + k] == (float)(start + j), "pe_mrope: id [%d, %lld] is %g, expected %g",
-                                a, (long long)k, ids[a * (int64_t)n + k], start + j);
+                        REQUIRE(ids[a * (int64_t)n + k] == (float)(start + j),
+                                "pe_mrope: id [%d, %lld] is %g, expected %g", a, (long long)k, ids[a * (int64_t)n + k],
+                                start + j);
                 start += seg[1];
                 continue;
             }
@@ -351,8 +365,9 @@ static void fuzz_mrope(reader *r, uint64_t nulls) {
                     for (int32_t x = 0; x < gw; x++, k++) {
                         const double want[3] = {start + t, start + y, start + x};
                         for (int a = 0; a < 3; a++)
-                            REQUIRE(ids[a * (int64_t)n + k] == (float)want[a], "pe_mrope: id [%d, %lld] is %g, expected %g",
-                                    a, (long long)k, ids[a * (int64_t)n + k], want[a]);
+                            REQUIRE(ids[a * (int64_t)n + k] == (float)want[a],
+                                    "pe_mrope: id [%d, %lld] is %g, expected %g", a, (long long)k,
+                                    ids[a * (int64_t)n + k], want[a]);
                     }
             }
             start += fmax(top, fmax(gh - 1, gw - 1)) + 1.0;
@@ -406,7 +421,8 @@ static int finite_positive(double v) { return isfinite(v) && v > 0.0; }
 
 // rotary_dim when dim and partial_rotary_factor are valid, else 0.
 static int32_t rope_rotary(const pe_rope_config *c) {
-    if (!in_range(c->dim, 2, PE_MAX_DIM) || !(c->partial_rotary_factor > 0.0 && c->partial_rotary_factor <= 1.0)) return 0;
+    if (!in_range(c->dim, 2, PE_MAX_DIM) || !(c->partial_rotary_factor > 0.0 && c->partial_rotary_factor <= 1.0))
+        return 0;
     return (int32_t)((double)c->dim * c->partial_rotary_factor);
 }
 
@@ -446,8 +462,7 @@ static uint64_t rope_bad(const pe_rope_config *c, int shift) {
         if (!finite_positive(c->low_freq_factor)) bad |= FIELD(15);
         if (!(isfinite(c->high_freq_factor) && c->high_freq_factor > c->low_freq_factor)) bad |= FIELD(16);
         break;
-    default:
-        break;
+    default: break;
     }
 #undef FIELD
     return bad;
@@ -458,12 +473,14 @@ static uint64_t rope_bad(const pe_rope_config *c, int shift) {
 static void check_frequencies(const char *kernel, const pe_rope_config *c, const double *inv_freq, double af) {
     const int32_t d = rope_rotary(c), n = d / 2;
     REQUIRE(finite_positive(af) && af <= FLT_MAX, "%s: attention factor %g", kernel, af);
-    if (c->rope_type != PE_ROPE_YARN) REQUIRE(af == 1.0, "%s: attention factor %g for a type other than yarn", kernel, af);
+    if (c->rope_type != PE_ROPE_YARN)
+        REQUIRE(af == 1.0, "%s: attention factor %g for a type other than yarn", kernel, af);
     for (int32_t i = 0; i < n; i++) {
         REQUIRE(isfinite(inv_freq[i]) && inv_freq[i] >= 0.0, "%s: inv_freq[%d] = %g", kernel, i, inv_freq[i]);
         double plain = 1.0 / pow(c->base, (double)(2 * i) / (double)d);
         if (c->rope_type == PE_ROPE_DEFAULT)
-            REQUIRE(inv_freq[i] == plain, "%s: default inv_freq[%d] = %.17g, expected %.17g", kernel, i, inv_freq[i], plain);
+            REQUIRE(inv_freq[i] == plain, "%s: default inv_freq[%d] = %.17g, expected %.17g", kernel, i, inv_freq[i],
+                    plain);
         if (c->rope_type == PE_ROPE_LINEAR)
             REQUIRE(inv_freq[i] == plain / c->factor, "%s: linear inv_freq[%d] = %.17g, expected %.17g", kernel, i,
                     inv_freq[i], plain / c->factor);
@@ -515,8 +532,9 @@ static void fuzz_rope(reader *r, uint64_t nulls) {
         for (int k = 0; k < count; k++) {
             int64_t p = idx[k] / n, i = idx[k] % n;
             if (angles != NULL)
-                REQUIRE(angles[idx[k]] == (float)((double)p * inv_freq[i]), "pe_rope: angle [%lld, %lld] is %.9g, expected %.9g",
-                        (long long)p, (long long)i, angles[idx[k]], (float)((double)p * inv_freq[i]));
+                REQUIRE(angles[idx[k]] == (float)((double)p * inv_freq[i]),
+                        "pe_rope: angle [%lld, %lld] is %.9g, expected %.9g", (long long)p, (long long)i,
+                        angles[idx[k]], (float)((double)p * inv_freq[i]));
             long double cw, sw;
             if (cos_out != NULL && ref_angle((long double)p, inv_freq[i], &cw, &sw)) {
                 check_close("pe_rope cos", cos_out[idx[k]], cw, 2e-7, idx[k]);
@@ -535,8 +553,10 @@ static void fuzz_rope(reader *r, uint64_t nulls) {
             double *inv2 = alloc_exact(n, sizeof(double), NULL), af2 = 0.0;
             REQUIRE(pe_rope_variant(a2, c2, s2, inv2, &af2, &c, pe_rope_angles_scalar, pe_rotate_table_scalar) == PE_OK,
                     "pe_rope_variant (scalar) refuses what pe_rope accepts");
-            REQUIRE(af2 == af && memcmp(inv2, inv_freq, (size_t)n * sizeof(double)) == 0, "pe_rope: scalar frequencies differ");
-            REQUIRE(angles == NULL || memcmp(a2, angles, (size_t)need * sizeof(float)) == 0, "pe_rope: SIMD and scalar angles differ");
+            REQUIRE(af2 == af && memcmp(inv2, inv_freq, (size_t)n * sizeof(double)) == 0,
+                    "pe_rope: scalar frequencies differ");
+            REQUIRE(angles == NULL || memcmp(a2, angles, (size_t)need * sizeof(float)) == 0,
+                    "pe_rope: SIMD and scalar angles differ");
             REQUIRE(cos_out == NULL || (memcmp(c2, cos_out, (size_t)need * sizeof(float)) == 0 &&
                                         memcmp(s2, sin_out, (size_t)need * sizeof(float)) == 0),
                     "pe_rope: SIMD and scalar cos/sin tables differ");
@@ -572,14 +592,15 @@ static void fuzz_rope_apply(reader *r, uint64_t nulls) {
     if (!bad && !too_large && need > FUZZ_CAP) return;
     const int32_t n = rope_rotary(&c) / 2, rotary = 2 * n;
     const int64_t alloc = bad || too_large ? -1 : need;   // a real, full-size overlap below
-    if (overlap && !(nulls & 3)) bad |= BIT(1);   // out and x overlap without being equal
+    if (overlap && !(nulls & 3)) bad |= BIT(1);           // out and x overlap without being equal
     const int64_t x_count = alloc < 0 ? FUZZ_SMALL : overlap ? alloc + 1 : alloc;
     float *x = alloc_block(x_count, sizeof(float));
     fill_floats(x, (size_t)x_count, seed, extreme);
     if (alloc > 0 && n > 0 && rope_rotary(&c) <= c.dim)   // zero pairs (both channels): their rotation is 0
         for (int64_t row = 0; row < alloc / c.dim; row++)
             for (int64_t i = row % 5; i < n; i += 5) {
-                int64_t a = row * c.dim + (layout == PE_ROPE_INTERLEAVED ? 2 * i : i), b = a + (layout == PE_ROPE_INTERLEAVED ? 1 : n);
+                int64_t a = row * c.dim + (layout == PE_ROPE_INTERLEAVED ? 2 * i : i),
+                        b = a + (layout == PE_ROPE_INTERLEAVED ? 1 : n);
                 x[a] = x[b] = 0.0f;
             }
     float *x0 = alloc_block(x_count, sizeof(float));   // x before the call (in place)
@@ -596,14 +617,16 @@ static void fuzz_rope_apply(reader *r, uint64_t nulls) {
         // has finite outputs whenever af is moderate too (no NaN from finite input).
         for (int64_t row = 0; row < rows; row++) {
             if (rotary < dim)
-                REQUIRE(memcmp(out + row * dim + rotary, x0 + row * dim + rotary, sizeof(float) * (size_t)(dim - rotary)) == 0,
+                REQUIRE(memcmp(out + row * dim + rotary, x0 + row * dim + rotary,
+                               sizeof(float) * (size_t)(dim - rotary)) == 0,
                         "pe_rope_apply: channels past rotary_dim changed in row %lld", (long long)row);
         }
         // |x| < 8 and 16·af below the float32 range: no product can overflow.
         if (!extreme && af <= FLT_MAX / 16)
             for (int64_t k = 0; k < need; k++)
-                REQUIRE(isfinite(out[k]), "pe_rope_apply: out[%lld] = %g from finite x in [-8, 8) (attention factor %g)",
-                        (long long)k, out[k], af);
+                REQUIRE(isfinite(out[k]),
+                        "pe_rope_apply: out[%lld] = %g from finite x in [-8, 8) (attention factor %g)", (long long)k,
+                        out[k], af);
         // Rotated pairs against a long double evaluation.
         int64_t idx[300];
         int count = pick(idx, rows * n);
@@ -612,7 +635,8 @@ static void fuzz_rope_apply(reader *r, uint64_t nulls) {
             int64_t a = row * dim + (layout == PE_ROPE_HALF ? i : 2 * i), b = a + (layout == PE_ROPE_HALF ? n : 1);
             long double cw, sw, xa = x0[a], xb = x0[b];
             if (x0[a] == 0.0f && x0[b] == 0.0f)   // out = x·(af·cos) ∓ x·(af·sin) = 0 for any finite af
-                REQUIRE(out[a] == 0.0f && out[b] == 0.0f, "pe_rope_apply: the zero pair %lld of row %lld became (%g, %g) (attention factor %g)",
+                REQUIRE(out[a] == 0.0f && out[b] == 0.0f,
+                        "pe_rope_apply: the zero pair %lld of row %lld became (%g, %g) (attention factor %g)",
                         (long long)i, (long long)row, out[a], out[b], af);
             if (!ref_angle((long double)p, inv_freq[i], &cw, &sw) || !isfinite(x0[a]) || !isfinite(x0[b])) continue;
             long double wa = (xa * cw - xb * sw) * af, wb = (xb * cw + xa * sw) * af;
@@ -628,7 +652,8 @@ static void fuzz_rope_apply(reader *r, uint64_t nulls) {
             REQUIRE(pe_rope_apply_variant(o2, x0, inv2, &af2, heads, layout, &c, pe_rotate_table_scalar,
                                           pe_rope_rotate_scalar) == PE_OK,
                     "pe_rope_apply_variant (scalar) refuses what pe_rope_apply accepts");
-            REQUIRE(memcmp(o2, out, (size_t)need * sizeof(float)) == 0, "pe_rope_apply: SIMD and scalar outputs differ");
+            REQUIRE(memcmp(o2, out, (size_t)need * sizeof(float)) == 0,
+                    "pe_rope_apply: SIMD and scalar outputs differ");
             free(o2), free(inv2);
         }
     }
@@ -671,10 +696,12 @@ static void fuzz_rope_axial(reader *r, uint64_t nulls) {
         int count = pick(idx, need);
         for (int q = 0; q < count; q++) {
             int64_t k = idx[q] / F, i = idx[q] % F;
-            double axis = (double)(i < half ? k / width : k % width), theta = pow(base, -2.0 * (double)(i % half) / (double)F);
+            double axis = (double)(i < half ? k / width : k % width),
+                   theta = pow(base, -2.0 * (double)(i % half) / (double)F);
             if (angles != NULL)
-                REQUIRE(angles[idx[q]] == (float)(axis * theta), "pe_rope_axial: angle [%lld, %lld] is %.9g, expected %.9g",
-                        (long long)k, (long long)i, angles[idx[q]], (float)(axis * theta));
+                REQUIRE(angles[idx[q]] == (float)(axis * theta),
+                        "pe_rope_axial: angle [%lld, %lld] is %.9g, expected %.9g", (long long)k, (long long)i,
+                        angles[idx[q]], (float)(axis * theta));
             long double cw, sw;
             if (cos_out != NULL && ref_angle((long double)axis, theta, &cw, &sw)) {
                 check_close("pe_rope_axial cos", cos_out[idx[q]], cw, 2e-7, idx[q]);
@@ -711,7 +738,8 @@ static void fuzz_rope_apply_tables(reader *r, uint64_t nulls) {
     // Buffers of the documented sizes when the shape is valid (else FUZZ_SMALL floats each); the
     // overlaps are then real, full-size ones.
     const int sized = !bad && !too_large;
-    const int64_t n = sized ? rotary / 2 : 0, xn = sized ? need : FUZZ_SMALL, tn = sized ? mul_size(length, n) : FUZZ_SMALL;
+    const int64_t n = sized ? rotary / 2 : 0, xn = sized ? need : FUZZ_SMALL,
+                  tn = sized ? mul_size(length, n) : FUZZ_SMALL;
     if (overlap_x && !(nulls & 3)) bad |= BIT(1);
     if (overlap_table && !(nulls & 5)) bad |= BIT(1) | BIT(3);   // rope.h: "partly overlapping buffers"
     float *x_block = alloc_block(xn + (overlap_x ? 1 : 0), sizeof(float));
@@ -741,14 +769,17 @@ static void fuzz_rope_apply_tables(reader *r, uint64_t nulls) {
                 if (c >= 2 * n) {
                     want = x0[row * dim + c];
                 } else {
-                    int64_t i = layout == PE_ROPE_HALF ? c % n : c / 2, first = layout == PE_ROPE_HALF ? c < n : c % 2 == 0;
-                    int64_t a = row * dim + (layout == PE_ROPE_HALF ? i : 2 * i), b = a + (layout == PE_ROPE_HALF ? n : 1);
+                    int64_t i = layout == PE_ROPE_HALF ? c % n : c / 2,
+                            first = layout == PE_ROPE_HALF ? c < n : c % 2 == 0;
+                    int64_t a = row * dim + (layout == PE_ROPE_HALF ? i : 2 * i),
+                            b = a + (layout == PE_ROPE_HALF ? n : 1);
                     float co = cos0[p * n + i], si = sin_t[p * n + i], xa = x0[a], xb = x0[b];
                     want = first ? xa * co - xb * si : xb * co + xa * si;
                 }
                 float got = out[row * dim + c];
                 REQUIRE(memcmp(&got, &want, 4) == 0 || (isnan(got) && isnan(want)),
-                        "pe_rope_apply_tables: [%lld, %lld] is %.9g, expected %.9g", (long long)row, (long long)c, got, want);
+                        "pe_rope_apply_tables: [%lld, %lld] is %.9g, expected %.9g", (long long)row, (long long)c, got,
+                        want);
             }
         }
     }
@@ -794,9 +825,11 @@ static void fuzz_alibi(reader *r, uint64_t nulls) {
         for (int64_t q = 0; q < (need <= FULL_CHECK ? need : count); q++) {
             int64_t at = need <= FULL_CHECK ? q : idx[q];
             int64_t h = at / ((int64_t)length * length), i = at / length % length, j = at % length;
-            float want = mode == PE_BIAS_CAUSAL && j > i ? -INFINITY : (float)(0.0 - m[h] * (double)(i > j ? i - j : j - i));
-            REQUIRE(out[at] == want && !signbit(out[at]) == !signbit(want), "pe_alibi: [%lld, %lld, %lld] is %.9g, expected %.9g",
-                    (long long)h, (long long)i, (long long)j, out[at], want);
+            float want =
+                mode == PE_BIAS_CAUSAL && j > i ? -INFINITY : (float)(0.0 - m[h] * (double)(i > j ? i - j : j - i));
+            REQUIRE(out[at] == want && !signbit(out[at]) == !signbit(want),
+                    "pe_alibi: [%lld, %lld, %lld] is %.9g, expected %.9g", (long long)h, (long long)i, (long long)j,
+                    out[at], want);
         }
     }
     free(out), free(slopes);
@@ -820,12 +853,15 @@ static void check_relative(const char *kernel, const float *out, int32_t length,
         memcpy(ref, out, sizeof(float) * (size_t)length);
         memcpy(ref + need - length, out + need - length, sizeof(float) * (size_t)length);
         pe_toeplitz_fill_scalar(ref, length);
-        REQUIRE(memcmp(ref, out, sizeof(float) * (size_t)need) == 0, "%s: SIMD and scalar Toeplitz fills differ", kernel);
+        REQUIRE(memcmp(ref, out, sizeof(float) * (size_t)need) == 0, "%s: SIMD and scalar Toeplitz fills differ",
+                kernel);
         free(ref);
     }
 }
 
-typedef struct { int32_t num_buckets, max_distance, bidirectional; } t5_ctx;
+typedef struct {
+    int32_t num_buckets, max_distance, bidirectional;
+} t5_ctx;
 
 // T5's _relative_position_bucket (transformers), with its float32 log branch (relative.c's
 // comment): independently written here.
@@ -868,8 +904,8 @@ static void fuzz_t5(reader *r, uint64_t nulls) {
         t5_ctx ctx = {num_buckets, max_distance, bidi};
         check_relative("pe_t5", out, length, t5_ref, &ctx);
         for (int64_t k = 0; k < need; k++)
-            REQUIRE(is_integer(out[k]) && out[k] >= 0.0f && out[k] < (float)num_buckets, "pe_t5: bucket %g out of range",
-                    out[k]);
+            REQUIRE(is_integer(out[k]) && out[k] >= 0.0f && out[k] < (float)num_buckets,
+                    "pe_t5: bucket %g out of range", out[k]);
     }
     free(out);
 }
@@ -893,7 +929,10 @@ static void fuzz_shaw(reader *r, uint64_t nulls) {
     free(out);
 }
 
-typedef struct { int32_t function, mode; double strength, scale; } distance_ctx;
+typedef struct {
+    int32_t function, mode;
+    double strength, scale;
+} distance_ctx;
 
 // b(d) of relative.h, u = d / scale; −Infinity for a key after the query when causal.
 static float distance_ref(int32_t r, const void *p) {
@@ -958,8 +997,9 @@ static void fuzz_absolute(reader *r, uint64_t nulls, int kind) {
     if (!bad && !too_large && need > FUZZ_CAP) return;
     float *out = alloc_exact(bad || too_large ? -1 : need, sizeof(float), NULL);
     float *o = (nulls & 1) ? NULL : out;
-    pe_status st = kind == 0 ? pe_integer(o, length, dim, normalize) : kind == 1 ? pe_binary(o, length, dim)
-                                                                           : pe_learned(o, length, dim, std, seed);
+    pe_status st = kind == 0   ? pe_integer(o, length, dim, normalize)
+                   : kind == 1 ? pe_binary(o, length, dim)
+                               : pe_learned(o, length, dim, std, seed);
     if (expect(names[kind], st, bad, too_large, 0)) {
         int64_t idx[300];
         int count = need <= FULL_CHECK ? 0 : pick(idx, need);
@@ -967,9 +1007,12 @@ static void fuzz_absolute(reader *r, uint64_t nulls, int kind) {
             int64_t at = need <= FULL_CHECK ? q : idx[q];
             int64_t p = at / dim, col = at % dim;
             float want;
-            if (kind == 0) want = !normalize ? (float)p : length == 1 ? 0.0f : (float)((double)p / (double)(length - 1));
-            else if (kind == 1) want = col < 32 && ((p >> col) & 1) ? 1.0f : 0.0f;
-            else want = (float)(std * pe_learned_normal((uint64_t)seed, (uint32_t)p, (uint32_t)col));
+            if (kind == 0)
+                want = !normalize ? (float)p : length == 1 ? 0.0f : (float)((double)p / (double)(length - 1));
+            else if (kind == 1)
+                want = col < 32 && ((p >> col) & 1) ? 1.0f : 0.0f;
+            else
+                want = (float)(std * pe_random_normal((uint64_t)seed, (uint32_t)p, (uint32_t)col));
             REQUIRE(out[at] == want && isfinite(out[at]), "%s: [%lld, %lld] is %.9g, expected %.9g", names[kind],
                     (long long)p, (long long)col, out[at], want);
         }
@@ -977,7 +1020,8 @@ static void fuzz_absolute(reader *r, uint64_t nulls, int kind) {
             float *row = alloc_exact(dim, sizeof(float), NULL);
             for (int32_t p = 0; p < length; p++) {
                 if (kind == 0) pe_fill_row_scalar(row, dim, out[(int64_t)p * dim]);
-                else pe_bits_row_scalar(row, dim, (uint32_t)p);
+                else
+                    pe_bits_row_scalar(row, dim, (uint32_t)p);
                 REQUIRE(memcmp(row, out + (int64_t)p * dim, (size_t)dim * sizeof(float)) == 0,
                         "%s: row %d differs from the scalar row writer", names[kind], p);
             }
@@ -1013,7 +1057,8 @@ static void fuzz_colorize(reader *r, uint64_t nulls) {
     const int64_t filled = exact ? n : FUZZ_SMALL;
     fill_floats(values, (size_t)filled, seed, (mode >> 1) & 1);
     for (int64_t k = 0; k < filled; k += 3)   // a third spread over [vmin, vmax] (and just past it)
-        if (isfinite(range)) values[k] = vmin + (float)((double)(mix64(&sample_state) >> 11) * 0x1p-53 * 1.2 - 0.1) * range;
+        if (isfinite(range))
+            values[k] = vmin + (float)((double)(mix64(&sample_state) >> 11) * 0x1p-53 * 1.2 - 0.1) * range;
     const uint8_t *sp = (mode & 1) ? special : NULL;
     pe_status st = pe_colorize((nulls & 1) ? NULL : out, (nulls & 2) ? NULL : values, count, map, vmin, vmax, sp);
     if (expect("pe_colorize", st, bad, 0, 0)) {
@@ -1026,16 +1071,18 @@ static void fuzz_colorize(reader *r, uint64_t nulls) {
             float v = values[k];
             const uint8_t *want;
             if (isnan(v)) want = (sp ? sp : def) + 4 * PE_SPECIAL_NAN;
-            else if (isinf(v)) want = (sp ? sp : def) + 4 * (v > 0 ? PE_SPECIAL_POS_INF : PE_SPECIAL_NEG_INF);
+            else if (isinf(v))
+                want = (sp ? sp : def) + 4 * (v > 0 ? PE_SPECIAL_POS_INF : PE_SPECIAL_NEG_INF);
             else {
                 float t = (v - vmin) * scale;
                 float f = floorf(t);
                 int32_t idx = !(f > 0.0f) ? 0 : f >= 255.0f ? 255 : (int32_t)f;
                 want = lut + 4 * idx;
             }
-            REQUIRE(memcmp(out + 4 * k, want, 4) == 0, "pe_colorize: pixel %lld of %.9g (vmin %.9g, vmax %.9g) is %u,%u,%u,%u, expected %u,%u,%u,%u",
-                    (long long)k, v, vmin, vmax, out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3], want[0], want[1],
-                    want[2], want[3]);
+            REQUIRE(memcmp(out + 4 * k, want, 4) == 0,
+                    "pe_colorize: pixel %lld of %.9g (vmin %.9g, vmax %.9g) is %u,%u,%u,%u, expected %u,%u,%u,%u",
+                    (long long)k, v, vmin, vmax, out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3], want[0],
+                    want[1], want[2], want[3]);
         }
         if (n <= FULL_CHECK) {
             uint8_t *ref = alloc_exact(n, 4, NULL);
@@ -1057,8 +1104,10 @@ static void fuzz_misc(reader *r) {
     REQUIRE(simd == 0 || simd == 1, "pe_simd_enabled() = %d", simd);
 }
 
+// clang-format off
 enum { K_SINUSOIDAL, K_SIN2D, K_SIN3D, K_MROPE, K_ROPE, K_ROPE_APPLY, K_ALIBI, K_T5, K_SHAW, K_DISTANCE,
        K_INTEGER, K_BINARY, K_LEARNED, K_COLORIZE, K_ROPE_AXIAL, K_ROPE_APPLY_TABLES, K_MISC, K_COUNT };
+// clang-format on
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size};

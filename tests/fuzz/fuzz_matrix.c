@@ -51,11 +51,21 @@ static int utf8_valid(const uint8_t *s, size_t n) {
         uint8_t b = s[k];
         int len;
         uint8_t lo = 0x80, hi = 0xBF;
-        if (b < 0x80) { k++; continue; }
+        if (b < 0x80) {
+            k++;
+            continue;
+        }
         if (b >= 0xC2 && b <= 0xDF) len = 2;
-        else if (b >= 0xE0 && b <= 0xEF) { len = 3; if (b == 0xE0) lo = 0xA0; if (b == 0xED) hi = 0x9F; }
-        else if (b >= 0xF0 && b <= 0xF4) { len = 4; if (b == 0xF0) lo = 0x90; if (b == 0xF4) hi = 0x8F; }
-        else return 0;
+        else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            if (b == 0xE0) lo = 0xA0;
+            if (b == 0xED) hi = 0x9F;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            if (b == 0xF0) lo = 0x90;
+            if (b == 0xF4) hi = 0x8F;
+        } else
+            return 0;
         if (n - k < (size_t)len || s[k + 1] < lo || s[k + 1] > hi) return 0;
         for (int i = 2; i < len; i++)
             if ((s[k + i] & 0xC0) != 0x80) return 0;
@@ -113,22 +123,23 @@ static void check_parse(const char *what, pe_status st, const double *info, cons
         (void)named;
         return;
     }
-    const double format = info[PE_MI_FORMAT], dtype = info[PE_MI_DTYPE], rows = info[PE_MI_ROWS], cols = info[PE_MI_COLS];
+    const double format = info[PE_MI_FORMAT], dtype = info[PE_MI_DTYPE], rows = info[PE_MI_ROWS],
+                 cols = info[PE_MI_COLS];
     const double begin = info[PE_MI_DATA_BEGIN], end = info[PE_MI_DATA_END];
     REQUIRE(format == PE_MATRIX_NPY || format == PE_MATRIX_SAFETENSORS, "%s: format %g", what, format);
     REQUIRE(format == PE_MATRIX_SAFETENSORS ? dtype >= PE_DTYPE_F32 && dtype <= PE_DTYPE_BF16
                                             : dtype >= PE_DTYPE_F32 && dtype <= PE_DTYPE_F16,
             "%s: dtype %g", what, dtype);
-    REQUIRE(info[PE_MI_BIG_ENDIAN] == 0 || (info[PE_MI_BIG_ENDIAN] == 1 && format == PE_MATRIX_NPY), "%s: big_endian %g",
-            what, info[PE_MI_BIG_ENDIAN]);
+    REQUIRE(info[PE_MI_BIG_ENDIAN] == 0 || (info[PE_MI_BIG_ENDIAN] == 1 && format == PE_MATRIX_NPY),
+            "%s: big_endian %g", what, info[PE_MI_BIG_ENDIAN]);
     REQUIRE(info[PE_MI_FORTRAN] == 0 || (info[PE_MI_FORTRAN] == 1 && format == PE_MATRIX_NPY), "%s: fortran %g", what,
             info[PE_MI_FORTRAN]);
     REQUIRE(is_integer(rows) && is_integer(cols) && rows >= 1 && cols >= 1 && rows * cols <= MAXE, "%s: shape (%g, %g)",
             what, rows, cols);
     REQUIRE(is_integer(begin) && is_integer(end) && 0 <= begin && begin <= end && end <= file_size,
             "%s: data [%.17g, %.17g) in a file of %.17g bytes", what, begin, end, file_size);
-    REQUIRE(end - begin == rows * cols * (double)dtype_size(dtype), "%s: %.17g data bytes for (%g, %g) of dtype %g", what,
-            end - begin, rows, cols, dtype);
+    REQUIRE(end - begin == rows * cols * (double)dtype_size(dtype), "%s: %.17g data bytes for (%g, %g) of dtype %g",
+            what, end - begin, rows, cols, dtype);
     if (format == PE_MATRIX_NPY) {
         const double version = info[PE_MI_VERSION];
         REQUIRE(version == 1 || version == 2 || version == 3, "%s: npy version %g", what, version);
@@ -139,15 +150,17 @@ static void check_parse(const char *what, pe_status st, const double *info, cons
     } else {
         REQUIRE(size >= 8, "%s: OK for a safetensors file with %d bytes", what, size);
         const double header_end = 8.0 + (double)le_bytes(bytes, 8);
-        REQUIRE(header_end <= size, "%s: OK while the header (to %.17g) is past the %d bytes given", what, header_end, size);
+        REQUIRE(header_end <= size, "%s: OK while the header (to %.17g) is past the %d bytes given", what, header_end,
+                size);
         REQUIRE(begin >= header_end, "%s: data begins at %.17g, inside the header (to %.17g)", what, begin, header_end);
-        REQUIRE(info[PE_MI_TENSORS] >= 1 && is_integer(info[PE_MI_TENSORS]), "%s: %g tensors", what, info[PE_MI_TENSORS]);
+        REQUIRE(info[PE_MI_TENSORS] >= 1 && is_integer(info[PE_MI_TENSORS]), "%s: %g tensors", what,
+                info[PE_MI_TENSORS]);
     }
 }
 
 // --- conversion reference --------------------------------------------------------------------------
 
-// One stored element, decoded independently of c/matrix.c; 0 when it must be refused.
+// One stored element, decoded independently of c/matrix.c and its readers; 0 when it must be refused.
 static int ref_element(const uint8_t *p, int dtype, int big_endian, float *out) {
     const size_t size = dtype_size(dtype);
     uint8_t le[8];
@@ -174,8 +187,8 @@ static int ref_element(const uint8_t *p, int dtype, int big_endian, float *out) 
 }
 
 // pe_matrix_convert on an exact copy of data: its output against ref_element in file order.
-static void check_convert(const char *what, const uint8_t *data_src, int64_t size, int dtype, int big_endian, int fortran,
-                          int64_t rows, int64_t cols, char *message, int32_t cap) {
+static void check_convert(const char *what, const uint8_t *data_src, int64_t size, int dtype, int big_endian,
+                          int fortran, int64_t rows, int64_t cols, char *message, int32_t cap) {
     const int64_t n = rows * cols;
     uint8_t *data = copy_exact(data_src, (size_t)size);
     float *out = malloc(sizeof(float) * (size_t)n);
@@ -201,13 +214,14 @@ static void check_convert(const char *what, const uint8_t *data_src, int64_t siz
                     (long long)row, (long long)col, got, want);
         }
     }
-    if (bad < 0) REQUIRE(st == PE_OK, "%s: convert refused a matrix of finite float32 values: %s", what, message ? message : "");
+    if (bad < 0)
+        REQUIRE(st == PE_OK, "%s: convert refused a matrix of finite float32 values: %s", what, message ? message : "");
     if (dtype == PE_DTYPE_F32 || dtype == PE_DTYPE_F64) {   // the SIMD and scalar fast paths agree
         float *a = malloc(sizeof(float) * (size_t)n), *b = malloc(sizeof(float) * (size_t)n);
         int64_t ka = dtype == PE_DTYPE_F32 ? pe_convert_f32le_scalar(a, data, n) : pe_convert_f64le_scalar(a, data, n);
         int64_t kb = dtype == PE_DTYPE_F32 ? pe_convert_f32le_simd(b, data, n) : pe_convert_f64le_simd(b, data, n);
-        REQUIRE(ka == kb && memcmp(a, b, sizeof(float) * (size_t)ka) == 0, "%s: SIMD conversion stops at %lld, scalar at %lld",
-                what, (long long)kb, (long long)ka);
+        REQUIRE(ka == kb && memcmp(a, b, sizeof(float) * (size_t)ka) == 0,
+                "%s: SIMD conversion stops at %lld, scalar at %lld", what, (long long)kb, (long long)ka);
         free(a), free(b);
     }
     free(data), free(out), free(info);
@@ -217,8 +231,8 @@ static void check_convert(const char *what, const uint8_t *data_src, int64_t siz
 
 #define MAX_LISTED 16
 typedef struct {
-    int count;                   // names collected (at most MAX_LISTED)
-    char *names[MAX_LISTED];     // each NUL-terminated as listed
+    int count;                 // names collected (at most MAX_LISTED)
+    char *names[MAX_LISTED];   // each NUL-terminated as listed
     double tensors;
     pe_status st;
 } listing;
@@ -229,7 +243,8 @@ static void list_names(listing *l, const uint8_t *bytes, int32_t size, int32_t c
     double *info = malloc(sizeof(double) * PE_MI_COUNT);
     char *message = malloc(128);
     l->st = pe_matrix_names(out, capacity, info, message, 128, bytes, size, (double)size);
-    REQUIRE(l->st == PE_OK || l->st == PE_ERR_MATRIX || l->st == PE_MATRIX_NEED_MORE, "pe_matrix_names: status %d", l->st);
+    REQUIRE(l->st == PE_OK || l->st == PE_ERR_MATRIX || l->st == PE_MATRIX_NEED_MORE, "pe_matrix_names: status %d",
+            l->st);
     REQUIRE(l->st != PE_MATRIX_NEED_MORE, "pe_matrix_names: NEED_MORE for a whole file");
     check_message("pe_matrix_names", message, 128, l->st);
     if (l->st == PE_OK) {
@@ -276,18 +291,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     REQUIRE(small.st == names.st && (small.st != PE_OK || small.tensors == names.tensors),
             "pe_matrix_names: the capacity changed the status (%d vs %d) or the count", small.st, names.st);
     for (int k = 0; k < small.count; k++)
-        REQUIRE(k < names.count && strcmp(small.names[k], names.names[k]) == 0, "pe_matrix_names: name %d differs by capacity", k);
+        REQUIRE(k < names.count && strcmp(small.names[k], names.names[k]) == 0,
+                "pe_matrix_names: name %d differs by capacity", k);
     free_listing(&small);
 
     // The tensor name.
-    static const char LONG_NAME[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    static const char LONG_NAME[] =
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
     const uint8_t *name = NULL;
     int32_t name_len = -1;
     uint64_t bad = 0;
     const int name_mode = c3 >> 4;
     const char *fixed = NULL;
     switch (name_mode) {
-    case 6: case 15:
+    case 6:
+    case 15:
         if (names.count > 0) {
             const char *s = names.names[(c0 >> 4) % names.count];
             name = (const uint8_t *)s;
@@ -302,7 +320,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 8: fixed = ""; break;
     case 9: name = NULL, name_len = 0; break;
     case 10: name = NULL, name_len = 3, bad |= 1u << 7; break;
-    case 11: fixed = "x"; name_len = -2; bad |= 1u << 8; break;
+    case 11:
+        fixed = "x";
+        name_len = -2;
+        bad |= 1u << 8;
+        break;
     case 12: fixed = "__metadata__"; break;
     case 13: fixed = "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"; break;   // é € 😀
     case 14: fixed = LONG_NAME; break;
@@ -321,10 +343,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // The message buffer.
     int32_t cap = MESSAGE_CAPS[c3 & 15];
     char *message = NULL;
-    if (cap == -2) cap = 7, bad |= 1u << 2;                     // NULL with a capacity
-    else if (cap == -3) cap = -1, message = malloc(1), bad |= 1u << 3;
-    else if (cap == -1) cap = 0;                                 // NULL, capacity 0: allowed
-    else message = malloc((size_t)cap);
+    if (cap == -2) cap = 7, bad |= 1u << 2;   // NULL with a capacity
+    else if (cap == -3)
+        cap = -1, message = malloc(1), bad |= 1u << 3;
+    else if (cap == -1)
+        cap = 0;   // NULL, capacity 0: allowed
+    else
+        message = malloc((size_t)cap);
     if (cap > 0 && message != NULL) memset(message, 'Z', (size_t)cap);
 
     // How the parse sees the file.
@@ -340,7 +365,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (mode == 6) {
         static const double weird[8] = {NAN, INFINITY, -1.0, -INFINITY, 0.5, 9007199254740994.0, 1e300, -0.5};
         const int w = c2 & 7;
-        file_size = w == 4 ? (double)len + 0.5 : w == 7 ? (double)len - 0.5 : w == 2 && len > 0 ? (double)len - 1 : weird[w];
+        file_size = w == 4              ? (double)len + 0.5
+                    : w == 7            ? (double)len - 0.5
+                    : w == 2 && len > 0 ? (double)len - 1
+                                        : weird[w];
         bad |= 1u << 6;
     } else if (mode == 7) {
         given = 0;
@@ -375,16 +403,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!(bad & ((1u << 6) | (1u << 1)))) {
         char *list = malloc(64);
         double *ni = malloc(sizeof(double) * PE_MI_COUNT);
-        pe_status ns = pe_matrix_names(list, 64, ni, message, message != NULL && cap > 0 ? cap : 0, bytes, given, file_size);
-        REQUIRE(ns == PE_OK || ns == PE_ERR_MATRIX || ns == PE_MATRIX_NEED_MORE, "pe_matrix_names (as parsed): status %d", ns);
+        pe_status ns =
+            pe_matrix_names(list, 64, ni, message, message != NULL && cap > 0 ? cap : 0, bytes, given, file_size);
+        REQUIRE(ns == PE_OK || ns == PE_ERR_MATRIX || ns == PE_MATRIX_NEED_MORE,
+                "pe_matrix_names (as parsed): status %d", ns);
         check_message("pe_matrix_names (as parsed)", message, message != NULL && cap > 0 ? cap : 0, ns);
         if (ns == PE_MATRIX_NEED_MORE)
             REQUIRE(is_integer(ni[PE_MI_NEED]) && ni[PE_MI_NEED] > given && ni[PE_MI_NEED] <= file_size,
-                    "pe_matrix_names: NEED_MORE for %.17g bytes with %d given of %.17g", ni[PE_MI_NEED], given, file_size);
+                    "pe_matrix_names: NEED_MORE for %.17g bytes with %d given of %.17g", ni[PE_MI_NEED], given,
+                    file_size);
         if (ns == PE_OK) {
-            REQUIRE(ni[PE_MI_NAMES] <= ni[PE_MI_TENSORS], "pe_matrix_names: %g names written of %g", ni[PE_MI_NAMES], ni[PE_MI_TENSORS]);
-            if (st == PE_OK) REQUIRE(ni[PE_MI_TENSORS] == info[PE_MI_TENSORS], "pe_matrix_names counts %g tensors, parse %g",
-                                     ni[PE_MI_TENSORS], info[PE_MI_TENSORS]);
+            REQUIRE(ni[PE_MI_NAMES] <= ni[PE_MI_TENSORS], "pe_matrix_names: %g names written of %g", ni[PE_MI_NAMES],
+                    ni[PE_MI_TENSORS]);
+            if (st == PE_OK)
+                REQUIRE(ni[PE_MI_TENSORS] == info[PE_MI_TENSORS], "pe_matrix_names counts %g tensors, parse %g",
+                        ni[PE_MI_TENSORS], info[PE_MI_TENSORS]);
         }
         free(list), free(ni);
     }
@@ -396,8 +429,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_parse("whole file", whole.st, whole.info, file, len32, (double)len, name_len >= 0);
         if (fuzz_verbose())
             fprintf(stderr, "parse: status %d, (%g, %g) dtype %g [%g, %g) %s; names %d (%d listed)\n", whole.st,
-                    whole.info[PE_MI_ROWS], whole.info[PE_MI_COLS], whole.info[PE_MI_DTYPE], whole.info[PE_MI_DATA_BEGIN],
-                    whole.info[PE_MI_DATA_END], whole.message, names.st, names.count);
+                    whole.info[PE_MI_ROWS], whole.info[PE_MI_COLS], whole.info[PE_MI_DTYPE],
+                    whole.info[PE_MI_DATA_BEGIN], whole.info[PE_MI_DATA_END], whole.message, names.st, names.count);
         int32_t at = (int32_t)((uint64_t)len * c2 / 255);
         for (int round = 0; round < 8; round++) {
             uint8_t *part = copy_exact(file, (size_t)at);
@@ -405,11 +438,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             check_parse("prefix", step.st, step.info, part, at, (double)len, name_len >= 0);
             free(part);
             if (step.st != PE_MATRIX_NEED_MORE) break;
-            REQUIRE(step.info[PE_MI_NEED] > at, "prefix: NEED_MORE asks for %g bytes with %d given", step.info[PE_MI_NEED], at);
+            REQUIRE(step.info[PE_MI_NEED] > at, "prefix: NEED_MORE asks for %g bytes with %d given",
+                    step.info[PE_MI_NEED], at);
             at = (int32_t)step.info[PE_MI_NEED];
         }
-        REQUIRE(step.st == whole.st, "prefix parse ends with status %d, the whole file with %d (%s | %s)", step.st, whole.st,
-                step.message, whole.message);
+        REQUIRE(step.st == whole.st, "prefix parse ends with status %d, the whole file with %d (%s | %s)", step.st,
+                whole.st, step.message, whole.message);
         step.info[PE_MI_NEED] = whole.info[PE_MI_NEED] = 0;
         REQUIRE(memcmp(step.info, whole.info, sizeof whole.info) == 0 && strcmp(step.message, whole.message) == 0,
                 "prefix parse and whole-file parse disagree: \"%s\" vs \"%s\"", step.message, whole.message);
@@ -430,7 +464,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 parse_into(&by_name, file, len32, (double)len, nm, (int32_t)strlen(names.names[k]));
                 free(nm);
                 REQUIRE(by_name.st != PE_ERR_MATRIX || by_name.info[PE_MI_ERROR_FIELD] != PE_MATRIX_ERROR_NAME,
-                        "listed name %d (\"%s\") is not found by pe_matrix_parse: %s", k, names.names[k], by_name.message);
+                        "listed name %d (\"%s\") is not found by pe_matrix_parse: %s", k, names.names[k],
+                        by_name.message);
             }
 
         // A parsed matrix converts, and pe_matrix_load agrees with the two steps.
@@ -438,20 +473,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             const double *wi = whole.info;
             const int64_t rows = (int64_t)wi[PE_MI_ROWS], cols = (int64_t)wi[PE_MI_COLS];
             const int64_t begin = (int64_t)wi[PE_MI_DATA_BEGIN], end = (int64_t)wi[PE_MI_DATA_END];
-            check_convert("pe_matrix_convert", file + begin, end - begin, (int)wi[PE_MI_DTYPE], (int)wi[PE_MI_BIG_ENDIAN],
-                          (int)wi[PE_MI_FORTRAN], rows, cols, message, message != NULL && cap > 0 ? cap : 0);
+            check_convert("pe_matrix_convert", file + begin, end - begin, (int)wi[PE_MI_DTYPE],
+                          (int)wi[PE_MI_BIG_ENDIAN], (int)wi[PE_MI_FORTRAN], rows, cols, message,
+                          message != NULL && cap > 0 ? cap : 0);
             float *out = malloc(sizeof(float) * (size_t)(rows * cols));
             double *li = malloc(sizeof(double) * PE_MI_COUNT);
             char lm[200];
             pe_status ls = pe_matrix_load(out, (size_t)(rows * cols), li, lm, sizeof lm, file, len, name, name_len);
             REQUIRE(ls == PE_OK || ls == PE_ERR_MATRIX, "pe_matrix_load: status %d for a parsed file", ls);
             for (int k = 0; k < PE_MI_BAD_ROW; k++)
-                REQUIRE(li[k] == wi[k] || k == PE_MI_ERROR_FIELD, "pe_matrix_load: info[%d] = %g, parse gave %g", k, li[k], wi[k]);
+                REQUIRE(li[k] == wi[k] || k == PE_MI_ERROR_FIELD, "pe_matrix_load: info[%d] = %g, parse gave %g", k,
+                        li[k], wi[k]);
             if (ls == PE_OK)
-                for (int64_t k = 0; k < rows * cols; k++) REQUIRE(isfinite(out[k]), "pe_matrix_load: value %lld not finite", (long long)k);
+                for (int64_t k = 0; k < rows * cols; k++)
+                    REQUIRE(isfinite(out[k]), "pe_matrix_load: value %lld not finite", (long long)k);
             if (rows * cols > 1)   // one float short: refused before anything is written
-                REQUIRE(pe_matrix_load(out + 1, (size_t)(rows * cols - 1), li, lm, sizeof lm, file, len, name, name_len) ==
-                            PE_ERR_ARG(2),
+                REQUIRE(pe_matrix_load(out + 1, (size_t)(rows * cols - 1), li, lm, sizeof lm, file, len, name,
+                                       name_len) == PE_ERR_ARG(2),
                         "pe_matrix_load: accepts a capacity one float short");
             free(out), free(li);
         }
@@ -473,7 +511,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (fortran == 2) cbad |= 1u << 9;
         if (rows < 1) cbad |= 1u << 10;
         if (bytes_given < 0 || bytes_given > (int64_t)(len - 4)) bytes_given = (int64_t)(len - 4), cbad |= 1u << 6;
-        else if (short_by_one) cbad |= 1u << 6;
+        else if (short_by_one)
+            cbad |= 1u << 6;
         if (cbad == 0) {
             check_convert("pe_matrix_convert (raw)", values, bytes_given, dtype, be, fortran, rows, cols, message,
                           message != NULL && cap > 0 ? cap : 0);
@@ -481,11 +520,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             uint8_t *d = copy_exact(values, (size_t)bytes_given);
             float *out = malloc(sizeof(float) * FUZZ_SMALL);
             double ci[PE_MI_COUNT];
-            pe_status cs = pe_matrix_convert(out, ci, message, message != NULL && cap > 0 ? cap : 0, d, (int32_t)bytes_given, dtype, be, fortran,
-                                             rows, cols);
+            pe_status cs = pe_matrix_convert(out, ci, message, message != NULL && cap > 0 ? cap : 0, d,
+                                             (int32_t)bytes_given, dtype, be, fortran, rows, cols);
             const int arg = cs > 100 && cs < 200 ? PE_ERR_ARG_INDEX(cs) : -1;
-            REQUIRE(arg > 0 && (cbad & (1u << arg)), "pe_matrix_convert: status %d for invalid arguments (mask 0x%llx)", cs,
-                    (unsigned long long)cbad);
+            REQUIRE(arg > 0 && (cbad & (1u << arg)), "pe_matrix_convert: status %d for invalid arguments (mask 0x%llx)",
+                    cs, (unsigned long long)cbad);
             free(d), free(out);
         }
     }

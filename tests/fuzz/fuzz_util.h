@@ -45,6 +45,7 @@ typedef struct {
     size_t n;
 } reader;
 
+// clang-format off
 static const int32_t EDGE_INTS[64] = {
     0, 1, -1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33,
     63, 64, 65, 127, 128, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
@@ -64,6 +65,7 @@ static const double EDGE_DOUBLES[64] = {
     0.375, 1.5, -0.5, 1000000.5, 100.0, 16.0, 0.75, 40.0, 6.283185307179586, 3.141592653589793,
     1e-3, 255.99999999999997, 256.0, -1e-300, 1e-20, 1e20,
 };
+// clang-format on
 
 static inline int rd_more(const reader *r) { return r->n > 0; }
 
@@ -161,4 +163,4 @@ static inline void *alloc_block(int64_t count, size_t size) {
 
 static inline int is_integer(double v) { return isfinite(v) && v == floor(v); }
 
-#endif // PE_FUZZ_UTIL_H
+#endif   // PE_FUZZ_UTIL_H

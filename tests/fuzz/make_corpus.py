@@ -270,7 +270,7 @@ def regression_seeds():
 
 
 def matrix_regressions(directory):
-    # matrix.c: an unknown dtype quoted to 16 bytes split a UTF-8 character (message not UTF-8).
+    # safetensors.c: an unknown dtype quoted to 16 bytes split a UTF-8 character (message not UTF-8).
     write(directory, 'regress_dtype_message_split_utf8', bytes.fromhex(
         '0000ff0046000000000000007b2274223a7b226474797065223a224142434445464748494a4b4c4d4e4fc3a9222c227368617065223a5b'
         '312c315d2c22646174615f6f666673657473223a5b302c305d7d7d'))

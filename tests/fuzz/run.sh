@@ -43,7 +43,7 @@ if [ -n "$coverage" ]; then
     LLVM_PROFILE_FILE="$out/$h.profraw" "$out/$h" "$coverage/$h" >/dev/null
     llvm-profdata merge -sparse "$out/$h.profraw" -o "$out/$h.profdata"
     echo "== $h over $coverage/$h"
-    if [ "$h" = fuzz_matrix ]; then files=(c/matrix.c); else files=($(ls c/*.c c/*.h | grep -v -e matrix -e attention)); fi
+    if [ "$h" = fuzz_matrix ]; then files=(c/matrix.c c/npy.c c/safetensors.c); else files=($(ls c/*.c c/*.h | grep -v -e matrix -e npy -e safetensors -e attention)); fi
     llvm-cov report "$out/$h" -instr-profile="$out/$h.profdata" "${files[@]}" 2>/dev/null | grep -v -e '^Files which' -e '  0  *0  *- '
   done
   exit 0

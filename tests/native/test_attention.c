@@ -1,8 +1,9 @@
-// Native tests of the attention kernel (c/attention.c), gcc + SIMDe under ASan/UBSan (run.sh):
+// Native tests of the attention kernel (c/attention.c, c/attention_inputs.c), gcc + SIMDe under
+// ASan/UBSan (run.sh):
 //   1. exp: the SIMD and scalar polynomial agree bit for bit, and are within 2 ulp of float64 exp
 //      over every 2^-10 step of [−87.3, 0] plus random arguments; 0 below ln(FLT_MIN) and at −∞.
-//   2. softmax rows, scores tiles and Gaussian rows: SIMD vs scalar reference at every tail length
-//      (bit for bit; the Gaussian within 1 ulp, its series against libm).
+//   2. softmax rows and scores tiles: SIMD vs scalar reference at every tail length, bit for bit
+//      (the Gaussian rows of q and k: test_random.c).
 //   3. The whole kernel, SIMD vs scalar, for every encoding class, content, causal or not, odd and
 //      even sizes, 1–3 heads: bit for bit when the Gaussian rows come from the same function.
 //   4. Against a float64 evaluation of the definitions written out here (q, k from the documented
@@ -18,7 +19,6 @@
 #include <string.h>
 
 #include "absolute.h"
-#include "alibi.h"
 #include "attention.h"
 #include "pe.h"
 #include "relative.h"
@@ -59,14 +59,20 @@ static void test_exp(void) {
             if (memcmp(&s, &simd[l], 4) != 0) mismatches++;
             if (xs[l] >= -87.33654f) {
                 double u = ulps(s, exp((double)xs[l]));
-                if (u > worst) { worst = u; worst_x = xs[l]; }
+                if (u > worst) {
+                    worst = u;
+                    worst_x = xs[l];
+                }
             }
         }
     }
     for (int t = 0; t < 200000; t++) {
         float x = uniform(-87.3f, 0.0f);
         double u = ulps(pe_attention_exp(x), exp((double)x));
-        if (u > worst) { worst = u; worst_x = x; }
+        if (u > worst) {
+            worst = u;
+            worst_x = x;
+        }
     }
     printf("  exp: max error %.3f ulp (at x = %.6g) over [-87.3, 0]\n", worst, (double)worst_x);
     CHECK(worst < 2.0, "exp within 2 ulp of float64 exp, got %.3f ulp at %g", worst, (double)worst_x);
@@ -90,17 +96,17 @@ static void test_softmax_simd_matches_scalar(void) {
         for (int variant = 0; variant < 6; variant++) {
             for (int j = 0; j < n; j++) {
                 float v = uniform(-8.0f, 8.0f);
-                if (variant == 1 && lcg() % 3 == 0) v = -INFINITY;            // masked entries
-                if (variant == 2) v = uniform(-1e30f, 1e30f);                  // huge logits
-                if (variant == 3) v = -INFINITY;                               // every entry masked
-                if (variant == 4) v = (lcg() & 1) ? 0.0f : -0.0f;              // signed zeros
-                if (variant == 5) v = uniform(-200.0f, 0.0f);                  // underflowing exps
+                if (variant == 1 && lcg() % 3 == 0) v = -INFINITY;   // masked entries
+                if (variant == 2) v = uniform(-1e30f, 1e30f);        // huge logits
+                if (variant == 3) v = -INFINITY;                     // every entry masked
+                if (variant == 4) v = (lcg() & 1) ? 0.0f : -0.0f;    // signed zeros
+                if (variant == 5) v = uniform(-200.0f, 0.0f);        // underflowing exps
                 a[j] = b[j] = v;
             }
             a[n] = b[n] = 12345.0f;   // a sentinel just past the row
             float ea = pe_attention_softmax_scalar(a, n), eb = pe_attention_softmax_simd(b, n);
-            CHECK(same_bits(a, b, (size_t)n) && memcmp(&ea, &eb, 4) == 0,
-                  "softmax SIMD == scalar (n=%d, variant %d)", n, variant);
+            CHECK(same_bits(a, b, (size_t)n) && memcmp(&ea, &eb, 4) == 0, "softmax SIMD == scalar (n=%d, variant %d)",
+                  n, variant);
             CHECK(a[n] == 12345.0f && b[n] == 12345.0f, "softmax stays in its row (n=%d)", n);
             double sum = 0.0;
             int nan = 0;
@@ -145,39 +151,6 @@ static void test_scores_simd_matches_scalar(void) {
                     }
         }
     CHECK(bad == 0, "scores SIMD == scalar and nothing past the row end written (%d of %d cases bad)", bad, cases);
-}
-
-static void test_normal_simd_matches_scalar(void) {
-    float a[80], b[80], add[80];
-    int over = 0, differ = 0, total = 0;
-    for (int t = 0; t < 80; t++) add[t] = uniform(-1.0f, 1.0f);
-    const uint64_t seeds[] = {0, 1, 4294967295ull, 0x123456789ABCDEFull};
-    for (size_t si = 0; si < sizeof seeds / sizeof seeds[0]; si++)
-        for (int n = 1; n <= 80; n++)
-            for (uint32_t p = 0; p < 3; p++) {
-                const float *ad = (n % 3 == 0) ? add : NULL;
-                double scale = (n % 2) ? 1.0 : 0.125;
-                pe_attention_normal_scalar(a, seeds[si], p * 1048576u + (uint32_t)n, n, scale, ad);
-                pe_attention_normal_simd(b, seeds[si], p * 1048576u + (uint32_t)n, n, scale, ad);
-                for (int c = 0; c < n; c++) {
-                    total++;
-                    if (a[c] != b[c]) differ++;
-                    float lo = nextafterf(a[c], -INFINITY), hi = nextafterf(a[c], INFINITY);
-                    if (b[c] < lo || b[c] > hi) over++;
-                }
-                // And the scalar row is the learned generator's (c/absolute.c) entry by entry.
-                if (ad == NULL && seeds[si] < 4294967296ull) {
-                    int wrong = 0;
-                    for (int c = 0; c < n; c++) {
-                        float want = (float)(scale * pe_learned_normal(seeds[si], p * 1048576u + (uint32_t)n, (uint32_t)c));
-                        if (a[c] != want) wrong++;
-                    }
-                    CHECK(wrong == 0, "Gaussian row = learned generator (n=%d)", n);
-                }
-            }
-    printf("  Gaussian rows: SIMD series vs libm: %d of %d values differ, all within 1 ulp\n", differ, total);
-    CHECK(over == 0, "Gaussian SIMD within 1 ulp of scalar (%d over)", over);
-    CHECK(differ * 1000 < total, "Gaussian SIMD equal to scalar almost always (%d of %d differ)", differ, total);
 }
 
 // --- 3, 4. the whole kernel ------------------------------------------------------------------
@@ -236,20 +209,28 @@ static buffers alloc_buffers(const config *c) {
 }
 
 static void free_buffers(buffers *b) {
-    free(b->out); free(b->ent); free(b->mass); free(b->scratch); free(b->table);
-    free(b->cos); free(b->sin); free(b->bias); free(b->text); free(b->words);
+    free(b->out);
+    free(b->ent);
+    free(b->mass);
+    free(b->scratch);
+    free(b->table);
+    free(b->cos);
+    free(b->sin);
+    free(b->bias);
+    free(b->text);
+    free(b->words);
 }
 
 static pe_status run(const config *c, buffers *b, const pe_attention_ops *ops) {
-    return pe_attention_variant(b->out, b->ent, b->mass, b->scratch, b->table, b->cos, b->sin, b->bias,
-                                b->text, b->words, c->length, c->dim, c->heads, c->causal, c->encoding,
-                                c->rotary_dim, c->layout, c->bias_heads, c->content, c->seed, ops);
+    return pe_attention_variant(b->out, b->ent, b->mass, b->scratch, b->table, b->cos, b->sin, b->bias, b->text,
+                                b->words, c->length, c->dim, c->heads, c->causal, c->encoding, c->rotary_dim, c->layout,
+                                c->bias_heads, c->content, c->seed, ops);
 }
 
 // The SIMD set with the scalar Gaussian rows: then everything is bit for bit the scalar reference.
 static pe_attention_ops simd_with_scalar_normal(void) {
     pe_attention_ops ops = *pe_attention_ops_default();
-    ops.normal = pe_attention_normal_scalar;
+    ops.normal = pe_random_row_scalar;
     return ops;
 }
 
@@ -263,8 +244,8 @@ static void reference_qk(const config *c, const buffers *b, int32_t h, double *q
             double qv, kv;
             if (c->content == PE_CONTENT_RANDOM) {
                 uint32_t p = (uint32_t)h * 1048576u + (uint32_t)i;
-                qv = pe_learned_normal(s + (1ull << 32), p, (uint32_t)ch) + t;
-                kv = pe_learned_normal(s + (2ull << 32), p, (uint32_t)ch) + t;
+                qv = pe_random_normal(s + (1ull << 32), p, (uint32_t)ch) + t;
+                kv = pe_random_normal(s + (2ull << 32), p, (uint32_t)ch) + t;
             } else if (c->content == PE_CONTENT_NONE) {
                 qv = kv = c->encoding == PE_ENCODING_ADDITIVE ? t : c->encoding == PE_ENCODING_ROTARY ? 1.0 : 0.0;
             } else {
@@ -272,11 +253,11 @@ static void reference_qk(const config *c, const buffers *b, int32_t h, double *q
                 uint64_t ws = pe_fnv1a64(w, b->words[i + 1] - b->words[i]) + s;
                 qv = kv = 0.0;
                 for (int32_t cc = 0; cc < D; cc++) {
-                    double x = (double)(float)pe_learned_normal(ws, 0, (uint32_t)cc) +
+                    double x = (double)(float)pe_random_normal(ws, 0, (uint32_t)cc) +
                                (c->encoding == PE_ENCODING_ADDITIVE ? b->table[i * D + cc] : 0.0);
                     uint32_t row = (uint32_t)h * 1048576u + (uint32_t)ch;
-                    qv += (double)(float)(pe_learned_normal(s + (4ull << 32), row, (uint32_t)cc) / sqrt(D)) * x;
-                    kv += (double)(float)(pe_learned_normal(s + (5ull << 32), row, (uint32_t)cc) / sqrt(D)) * x;
+                    qv += (double)(float)(pe_random_normal(s + (4ull << 32), row, (uint32_t)cc) / sqrt(D)) * x;
+                    kv += (double)(float)(pe_random_normal(s + (5ull << 32), row, (uint32_t)cc) / sqrt(D)) * x;
                 }
             }
             q[i * D + ch] = qv;
@@ -286,7 +267,8 @@ static void reference_qk(const config *c, const buffers *b, int32_t h, double *q
         const int32_t n = c->rotary_dim / 2;
         for (int32_t i = 0; i < L; i++)
             for (int32_t pr = 0; pr < n; pr++) {
-                int32_t a = c->layout == PE_ROPE_HALF ? pr : 2 * pr, bb = c->layout == PE_ROPE_HALF ? pr + n : 2 * pr + 1;
+                int32_t a = c->layout == PE_ROPE_HALF ? pr : 2 * pr,
+                        bb = c->layout == PE_ROPE_HALF ? pr + n : 2 * pr + 1;
                 double cs = b->cos[i * n + pr], sn = b->sin[i * n + pr];
                 double *v[2] = {q + i * D, k + i * D};
                 for (int t = 0; t < 2; t++) {
@@ -331,8 +313,11 @@ static void check_reference(const config *c, const buffers *b, const char *what)
         }
     }
     CHECK(worst < 2e-6, "%s: weights within 2e-6 of float64 (got %.3g)", what, worst);
-    CHECK(worst_ent < 1e-5 && worst_mass < 2e-6, "%s: entropy (%.3g) and local mass (%.3g) match float64", what, worst_ent, worst_mass);
-    free(q); free(k); free(s);
+    CHECK(worst_ent < 1e-5 && worst_mass < 2e-6, "%s: entropy (%.3g) and local mass (%.3g) match float64", what,
+          worst_ent, worst_mass);
+    free(q);
+    free(k);
+    free(s);
 }
 
 static void check_properties(const config *c, const buffers *b, const char *what) {
@@ -349,7 +334,8 @@ static void check_properties(const config *c, const buffers *b, const char *what
             }
             if (fabs(sum - 1.0) > 1e-6) sums++;
         }
-    CHECK(nan == 0 && upper == 0 && sums == 0, "%s: no NaN/negative (%d), causal upper 0 (%d), rows sum to 1 (%d bad)", what, nan, upper, sums);
+    CHECK(nan == 0 && upper == 0 && sums == 0, "%s: no NaN/negative (%d), causal upper 0 (%d), rows sum to 1 (%d bad)",
+          what, nan, upper, sums);
 }
 
 static void test_kernel_variants(void) {
@@ -360,8 +346,16 @@ static void test_kernel_variants(void) {
         for (int content = PE_CONTENT_RANDOM; content <= PE_CONTENT_NONE; content++)
             for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++)
                 for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++) {
-                    config c = {lengths[li], dims[di], 1 + (int32_t)((li + di) % 3), (int32_t)((li + di) % 2), enc, content,
-                                0, (int32_t)(di % 2), 1, 7.0};
+                    config c = {lengths[li],
+                                dims[di],
+                                1 + (int32_t)((li + di) % 3),
+                                (int32_t)((li + di) % 2),
+                                enc,
+                                content,
+                                0,
+                                (int32_t)(di % 2),
+                                1,
+                                7.0};
                     if (enc == PE_ENCODING_ROTARY) {
                         if (c.dim < 2) continue;
                         c.rotary_dim = (c.dim / 2) * 2 - (li % 2 && c.dim >= 4 ? 2 : 0);   // partial sometimes
@@ -377,12 +371,16 @@ static void test_kernel_variants(void) {
                     size_t n = (size_t)c.heads * c.length * c.length;
                     compared++;
                     if (sa != PE_OK || sb != PE_OK || !same_bits(a.out, b.out, n) ||
-                        !same_bits(a.ent, b.ent, (size_t)c.heads * c.length) || !same_bits(a.mass, b.mass, (size_t)c.heads * c.length)) {
+                        !same_bits(a.ent, b.ent, (size_t)c.heads * c.length) ||
+                        !same_bits(a.mass, b.mass, (size_t)c.heads * c.length)) {
                         bad++;
-                        if (bad < 5) printf("  mismatch: enc %d content %d L %d D %d H %d causal %d\n", enc, content, c.length, c.dim, c.heads, c.causal);
+                        if (bad < 5)
+                            printf("  mismatch: enc %d content %d L %d D %d H %d causal %d\n", enc, content, c.length,
+                                   c.dim, c.heads, c.causal);
                     }
                     char what[96];
-                    snprintf(what, sizeof what, "enc %d content %d L %d D %d H %d causal %d", enc, content, c.length, c.dim, c.heads, c.causal);
+                    snprintf(what, sizeof what, "enc %d content %d L %d D %d H %d causal %d", enc, content, c.length,
+                             c.dim, c.heads, c.causal);
                     check_properties(&c, &a, what);
                     if (li % 3 == 0 || c.length <= 9) check_reference(&c, &a, what);
                     // The full SIMD set (series Gaussian) stays within a few float32 ulps.
@@ -405,8 +403,10 @@ static void test_masked_and_huge(void) {
         c.causal = causal;
         CHECK(run(&c, &b, pe_attention_ops_default()) == PE_OK, "all-masked runs");
         int nonzero = 0;
-        for (int t = 0; t < 2 * 81; t++) if (b.out[t] != 0.0f) nonzero++;
-        for (int t = 0; t < 18; t++) if (b.ent[t] != 0.0f || b.mass[t] != 0.0f) nonzero++;
+        for (int t = 0; t < 2 * 81; t++)
+            if (b.out[t] != 0.0f) nonzero++;
+        for (int t = 0; t < 18; t++)
+            if (b.ent[t] != 0.0f || b.mass[t] != 0.0f) nonzero++;
         CHECK(nonzero == 0, "rows with every entry masked are zeros, entropy and mass 0 (causal %d)", causal);
     }
     // Half the keys masked by the bias: the others share the weight.
@@ -488,7 +488,7 @@ static void test_bias_helpers(void) {
         for (int h = 0; h < H; h++)
             for (int r = -(L - 1); r < L; r++) {
                 int bucket = pe_t5_bucket(r, 16, 20, bi);
-                float want = (float)pe_learned_normal(3ull + (3ull << 32), (uint32_t)h, (uint32_t)bucket);
+                float want = (float)pe_random_normal(3ull + (3ull << 32), (uint32_t)h, (uint32_t)bucket);
                 if (rel[h * (2 * L - 1) + r + L - 1] != want) bad++;
             }
         CHECK(bad == 0, "t5 bias = T[h, bucket(r)] (bidirectional %d)", bi);
@@ -498,7 +498,9 @@ static void test_bias_helpers(void) {
     for (int h = 0; h < H; h++)
         for (int r = -(L - 1); r < L; r++) {
             int index = (r < -4 ? -4 : r > 4 ? 4 : r) + 4;
-            if (rel[h * (2 * L - 1) + r + L - 1] != (float)pe_learned_normal(9ull + (3ull << 32), (uint32_t)h, (uint32_t)index)) bad++;
+            if (rel[h * (2 * L - 1) + r + L - 1] !=
+                (float)pe_random_normal(9ull + (3ull << 32), (uint32_t)h, (uint32_t)index))
+                bad++;
         }
     CHECK(bad == 0, "shaw bias = S[h, clip(r) + k]");
     float angles[5] = {0.0f, 1.0f, -2.5f, 1000.0f, 3e6f}, cs[5], sn[5];
@@ -509,7 +511,8 @@ static void test_bias_helpers(void) {
     CHECK(bad == 0, "cos_sin of float32 angles in float64");
     CHECK(pe_fnv1a64((const uint8_t *)"", 0) == 0xCBF29CE484222325ull, "FNV-1a of nothing is the offset basis");
     CHECK(pe_fnv1a64((const uint8_t *)"a", 1) == 0xAF63DC4C8601EC8Cull, "FNV-1a 64 of \"a\" (published test vector)");
-    CHECK(pe_fnv1a64((const uint8_t *)"foobar", 6) == 0x85944171F73967E8ull, "FNV-1a 64 of \"foobar\" (published test vector)");
+    CHECK(pe_fnv1a64((const uint8_t *)"foobar", 6) == 0x85944171F73967E8ull,
+          "FNV-1a 64 of \"foobar\" (published test vector)");
 }
 
 static void test_bad_arguments(void) {
@@ -520,19 +523,30 @@ static void test_bad_arguments(void) {
     uint8_t *tx = b.text;
     int32_t *w = b.words;
     CHECK(ATT(NULL, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(1), "out NULL");
-    CHECK(ATT(o, NULL, NULL, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_OK, "entropy and mass may be NULL");
+    CHECK(ATT(o, NULL, NULL, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_OK,
+          "entropy and mass may be NULL");
     CHECK(ATT(o, e, m, NULL, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(4), "scratch NULL");
-    CHECK(ATT(o, e, m, s, NULL, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ADDITIVE, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(5), "table NULL when additive");
-    CHECK(ATT(o, e, m, s, NULL, NULL, NULL, NULL, NULL, NULL, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_OK, "unused pointers may be NULL");
-    CHECK(ATT(o, e, m, s, t, NULL, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(6), "cos NULL when rotary");
-    CHECK(ATT(o, e, m, s, t, cs, NULL, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(7), "sin NULL when rotary");
-    CHECK(ATT(o, e, m, s, t, cs, sn, NULL, tx, w, 6, 4, 2, 1, PE_ENCODING_BIAS, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(8), "bias NULL when bias");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, NULL, w, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(9), "text NULL for tokens");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, NULL, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(10), "words NULL for tokens");
+    CHECK(ATT(o, e, m, s, NULL, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ADDITIVE, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(5),
+          "table NULL when additive");
+    CHECK(ATT(o, e, m, s, NULL, NULL, NULL, NULL, NULL, NULL, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_OK,
+          "unused pointers may be NULL");
+    CHECK(ATT(o, e, m, s, t, NULL, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(6),
+          "cos NULL when rotary");
+    CHECK(ATT(o, e, m, s, t, cs, NULL, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(7),
+          "sin NULL when rotary");
+    CHECK(ATT(o, e, m, s, t, cs, sn, NULL, tx, w, 6, 4, 2, 1, PE_ENCODING_BIAS, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(8),
+          "bias NULL when bias");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, NULL, w, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(9),
+          "text NULL for tokens");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, NULL, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(10),
+          "words NULL for tokens");
     int32_t empty[7] = {0, 1, 1, 2, 3, 4, 5};
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, empty, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(10), "an empty word");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, empty, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(10),
+          "an empty word");
     int32_t negative[7] = {-1, 1, 2, 3, 4, 5, 6};
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, negative, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(10), "a negative offset");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, negative, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) ==
+              PE_ERR_ARG(10),
+          "a negative offset");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 0, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(11), "length 0");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 8193, 4, 1, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(11), "length 8193");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 0, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(12), "dim 0");
@@ -542,23 +556,34 @@ static void test_bad_arguments(void) {
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 2, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(14), "causal 2");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 4, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(15), "encoding 4");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, -1, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(15), "encoding -1");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 3, 0, 2, 0, 0.0) == PE_ERR_ARG(16), "rotary_dim odd");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 6, 0, 2, 0, 0.0) == PE_ERR_ARG(16), "rotary_dim > dim");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 0, 0, 2, 0, 0.0) == PE_ERR_ARG(16), "rotary_dim 0");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 4, 2, 2, 0, 0.0) == PE_ERR_ARG(17), "layout 2");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_BIAS, 4, 0, 3, 0, 0.0) == PE_ERR_ARG(18), "bias_heads 3 with 2 heads");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 3, 0, 2, 0, 0.0) == PE_ERR_ARG(16),
+          "rotary_dim odd");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 6, 0, 2, 0, 0.0) == PE_ERR_ARG(16),
+          "rotary_dim > dim");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 0, 0, 2, 0, 0.0) == PE_ERR_ARG(16),
+          "rotary_dim 0");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 4, 2, 2, 0, 0.0) == PE_ERR_ARG(17),
+          "layout 2");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_BIAS, 4, 0, 3, 0, 0.0) == PE_ERR_ARG(18),
+          "bias_heads 3 with 2 heads");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 4, 0.0) == PE_ERR_ARG(19), "content 4");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, -1, 0.0) == PE_ERR_ARG(19), "content -1");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, -1.0) == PE_ERR_ARG(20), "seed -1");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.5) == PE_ERR_ARG(20), "seed 0.5");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 4294967296.0) == PE_ERR_ARG(20), "seed 2^32");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 4294967296.0) == PE_ERR_ARG(20),
+          "seed 2^32");
     CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, NAN) == PE_ERR_ARG(20), "seed NaN");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 8192, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_TOO_LARGE, "heads·length² too large");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 1024, 512, 64, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_TOO_LARGE, "heads·length·dim too large");
-    CHECK(pe_attention_variant(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0, NULL) == PE_ERR_ARG(21), "ops NULL");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 8192, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_TOO_LARGE,
+          "heads·length² too large");
+    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 1024, 512, 64, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_TOO_LARGE,
+          "heads·length·dim too large");
+    CHECK(pe_attention_variant(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0, NULL) ==
+              PE_ERR_ARG(21),
+          "ops NULL");
     CHECK(pe_attention_scratch_floats(6, 4, 2, 0) == 2 * 2 * 6 * 4 + 8 * 4, "scratch size, random");
     CHECK(pe_attention_scratch_floats(6, 12, 2, 1) == 2 * 2 * 6 * 12 + 16 * 12 + 6 * 12 + 144, "scratch size, tokens");
-    CHECK(pe_attention_scratch_floats(0, 4, 2, 0) == -1 && pe_attention_scratch_floats(6, 4, 2, 4) == -1, "scratch size of bad arguments");
+    CHECK(pe_attention_scratch_floats(0, 4, 2, 0) == -1 && pe_attention_scratch_floats(6, 4, 2, 4) == -1,
+          "scratch size of bad arguments");
     float q1[8], k1[8];
     CHECK(pe_attention_random(NULL, k1, 1, 2, 4, 0.0) == PE_ERR_ARG(1), "random q NULL");
     CHECK(pe_attention_random(q1, NULL, 1, 2, 4, 0.0) == PE_ERR_ARG(2), "random k NULL");
@@ -604,7 +629,6 @@ int main(void) {
     test_exp();
     test_softmax_simd_matches_scalar();
     test_scores_simd_matches_scalar();
-    test_normal_simd_matches_scalar();
     test_kernel_variants();
     test_masked_and_huge();
     test_prepared();

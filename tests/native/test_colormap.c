@@ -28,8 +28,8 @@ static void test_simd_matches_scalar(void) {
     static float values[MAX_N];
     static uint8_t ref[4 * MAX_N + 8], simd[4 * MAX_N + 8];
     const uint8_t custom[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-    const float ranges[][2] = {{-1.0f, 1.0f}, {0.0f, 1.0f}, {-7.5f, 1e-3f}, {1e6f, 1e6f + 64.0f},
-                               {-3e38f, -2.9e38f}, {0.1f, 0.1000001f}};
+    const float ranges[][2] = {{-1.0f, 1.0f},        {0.0f, 1.0f},       {-7.5f, 1e-3f},
+                               {1e6f, 1e6f + 64.0f}, {-3e38f, -2.9e38f}, {0.1f, 0.1000001f}};
     int mismatches = 0;
     for (int map = 0; map < PE_COLORMAP_COUNT; map++)
         for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
@@ -60,7 +60,8 @@ static void test_simd_matches_scalar(void) {
     uint8_t *a = malloc(4 * BIG), *b = malloc(4 * BIG);
     for (int i = 0; i < BIG; i++) big[i] = i % 1000 == 0 ? -INFINITY : sinf(0.001f * (float)i);
     CHECK(pe_colorize(a, big, BIG, PE_COLORMAP_DIVERGING, -1.0f, 1.0f, NULL) == PE_OK, "big colorize");
-    pe_colorize_scalar(b, big, BIG, PE_COLORMAP_DIVERGING, -1.0f, 1.0f, pe_colormap_default_special(PE_COLORMAP_DIVERGING));
+    pe_colorize_scalar(b, big, BIG, PE_COLORMAP_DIVERGING, -1.0f, 1.0f,
+                       pe_colormap_default_special(PE_COLORMAP_DIVERGING));
     CHECK(memcmp(a, b, 4 * BIG) == 0, "pe_colorize differs from the scalar reference on %d values", BIG);
     free(big);
     free(a);
@@ -79,7 +80,8 @@ static void test_mapping(void) {
     CHECK(!memcmp(entry(PE_COLORMAP_DIVERGING, 255), (uint8_t[]){103, 0, 31, 255}, 4), "diverging high end");
     // The diverging middle is near white, and its two halves mirror blue and red.
     const uint8_t *mid = entry(PE_COLORMAP_DIVERGING, 128);
-    CHECK(mid[0] > 235 && mid[1] > 235 && mid[2] > 235, "diverging middle is near white (%d %d %d)", mid[0], mid[1], mid[2]);
+    CHECK(mid[0] > 235 && mid[1] > 235 && mid[2] > 235, "diverging middle is near white (%d %d %d)", mid[0], mid[1],
+          mid[2]);
     CHECK(entry(PE_COLORMAP_DIVERGING, 40)[2] > entry(PE_COLORMAP_DIVERGING, 40)[0], "diverging low half is blue");
     CHECK(entry(PE_COLORMAP_DIVERGING, 215)[0] > entry(PE_COLORMAP_DIVERGING, 215)[2], "diverging high half is red");
     // Every table entry is opaque.
@@ -101,7 +103,10 @@ static void test_mapping(void) {
         pe_colorize(px, &x, 1, PE_COLORMAP_VIRIDIS, -1.0f, 1.0f, NULL);
         int idx = -1;
         for (int j = 0; j < 256; j++)
-            if (!memcmp(px, entry(PE_COLORMAP_VIRIDIS, j), 4)) { idx = j; break; }
+            if (!memcmp(px, entry(PE_COLORMAP_VIRIDIS, j), 4)) {
+                idx = j;
+                break;
+            }
         if (idx < last) monotone = 0;
         last = idx;
     }
@@ -126,8 +131,10 @@ static void test_mapping(void) {
     // that clang's UBSan reports, gcc's does not); now it returns before touching either pointer.
     CHECK(pe_colorize(px, NULL, 0, PE_COLORMAP_VIRIDIS, 0.0f, 1.0f, NULL) == PE_OK, "count 0");
     CHECK(px[0] == 7, "count 0 writes nothing");
-    CHECK(pe_colorize(px, NULL, 0, PE_COLORMAP_DIVERGING, -1.0f, 1.0f, px + 4) == PE_OK, "count 0, own special colours");
-    CHECK(pe_colorize(px, NULL, 0, PE_COLORMAP_COUNT, 0.0f, 1.0f, NULL) == PE_ERR_ARG(4), "count 0 still checks the map");
+    CHECK(pe_colorize(px, NULL, 0, PE_COLORMAP_DIVERGING, -1.0f, 1.0f, px + 4) == PE_OK,
+          "count 0, own special colours");
+    CHECK(pe_colorize(px, NULL, 0, PE_COLORMAP_COUNT, 0.0f, 1.0f, NULL) == PE_ERR_ARG(4),
+          "count 0 still checks the map");
     CHECK(px[0] == 7, "count 0 writes nothing");
 }
 

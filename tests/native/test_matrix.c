@@ -1,6 +1,6 @@
-// Native tests of the .npy / .safetensors readers (c/matrix.c), gcc + SIMDe under ASan/UBSan
-// (run.sh). Every input is copied into a heap block of exactly its size, so AddressSanitizer
-// reports any read past the end.
+// Native tests of the .npy / .safetensors readers (c/matrix.c, c/npy.c, c/safetensors.c), gcc +
+// SIMDe under ASan/UBSan (run.sh). Every input is copied into a heap block of exactly its size, so
+// AddressSanitizer reports any read past the end.
 //   1. Valid files of every supported version, dtype, byte order and order.
 //   2. Every truncation of valid files, the header read in two steps (PE_MATRIX_NEED_MORE).
 //   3. Seeded random corruption of valid files: a status and a message, never a bad read.
@@ -54,8 +54,8 @@ static void make_safetensors(file_t *f, const char *header, const void *data, si
 }
 
 // pe_matrix_load on an exact-size heap copy of bytes[0 .. n).
-static pe_status load(const uint8_t *bytes, size_t n, const char *name, float *out, size_t capacity,
-                      double *info, char *message) {
+static pe_status load(const uint8_t *bytes, size_t n, const char *name, float *out, size_t capacity, double *info,
+                      char *message) {
     uint8_t *copy = malloc(n > 0 ? n : 1);
     memcpy(copy, bytes, n);
     pe_status status = pe_matrix_load(out, capacity, info, message, MSG, copy, n, (const uint8_t *)name,
@@ -75,7 +75,8 @@ static void test_valid_files(void) {
         pe_status st = load(f.bytes, f.size, NULL, out, 64, info, message);
         CHECK(st == PE_OK, "npy v%d f32 loads (%s)", version, message);
         CHECK(info[PE_MI_ROWS] == 2 && info[PE_MI_COLS] == 3 && info[PE_MI_VERSION] == version &&
-              info[PE_MI_FORMAT] == PE_MATRIX_NPY && info[PE_MI_DTYPE] == PE_DTYPE_F32, "npy v%d info", version);
+                  info[PE_MI_FORMAT] == PE_MATRIX_NPY && info[PE_MI_DTYPE] == PE_DTYPE_F32,
+              "npy v%d info", version);
         CHECK(memcmp(out, values, sizeof values) == 0, "npy v%d values", version);
     }
     // Fortran order, big-endian float64: file order is column by column.
@@ -96,21 +97,30 @@ static void test_valid_files(void) {
     CHECK(out[0] == 1.0f && out[1] == -2.0f && out[2] == 65504.0f && out[3] == 0x1p-24f, "npy f2 values");
     // safetensors, two tensors plus metadata, picked by name
     const float st[5] = {1, 2, 3, 4, 5};
-    make_safetensors(&f, "{\"__metadata__\":{\"format\":\"pt\"},\"a\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]},"
-                         "\"wpe.weight\":{\"dtype\":\"F32\",\"shape\":[3,1],\"data_offsets\":[8,20]}}  ", st, sizeof st);
+    make_safetensors(
+        &f,
+        "{\"__metadata__\":{\"format\":\"pt\"},\"a\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]},"
+        "\"wpe.weight\":{\"dtype\":\"F32\",\"shape\":[3,1],\"data_offsets\":[8,20]}}  ",
+        st, sizeof st);
     CHECK(load(f.bytes, f.size, "wpe.weight", out, 64, info, message) == PE_OK, "safetensors loads (%s)", message);
-    CHECK(info[PE_MI_ROWS] == 3 && info[PE_MI_COLS] == 1 && info[PE_MI_TENSORS] == 2 && out[0] == 3 && out[2] == 5, "safetensors values");
-    CHECK(load(f.bytes, f.size, NULL, out, 64, info, message) == PE_ERR_MATRIX && info[PE_MI_ERROR_FIELD] == PE_MATRIX_ERROR_NAME &&
-          strstr(message, "holds 2 tensors") != NULL, "safetensors without a name: %s", message);
-    CHECK(load(f.bytes, f.size, "wpe", out, 64, info, message) == PE_ERR_MATRIX && info[PE_MI_ERROR_FIELD] == PE_MATRIX_ERROR_NAME &&
-          strcmp(message, "no tensor named \"wpe\" in the file") == 0, "wrong name: %s", message);
+    CHECK(info[PE_MI_ROWS] == 3 && info[PE_MI_COLS] == 1 && info[PE_MI_TENSORS] == 2 && out[0] == 3 && out[2] == 5,
+          "safetensors values");
+    CHECK(load(f.bytes, f.size, NULL, out, 64, info, message) == PE_ERR_MATRIX &&
+              info[PE_MI_ERROR_FIELD] == PE_MATRIX_ERROR_NAME && strstr(message, "holds 2 tensors") != NULL,
+          "safetensors without a name: %s", message);
+    CHECK(load(f.bytes, f.size, "wpe", out, 64, info, message) == PE_ERR_MATRIX &&
+              info[PE_MI_ERROR_FIELD] == PE_MATRIX_ERROR_NAME &&
+              strcmp(message, "no tensor named \"wpe\" in the file") == 0,
+          "wrong name: %s", message);
     CHECK(load(f.bytes, f.size, "wpe.weight", out, 2, info, message) == PE_ERR_ARG(2), "capacity too small");
     // names
     char names[64];
     CHECK(pe_matrix_names(names, sizeof names, info, message, MSG, f.bytes, (int32_t)f.size, (double)f.size) == PE_OK &&
-          info[PE_MI_TENSORS] == 2 && info[PE_MI_NAMES] == 2 && memcmp(names, "a\0wpe.weight\0", 13) == 0, "names listed");
+              info[PE_MI_TENSORS] == 2 && info[PE_MI_NAMES] == 2 && memcmp(names, "a\0wpe.weight\0", 13) == 0,
+          "names listed");
     CHECK(pe_matrix_names(names, 5, info, message, MSG, f.bytes, (int32_t)f.size, (double)f.size) == PE_OK &&
-          info[PE_MI_TENSORS] == 2 && info[PE_MI_NAMES] == 1, "names that do not fit are counted only");
+              info[PE_MI_TENSORS] == 2 && info[PE_MI_NAMES] == 1,
+          "names that do not fit are counted only");
 }
 
 static void test_every_truncation(void) {
@@ -121,7 +131,8 @@ static void test_every_truncation(void) {
     const float values[6] = {1, 2, 3, 4, 5, 6};
     make_npy(&files[0], 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }", values, sizeof values);
     make_npy(&files[1], 3, "{'descr': '>f4', 'fortran_order': True, 'shape': (2, 3), }", values, sizeof values);
-    make_safetensors(&files[2], "{\"x\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}", values, sizeof values);
+    make_safetensors(&files[2], "{\"x\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}", values,
+                     sizeof values);
     for (int k = 0; k < 3; k++) {
         int bad = 0;
         for (size_t n = 0; n < files[k].size; n++) {
@@ -162,10 +173,15 @@ static void test_random_corruption(void) {
     const float values[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     make_npy(&seeds[0], 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", values, sizeof values);
     make_npy(&seeds[1], 2, "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }", values, sizeof values);
-    make_safetensors(&seeds[2], "{\"__metadata__\":{\"k\":\"v\\u00e9\"},\"w\":{\"dtype\":\"BF16\",\"shape\":[2,2],\"data_offsets\":[0,8]},"
-                                "\"b\":{\"dtype\":\"F16\",\"shape\":[4,5],\"data_offsets\":[8,48]}}", values, 48);
-    make_safetensors(&seeds[3], "{\"s\":{\"dtype\":\"F64\",\"shape\":[3,2],\"data_offsets\":[0,48]},\"\\ud83d\\ude00\":{\"dtype\":\"I8\",\"shape\":[],\"data_offsets\":[48,49]}}",
-                     values, 48);
+    make_safetensors(
+        &seeds[2],
+        "{\"__metadata__\":{\"k\":\"v\\u00e9\"},\"w\":{\"dtype\":\"BF16\",\"shape\":[2,2],\"data_offsets\":[0,8]},"
+        "\"b\":{\"dtype\":\"F16\",\"shape\":[4,5],\"data_offsets\":[8,48]}}",
+        values, 48);
+    make_safetensors(
+        &seeds[3],
+        "{\"s\":{\"dtype\":\"F64\",\"shape\":[3,2],\"data_offsets\":[0,48]},\"\\ud83d\\ude00\":{\"dtype\":\"I8\",\"shape\":[],\"data_offsets\":[48,49]}}",
+        values, 48);
     uint32_t state = 2024u;
     int ok = 0, refused = 0, bad = 0;
     for (int t = 0; t < 40000; t++) {
@@ -209,12 +225,15 @@ static void test_half_and_bfloat(void) {
     for (int k = 0; k < 65536; k++) all[k] = (uint16_t)k;
     int bad = 0, refused = 0;
     for (int k = 0; k < 65536; k++) {   // one at a time, so every non-finite pattern is refused
-        pe_status st = pe_matrix_convert(out, info, message, MSG, (const uint8_t *)&all[k], 2, PE_DTYPE_F16, 0, 0, 1, 1);
+        pe_status st =
+            pe_matrix_convert(out, info, message, MSG, (const uint8_t *)&all[k], 2, PE_DTYPE_F16, 0, 0, 1, 1);
         int finite = ((k >> 10) & 31) != 31;
-        if (finite && (st != PE_OK || out[0] != half_reference((uint16_t)k) || !!signbit(out[0]) != !!(k & 0x8000))) bad++;
+        if (finite && (st != PE_OK || out[0] != half_reference((uint16_t)k) || !!signbit(out[0]) != !!(k & 0x8000)))
+            bad++;
         if (!finite && st == PE_ERR_MATRIX) refused++;
     }
-    CHECK(bad == 0 && refused == 2048, "float16: every finite pattern exact, every NaN/infinity refused (%d bad, %d refused)", bad, refused);
+    CHECK(bad == 0 && refused == 2048,
+          "float16: every finite pattern exact, every NaN/infinity refused (%d bad, %d refused)", bad, refused);
     bad = refused = 0;
     for (int k = 0; k < 65536; k++) {
         uint16_t bits = (uint16_t)k;
@@ -225,7 +244,8 @@ static void test_half_and_bfloat(void) {
         if (finite && (st != PE_OK || got != want)) bad++;
         if (!finite && st == PE_ERR_MATRIX) refused++;
     }
-    CHECK(bad == 0 && refused == 256, "bfloat16: every finite pattern exact, non-finite refused (%d bad, %d refused)", bad, refused);
+    CHECK(bad == 0 && refused == 256, "bfloat16: every finite pattern exact, non-finite refused (%d bad, %d refused)",
+          bad, refused);
 }
 
 static void test_convert_simd_matches_scalar(void) {
@@ -251,7 +271,8 @@ static void test_convert_simd_matches_scalar(void) {
             }
             memset(a, 0, sizeof a);
             memset(b, 0, sizeof b);
-            int64_t ra = pe_convert_f64le_scalar(a, (const uint8_t *)dd, n), rb = pe_convert_f64le_simd(b, (const uint8_t *)dd, n);
+            int64_t ra = pe_convert_f64le_scalar(a, (const uint8_t *)dd, n),
+                    rb = pe_convert_f64le_simd(b, (const uint8_t *)dd, n);
             CHECK(ra == rb && ra == (poison < 0 ? n : poison) && memcmp(a, b, sizeof(float) * (size_t)ra) == 0,
                   "f64 simd == scalar (n=%d, poison=%d)", n, poison);
             ra = pe_convert_f32le_scalar(a, (const uint8_t *)ss, n);
@@ -264,10 +285,12 @@ static void test_convert_simd_matches_scalar(void) {
     static uint8_t raw[8 * MAX_N + 1];
     memcpy(raw + 1, d, 8 * MAX_N);
     CHECK(pe_convert_f64le_simd(b, raw + 1, MAX_N) == MAX_N && pe_convert_f64le_scalar(a, raw + 1, MAX_N) == MAX_N &&
-          memcmp(a, b, sizeof a) == 0, "unaligned f64 input");
+              memcmp(a, b, sizeof a) == 0,
+          "unaligned f64 input");
     // The float32 range boundary: FLT_MAX and the largest double rounding to it pass; above, refused.
     const double edge[4] = {3.4028234663852886e38, 0x1.fffffefffffffp127, 0x1.ffffffp127, -0x1.ffffffp127};
-    CHECK(pe_convert_f64le_simd(a, (const uint8_t *)edge, 4) == 2 && a[0] == a[1], "f64 at the float32 range edge (simd)");
+    CHECK(pe_convert_f64le_simd(a, (const uint8_t *)edge, 4) == 2 && a[0] == a[1],
+          "f64 at the float32 range edge (simd)");
     CHECK(pe_convert_f64le_scalar(a, (const uint8_t *)edge, 4) == 2, "f64 at the float32 range edge (scalar)");
 }
 
@@ -283,11 +306,13 @@ static void test_bad_arguments_and_messages(void) {
     CHECK(pe_matrix_parse(info, message, MSG, bytes, -1, 16, NULL, -1) == PE_ERR_ARG(5), "parse size < 0");
     CHECK(pe_matrix_parse(info, message, MSG, bytes, 16, 15, NULL, -1) == PE_ERR_ARG(6), "parse file_size < size");
     CHECK(pe_matrix_parse(info, message, MSG, bytes, 16, NAN, NULL, -1) == PE_ERR_ARG(6), "parse file_size NaN");
-    CHECK(pe_matrix_parse(info, message, MSG, bytes, 16, 16.5, NULL, -1) == PE_ERR_ARG(6), "parse file_size fractional");
+    CHECK(pe_matrix_parse(info, message, MSG, bytes, 16, 16.5, NULL, -1) == PE_ERR_ARG(6),
+          "parse file_size fractional");
     CHECK(pe_matrix_parse(info, message, MSG, bytes, 16, 1e300, NULL, -1) == PE_ERR_ARG(6), "parse file_size huge");
     CHECK(pe_matrix_parse(info, message, MSG, bytes, 16, 16, NULL, 3) == PE_ERR_ARG(7), "parse NULL name");
     CHECK(pe_matrix_parse(info, message, MSG, bytes, 16, 16, NULL, -2) == PE_ERR_ARG(8), "parse name_len < -1");
-    CHECK(pe_matrix_parse(info, NULL, 0, NULL, 0, 0, NULL, -1) == PE_ERR_MATRIX, "empty input, no message buffer: refused");
+    CHECK(pe_matrix_parse(info, NULL, 0, NULL, 0, 0, NULL, -1) == PE_ERR_MATRIX,
+          "empty input, no message buffer: refused");
     CHECK(pe_matrix_convert(NULL, info, message, MSG, bytes, 16, 1, 0, 0, 2, 2) == PE_ERR_ARG(1), "convert NULL out");
     CHECK(pe_matrix_convert(out, NULL, message, MSG, bytes, 16, 1, 0, 0, 2, 2) == PE_ERR_ARG(2), "convert NULL info");
     CHECK(pe_matrix_convert(out, info, message, MSG, NULL, 16, 1, 0, 0, 2, 2) == PE_ERR_ARG(5), "convert NULL data");
@@ -297,11 +322,14 @@ static void test_bad_arguments_and_messages(void) {
     CHECK(pe_matrix_convert(out, info, message, MSG, bytes, 16, 1, 0, -1, 2, 2) == PE_ERR_ARG(9), "convert fortran");
     CHECK(pe_matrix_convert(out, info, message, MSG, bytes, 16, 1, 0, 0, 0, 2) == PE_ERR_ARG(10), "convert rows");
     CHECK(pe_matrix_convert(out, info, message, MSG, bytes, 16, 1, 0, 0, 2, -2) == PE_ERR_ARG(11), "convert cols");
-    CHECK(pe_matrix_convert(out, info, message, MSG, bytes, 16, 1, 0, 0, 1 << 14, 1 << 14) == PE_ERR_TOO_LARGE, "convert too large");
-    CHECK(pe_matrix_convert(out, info, message, MSG, bytes, 16, 1, 0, 0, 2, 2) == PE_OK && out[3] == 0.0f, "convert ok");
+    CHECK(pe_matrix_convert(out, info, message, MSG, bytes, 16, 1, 0, 0, 1 << 14, 1 << 14) == PE_ERR_TOO_LARGE,
+          "convert too large");
+    CHECK(pe_matrix_convert(out, info, message, MSG, bytes, 16, 1, 0, 0, 2, 2) == PE_OK && out[3] == 0.0f,
+          "convert ok");
     // A message cut to a tiny buffer stays NUL-terminated and never splits a UTF-8 character.
     file_t f;
-    make_safetensors(&f, "{\"\\u00e9\\u00e9\\u00e9\":{\"dtype\":\"I64\",\"shape\":[1,1],\"data_offsets\":[0,8]}}", bytes, 8);
+    make_safetensors(&f, "{\"\\u00e9\\u00e9\\u00e9\":{\"dtype\":\"I64\",\"shape\":[1,1],\"data_offsets\":[0,8]}}",
+                     bytes, 8);
     for (int cap = 1; cap <= 24; cap++) {
         char small[24];
         memset(small, 'x', sizeof small);
@@ -312,12 +340,14 @@ static void test_bad_arguments_and_messages(void) {
         CHECK(st == PE_ERR_MATRIX && len < (size_t)cap && whole, "message in %d bytes: \"%s\"", cap, small);
     }
     CHECK(pe_matrix_parse(info, message, MSG, f.bytes, (int32_t)f.size, (double)f.size, NULL, -1) == PE_ERR_MATRIX &&
-          strcmp(message, "tensor \"ééé\" has dtype I64; F32, F64, F16 or BF16 is required") == 0, "decoded name in message: %s", message);
+              strcmp(message, "tensor \"ééé\" has dtype I64; F32, F64, F16 or BF16 is required") == 0,
+          "decoded name in message: %s", message);
     // Regression (tests/fuzz, fuzz_matrix): an unknown dtype is quoted to 16 bytes, cut before a
     // character rather than inside one (a 2-byte é at bytes 15-16 left a lone lead byte).
-    make_safetensors(&f, "{\"t\":{\"dtype\":\"ABCDEFGHIJKLMNO\xC3\xA9\",\"shape\":[1,1],\"data_offsets\":[0,0]}}", bytes, 0);
+    make_safetensors(&f, "{\"t\":{\"dtype\":\"ABCDEFGHIJKLMNO\xC3\xA9\",\"shape\":[1,1],\"data_offsets\":[0,0]}}",
+                     bytes, 0);
     CHECK(pe_matrix_parse(info, message, MSG, f.bytes, (int32_t)f.size, (double)f.size, NULL, -1) == PE_ERR_MATRIX &&
-          strcmp(message, "tensor \"t\" has dtype ABCDEFGHIJKLMNO; F32, F64, F16 or BF16 is required") == 0,
+              strcmp(message, "tensor \"t\" has dtype ABCDEFGHIJKLMNO; F32, F64, F16 or BF16 is required") == 0,
           "dtype cut at a character: %s", message);
 }
 

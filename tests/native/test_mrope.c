@@ -54,13 +54,16 @@ static void test_bad_arguments(void) {
     const int32_t one_frame[] = {PE_SEG_VIDEO, 1, 2, 2};
     const double two[] = {2.0}, past_float[] = {1e39};
     CHECK(pe_mrope(ids, angles, one_frame, two, 1, 1, 8, 1e4, section, 2, 1e113) == PE_ERR_ARG(11), "tps 1e113");
-    CHECK(pe_mrope(ids, angles, one_frame, two, 1, 1, 8, 1e4, section, 2, 3.5e38) == PE_ERR_ARG(11), "tps past FLT_MAX");
+    CHECK(pe_mrope(ids, angles, one_frame, two, 1, 1, 8, 1e4, section, 2, 3.5e38) == PE_ERR_ARG(11),
+          "tps past FLT_MAX");
     CHECK(pe_mrope(ids, angles, one_frame, two, 1, 1, 8, 1e4, section, 2, INFINITY) == PE_ERR_ARG(11), "tps +Inf");
     CHECK(pe_mrope(ids, angles, one_frame, past_float, 1, 1, 8, 1e4, section, 2, 2.0) == PE_ERR_ARG(3), "seconds 1e39");
     CHECK(pe_mrope(ids, angles, one_frame, two, 1, 1, 8, 1e4, section, 2, 3.4e38) == PE_OK && ids[0] == 0.0f &&
-          ids[1] == 0.0f && ids[2] == 0.0f, "tps 3.4e38: frame 0 has time id 0");
+              ids[1] == 0.0f && ids[2] == 0.0f,
+          "tps 3.4e38: frame 0 has time id 0");
     CHECK(pe_mrope(ids, angles, one_frame, past_float, 1, 1, 8, 1e4, section, 2, -INFINITY) == PE_ERR_ARG(3) &&
-          pe_mrope(ids, angles, one_frame, two, 1, 1, 8, 1e4, section, 2, -INFINITY) == PE_OK, "tps -Inf: Qwen2-VL ids");
+              pe_mrope(ids, angles, one_frame, two, 1, 1, 8, 1e4, section, 2, -INFINITY) == PE_OK,
+          "tps -Inf: Qwen2-VL ids");
     const int32_t huge[] = {PE_SEG_IMAGE, 4096, 4096, 4096};
     CHECK(pe_mrope(ids, angles, huge, one, 1, 1, 8, 1e4, section, 1, 0) == PE_ERR_TOO_LARGE, "too many tokens");
 }

@@ -22,27 +22,24 @@ static const double PI = 3.141592653589793;
 
 // A config with every optional value unset.
 static pe_rope_config config(int32_t length, int32_t dim, double base, int32_t type, double factor) {
-    pe_rope_config c = {length, dim, base, 1.0, 0, type, factor, 0, 32.0, 1.0, 1,
-                        NAN, NAN, NAN, NAN, NAN};
+    pe_rope_config c = {length, dim, base, 1.0, 0, type, factor, 0, 32.0, 1.0, 1, NAN, NAN, NAN, NAN, NAN};
     return c;
 }
 
 // pe_rope with a config (the public argument order).
 static pe_status rope_c(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *af,
                         const pe_rope_config *c) {
-    return pe_rope(angles, cos_out, sin_out, inv_freq, af, c->length, c->dim, c->base,
-                   c->partial_rotary_factor, c->max_position_embeddings, c->rope_type, c->factor,
-                   c->original_max_position_embeddings, c->beta_fast, c->beta_slow, c->truncate,
-                   c->mscale, c->mscale_all_dim, c->attention_factor, c->low_freq_factor,
-                   c->high_freq_factor);
+    return pe_rope(angles, cos_out, sin_out, inv_freq, af, c->length, c->dim, c->base, c->partial_rotary_factor,
+                   c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
+                   c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
+                   c->low_freq_factor, c->high_freq_factor);
 }
 
-static pe_status apply_c(float *out, const float *x, double *inv_freq, double *af, int32_t heads,
-                         int32_t layout, const pe_rope_config *c) {
-    return pe_rope_apply(out, x, inv_freq, af, heads, layout, c->length, c->dim, c->base,
-                         c->partial_rotary_factor, c->max_position_embeddings, c->rope_type,
-                         c->factor, c->original_max_position_embeddings, c->beta_fast, c->beta_slow,
-                         c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
+static pe_status apply_c(float *out, const float *x, double *inv_freq, double *af, int32_t heads, int32_t layout,
+                         const pe_rope_config *c) {
+    return pe_rope_apply(out, x, inv_freq, af, heads, layout, c->length, c->dim, c->base, c->partial_rotary_factor,
+                         c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
+                         c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
                          c->low_freq_factor, c->high_freq_factor);
 }
 
@@ -107,12 +104,16 @@ static void test_simd_matches_scalar_tables(void) {
                 c.high_freq_factor = 4.0;
                 memset(a_ang, 0, sizeof a_ang);
                 memset(b_ang, 0, sizeof b_ang);
-                CHECK(pe_rope_variant(a_ang, a_cos, a_sin, a_inv, &a_af, &c, pe_rope_angles_scalar, pe_rotate_table_scalar) == PE_OK, "ok");
-                CHECK(pe_rope_variant(b_ang, b_cos, b_sin, b_inv, &b_af, &c, pe_rope_angles_simd, pe_rotate_table_simd) == PE_OK, "ok");
+                CHECK(pe_rope_variant(a_ang, a_cos, a_sin, a_inv, &a_af, &c, pe_rope_angles_scalar,
+                                      pe_rotate_table_scalar) == PE_OK,
+                      "ok");
+                CHECK(pe_rope_variant(b_ang, b_cos, b_sin, b_inv, &b_af, &c, pe_rope_angles_simd,
+                                      pe_rotate_table_simd) == PE_OK,
+                      "ok");
                 size_t count = (size_t)length * (size_t)(dim / 2);
                 CHECK(memcmp(a_ang, b_ang, sizeof(float) * count) == 0 &&
-                      memcmp(a_cos, b_cos, sizeof(float) * count) == 0 &&
-                      memcmp(a_sin, b_sin, sizeof(float) * count) == 0,
+                          memcmp(a_cos, b_cos, sizeof(float) * count) == 0 &&
+                          memcmp(a_sin, b_sin, sizeof(float) * count) == 0,
                       "simd tables == scalar tables (type %d, dim %d, length %d)", type, dim, length);
                 CHECK(memcmp(a_inv, b_inv, sizeof(double) * (dim / 2)) == 0 && a_af == b_af, "same inv_freq");
             }
@@ -121,20 +122,22 @@ static void test_simd_matches_scalar_tables(void) {
     static float wa[3][W_LEN * W_PAIRS], wb[3][W_LEN * W_PAIRS];
     static double winv[W_PAIRS];
     pe_rope_config c = config(W_LEN, 2 * W_PAIRS, 500000.0, PE_ROPE_DEFAULT, NAN);
-    CHECK(pe_rope_variant(wa[0], wa[1], wa[2], winv, &a_af, &c, pe_rope_angles_scalar, pe_rotate_table_scalar) == PE_OK, "ok");
-    CHECK(pe_rope_variant(wb[0], wb[1], wb[2], winv, &b_af, &c, pe_rope_angles_simd, pe_rotate_table_simd) == PE_OK, "ok");
+    CHECK(pe_rope_variant(wa[0], wa[1], wa[2], winv, &a_af, &c, pe_rope_angles_scalar, pe_rotate_table_scalar) == PE_OK,
+          "ok");
+    CHECK(pe_rope_variant(wb[0], wb[1], wb[2], winv, &b_af, &c, pe_rope_angles_simd, pe_rotate_table_simd) == PE_OK,
+          "ok");
     CHECK(memcmp(wa, wb, sizeof wa) == 0, "simd tables == scalar tables across frequency blocks");
     double worst = 0.0;
     for (int p = 0; p < W_LEN; p++)
         for (int i = 0; i < W_PAIRS; i++)
-            worst = fmax(worst, fabs(wb[1][p * W_PAIRS + i] - cos(p * winv[i])) + fabs(wb[2][p * W_PAIRS + i] - sin(p * winv[i])));
+            worst = fmax(worst, fabs(wb[1][p * W_PAIRS + i] - cos(p * winv[i])) +
+                                    fabs(wb[2][p * W_PAIRS + i] - sin(p * winv[i])));
     CHECK(worst < 1e-7, "wide table values (%.3e)", worst);
 }
 
 static void test_simd_matches_scalar_apply(void) {
     enum { MAX_HEADS = 3, MAX_LEN = 37, MAX_DIM = 43 };
-    static float x[MAX_HEADS * MAX_LEN * MAX_DIM], a[MAX_HEADS * MAX_LEN * MAX_DIM],
-        b[MAX_HEADS * MAX_LEN * MAX_DIM];
+    static float x[MAX_HEADS * MAX_LEN * MAX_DIM], a[MAX_HEADS * MAX_LEN * MAX_DIM], b[MAX_HEADS * MAX_LEN * MAX_DIM];
     double inv[MAX_DIM], af;
     const double partials[] = {1.0, 0.5, 0.25};
     for (int layout = 0; layout < 2; layout++)
@@ -152,13 +155,19 @@ static void test_simd_matches_scalar_apply(void) {
                         fill(x, count, (uint32_t)(dim * 7 + heads));
                         memset(a, 0xAB, sizeof a);
                         memset(b, 0xAB, sizeof b);
-                        CHECK(pe_rope_apply_variant(a, x, inv, &af, heads, layout, &c, pe_rotate_table_scalar, pe_rope_rotate_scalar) == PE_OK, "ok");
-                        CHECK(pe_rope_apply_variant(b, x, inv, &af, heads, layout, &c, pe_rotate_table_simd, pe_rope_rotate_simd) == PE_OK, "ok");
-                        CHECK(memcmp(a, b, sizeof a) == 0, "apply simd == scalar (layout %d, dim %d, rotary %d, heads %d, length %d)",
-                              layout, dim, rotary, heads, length);
+                        CHECK(pe_rope_apply_variant(a, x, inv, &af, heads, layout, &c, pe_rotate_table_scalar,
+                                                    pe_rope_rotate_scalar) == PE_OK,
+                              "ok");
+                        CHECK(pe_rope_apply_variant(b, x, inv, &af, heads, layout, &c, pe_rotate_table_simd,
+                                                    pe_rope_rotate_simd) == PE_OK,
+                              "ok");
+                        CHECK(memcmp(a, b, sizeof a) == 0,
+                              "apply simd == scalar (layout %d, dim %d, rotary %d, heads %d, length %d)", layout, dim,
+                              rotary, heads, length);
                         memcpy(b, x, sizeof(float) * count);   // in place
                         CHECK(apply_c(b, b, inv, &af, heads, layout, &c) == PE_OK, "in place ok");
-                        CHECK(memcmp(a, b, sizeof(float) * count) == 0, "in place == apart (layout %d, dim %d)", layout, dim);
+                        CHECK(memcmp(a, b, sizeof(float) * count) == 0, "in place == apart (layout %d, dim %d)", layout,
+                              dim);
                     }
             }
     // Wider than one frequency block (256 pairs), partial rotary, both layouts.
@@ -170,8 +179,12 @@ static void test_simd_matches_scalar_apply(void) {
         c.partial_rotary_factor = 1000.0 / W_DIM + 1e-9;   // rotary_dim 1000: 500 pairs
         CHECK(pe_rope_rotary_dim(&c) == 1000, "rotary 1000");
         fill(wx, sizeof wx / sizeof wx[0], 5);
-        CHECK(pe_rope_apply_variant(wa, wx, winv, &af, 2, layout, &c, pe_rotate_table_scalar, pe_rope_rotate_scalar) == PE_OK, "ok");
-        CHECK(pe_rope_apply_variant(wb, wx, winv, &af, 2, layout, &c, pe_rotate_table_simd, pe_rope_rotate_simd) == PE_OK, "ok");
+        CHECK(pe_rope_apply_variant(wa, wx, winv, &af, 2, layout, &c, pe_rotate_table_scalar, pe_rope_rotate_scalar) ==
+                  PE_OK,
+              "ok");
+        CHECK(pe_rope_apply_variant(wb, wx, winv, &af, 2, layout, &c, pe_rotate_table_simd, pe_rope_rotate_simd) ==
+                  PE_OK,
+              "ok");
         CHECK(memcmp(wa, wb, sizeof wa) == 0, "simd == scalar across frequency blocks (layout %d)", layout);
         int same_tail = 1;
         for (int r = 0; r < 2 * W_LEN; r++)
@@ -208,7 +221,8 @@ static void test_accuracy_all_positions(void) {
                 if (err > worst) worst = err;
                 angles_exact &= ang[k] == (float)angle;
             }
-        printf("  cos/sin, all positions < 2^20, rope_type %d base %.0f: max abs err %.3e\n", types[t], bases[t], worst);
+        printf("  cos/sin, all positions < 2^20, rope_type %d base %.0f: max abs err %.3e\n", types[t], bases[t],
+               worst);
         CHECK(worst <= 2e-7, "max abs error <= 2e-7 (got %.3e)", worst);
         CHECK(worst <= 4e-8, "within about half a float32 ulp (got %.3e)", worst);
         CHECK(angles_exact, "angle table is float32 of the float64 product (type %d)", types[t]);
@@ -285,7 +299,8 @@ static void test_frequencies(void) {
     c.mscale_all_dim = 0.707;
     CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && af == 1.0, "yarn mscale == mscale_all_dim: factor 1");
     c.mscale_all_dim = 0.0;   // 0 counts as unset (as in transformers)
-    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && fabs(af - (0.1 * log(16.0) + 1.0)) < 1e-15, "mscale_all_dim 0");
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && fabs(af - (0.1 * log(16.0) + 1.0)) < 1e-15,
+          "mscale_all_dim 0");
     c.attention_factor = 0.5;
     CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && af == 0.5, "explicit attention_factor");
     c.attention_factor = NAN;
@@ -308,25 +323,32 @@ static void test_frequencies(void) {
     ok = 1;
     for (int i = 0; i < 64; i++) {
         double wavelen = 2 * PI / def[i];
-        if (wavelen < 2048.0) { ok &= inv[i] == def[i]; bands[0]++; }
-        else if (wavelen > 8192.0) { ok &= inv[i] == def[i] / 8.0; bands[2]++; }
-        else {
+        if (wavelen < 2048.0) {
+            ok &= inv[i] == def[i];
+            bands[0]++;
+        } else if (wavelen > 8192.0) {
+            ok &= inv[i] == def[i] / 8.0;
+            bands[2]++;
+        } else {
             double s = (8192.0 / wavelen - 1.0) / 3.0;
             ok &= fabs(inv[i] / ((1 - s) * def[i] / 8.0 + s * def[i]) - 1.0) < 1e-15;
             bands[1]++;
         }
     }
-    CHECK(ok && bands[0] > 0 && bands[1] > 0 && bands[2] > 0, "llama3 bands (%d high, %d smooth, %d low)", bands[0], bands[1], bands[2]);
+    CHECK(ok && bands[0] > 0 && bands[1] > 0 && bands[2] > 0, "llama3 bands (%d high, %d smooth, %d low)", bands[0],
+          bands[1], bands[2]);
     // Either side of the low band edge: with d = 4 and base 100 the wavelengths are 2π and 20π.
     c = config(1, 4, 100.0, PE_ROPE_LLAMA3, 8.0);   // inv = 1, 0.1: wavelengths 2π, 20π
     c.low_freq_factor = 1.0;
     c.high_freq_factor = 4.0;
-    c.original_max_position_embeddings = 63;        // low edge 63 (> 20π = 62.83), high edge 15.75
+    c.original_max_position_embeddings = 63;   // low edge 63 (> 20π = 62.83), high edge 15.75
     CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK, "llama3 small");
     double s = (63.0 / (20 * PI) - 1.0) / 3.0;
-    CHECK(inv[0] == 1.0 && fabs(inv[1] / ((1 - s) * 0.1 / 8.0 + s * 0.1) - 1.0) < 1e-15, "llama3 just inside the low edge is smooth");
-    c.original_max_position_embeddings = 62;        // low edge 62 < 20π: low band
-    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && inv[1] == 0.1 / 8.0, "llama3 just past the low edge is scaled");
+    CHECK(inv[0] == 1.0 && fabs(inv[1] / ((1 - s) * 0.1 / 8.0 + s * 0.1) - 1.0) < 1e-15,
+          "llama3 just inside the low edge is smooth");
+    c.original_max_position_embeddings = 62;   // low edge 62 < 20π: low band
+    CHECK(rope_c(scratch, NULL, NULL, inv, &af, &c) == PE_OK && inv[1] == 0.1 / 8.0,
+          "llama3 just past the low edge is scaled");
 }
 
 // --- application ---------------------------------------------------------------------------------
@@ -395,7 +417,11 @@ static void test_bad_arguments(void) {
     CHECK(rope_c(t, NULL, NULL, NULL, &af, &ok) == PE_ERR_ARG(4), "NULL inv_freq");
     CHECK(rope_c(t, NULL, NULL, inv, NULL, &ok) == PE_ERR_ARG(5), "NULL attention factor");
 
-    struct { const char *what; pe_rope_config c; int arg; } cases[] = {
+    struct {
+        const char *what;
+        pe_rope_config c;
+        int arg;
+    } cases[] = {
         {"length 0", {0, 8, 1e4, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 1},
         {"length too big", {PE_MAX_LENGTH + 1, 8, 1e4, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 1},
         {"dim 1", {4, 1, 1e4, 1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 2},
@@ -438,7 +464,8 @@ static void test_bad_arguments(void) {
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         CHECK(rope_c(t, NULL, NULL, inv, &af, &cases[k].c) == SPEC_ARG(cases[k].arg), "pe_rope: %s", cases[k].what);
-        CHECK(apply_c(u, v, inv, &af, 1, 0, &cases[k].c) == APPLY_ARG(cases[k].arg), "pe_rope_apply: %s", cases[k].what);
+        CHECK(apply_c(u, v, inv, &af, 1, 0, &cases[k].c) == APPLY_ARG(cases[k].arg), "pe_rope_apply: %s",
+              cases[k].what);
     }
     // Values a type does not read are not checked.
     pe_rope_config loose = config(4, 8, 1e4, PE_ROPE_LINEAR, 2.0);
@@ -466,7 +493,8 @@ static void test_bad_arguments(void) {
     big_af.mscale_all_dim = NAN;
     big_af.attention_factor = 3.4e38;   // the largest accepted: zeros stay zeros
     memset(v, 0, sizeof(float) * 32);
-    CHECK(apply_c(u, v, inv, &af, 1, 0, &big_af) == PE_OK && u[0] == 0.0f && u[31] == 0.0f, "apply: attention_factor 3.4e38");
+    CHECK(apply_c(u, v, inv, &af, 1, 0, &big_af) == PE_OK && u[0] == 0.0f && u[31] == 0.0f,
+          "apply: attention_factor 3.4e38");
     // Regression (tests/fuzz): heads·length·dim overflowed int64 (2^31·2^20·2^14, UBSan) before
     // the size check; now refused as too large.
     pe_rope_config widest = config(PE_MAX_LENGTH, PE_MAX_DIM, 1e4, PE_ROPE_DEFAULT, NAN);
@@ -482,13 +510,17 @@ static void test_bad_arguments(void) {
     CHECK(apply_c(u, v, inv, &af, 1, 2, &ok) == PE_ERR_ARG(6), "apply layout 2");
     CHECK(apply_c(u, v, inv, &af, 1, -1, &ok) == PE_ERR_ARG(6), "apply layout -1");
     CHECK(apply_c(u + 1, u, inv, &af, 1, 0, &ok) == PE_ERR_ARG(1), "apply partial overlap");
-    CHECK(pe_rope_variant(t, NULL, NULL, inv, &af, &ok, NULL, pe_rotate_table_scalar) == PE_ERR_ARG(7), "NULL angles fn");
+    CHECK(pe_rope_variant(t, NULL, NULL, inv, &af, &ok, NULL, pe_rotate_table_scalar) == PE_ERR_ARG(7),
+          "NULL angles fn");
     CHECK(pe_rope_variant(t, NULL, NULL, inv, &af, &ok, pe_rope_angles_scalar, NULL) == PE_ERR_ARG(8), "NULL table fn");
-    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, NULL, pe_rope_rotate_scalar) == PE_ERR_ARG(8), "NULL table fn");
-    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, pe_rotate_table_scalar, NULL) == PE_ERR_ARG(9), "NULL rotate fn");
+    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, NULL, pe_rope_rotate_scalar) == PE_ERR_ARG(8),
+          "NULL table fn");
+    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, pe_rotate_table_scalar, NULL) == PE_ERR_ARG(9),
+          "NULL rotate fn");
     // Still works afterwards.
-    CHECK(rope_c(t, u, v, inv, &af, &ok) == PE_OK && t[0] == 0.0f && u[0] == 1.0f && v[0] == 0.0f &&
-          t[4] == 1.0f && fabs(v[4] - sin(1.0)) < 1e-7, "still works");
+    CHECK(rope_c(t, u, v, inv, &af, &ok) == PE_OK && t[0] == 0.0f && u[0] == 1.0f && v[0] == 0.0f && t[4] == 1.0f &&
+              fabs(v[4] - sin(1.0)) < 1e-7,
+          "still works");
 }
 
 // Regression (tests/fuzz, fuzz_kernels): frequencies far above 1 rad per position, as a tiny
@@ -504,7 +536,8 @@ static void test_huge_frequencies(void) {
             double s, c;
             pe_sincos_at(p, t, &s, &c);
             long double angle = (long double)p * omegas[k];
-            CHECK(fabsl(s - sinl(angle)) < 1e-9L && fabsl(c - cosl(angle)) < 1e-9L, "sincos at p = %u, omega %g", p, omegas[k]);
+            CHECK(fabsl(s - sinl(angle)) < 1e-9L && fabsl(c - cosl(angle)) < 1e-9L, "sincos at p = %u, omega %g", p,
+                  omegas[k]);
         }
     }
     // Beyond that the phase is only as good as 2π's 107 bits, but always a finite sin/cos pair.

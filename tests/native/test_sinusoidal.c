@@ -58,14 +58,14 @@ static void test_simd_matches_scalar_core(void) {
                     memcpy(ref_cos, start_cos, sizeof ref_cos);
                     memcpy(simd_sin, start_sin, sizeof simd_sin);
                     memcpy(simd_cos, start_cos, sizeof simd_cos);
-                    pe_rotate_table_scalar(ref, ref + cos_at, ROW_STRIDE, stride, rows, ref_sin,
-                                           ref_cos, step_sin, step_cos, n);
-                    pe_rotate_table_simd(simd, simd + cos_at, ROW_STRIDE, stride, rows, simd_sin,
-                                         simd_cos, step_sin, step_cos, n);
-                    CHECK(memcmp(ref, simd, sizeof ref) == 0,
-                          "simd == scalar (n=%d, rows=%d, p=%u, stride=%d)", n, rows, positions[k], stride);
+                    pe_rotate_table_scalar(ref, ref + cos_at, ROW_STRIDE, stride, rows, ref_sin, ref_cos, step_sin,
+                                           step_cos, n);
+                    pe_rotate_table_simd(simd, simd + cos_at, ROW_STRIDE, stride, rows, simd_sin, simd_cos, step_sin,
+                                         step_cos, n);
+                    CHECK(memcmp(ref, simd, sizeof ref) == 0, "simd == scalar (n=%d, rows=%d, p=%u, stride=%d)", n,
+                          rows, positions[k], stride);
                     CHECK(memcmp(ref_sin, simd_sin, sizeof(double) * n) == 0 &&
-                          memcmp(ref_cos, simd_cos, sizeof(double) * n) == 0,
+                              memcmp(ref_cos, simd_cos, sizeof(double) * n) == 0,
                           "final state equal (n=%d, rows=%d)", n, rows);
                 }
         }
@@ -98,8 +98,10 @@ static void test_simd_matches_scalar_tables(void) {
     for (int layout = 0; layout < 3; layout++)
         for (int dim = 1; dim <= MAX_DIM; dim++)
             for (int length = 1; length <= MAX_LEN; length += 4) {
-                CHECK(pe_sinusoidal_variant(a, length, dim, 10000.0, layout, 1000, pe_rotate_table_scalar) == PE_OK, "ok");
-                CHECK(pe_sinusoidal_variant(b, length, dim, 10000.0, layout, 1000, pe_rotate_table_simd) == PE_OK, "ok");
+                CHECK(pe_sinusoidal_variant(a, length, dim, 10000.0, layout, 1000, pe_rotate_table_scalar) == PE_OK,
+                      "ok");
+                CHECK(pe_sinusoidal_variant(b, length, dim, 10000.0, layout, 1000, pe_rotate_table_simd) == PE_OK,
+                      "ok");
                 CHECK(memcmp(a, b, sizeof(float) * length * dim) == 0,
                       "simd table == scalar table (layout %d, dim %d, length %d)", layout, dim, length);
             }
@@ -144,8 +146,8 @@ static void test_accuracy_all_positions(void) {
                             if (err > worst) worst = err;
                         }
                 }
-                printf("  accuracy, all positions < 2^20: layout %d dim %d base %.0f: max abs err %.3e\n",
-                       layout, dim, bases[bi], worst);
+                printf("  accuracy, all positions < 2^20: layout %d dim %d base %.0f: max abs err %.3e\n", layout, dim,
+                       bases[bi], worst);
                 CHECK(worst <= 2e-7, "max abs error <= 2e-7 (got %.3e)", worst);
                 CHECK(worst <= 4e-8, "within about half a float32 ulp (got %.3e)", worst);
             }

@@ -6,18 +6,18 @@
 
 static int test_passed, test_failed;
 
-#define CHECK(cond, ...)                                                \
-    do {                                                                \
-        if (cond) {                                                     \
-            test_passed++;                                              \
-        } else {                                                        \
-            test_failed++;                                              \
-            if (test_failed <= 20) {                                    \
-                printf("  FAIL %s:%d: ", __FILE__, __LINE__);           \
-                printf(__VA_ARGS__);                                    \
-                printf("\n");                                           \
-            }                                                           \
-        }                                                               \
+#define CHECK(cond, ...)                                      \
+    do {                                                      \
+        if (cond) {                                           \
+            test_passed++;                                    \
+        } else {                                              \
+            test_failed++;                                    \
+            if (test_failed <= 20) {                          \
+                printf("  FAIL %s:%d: ", __FILE__, __LINE__); \
+                printf(__VA_ARGS__);                          \
+                printf("\n");                                 \
+            }                                                 \
+        }                                                     \
     } while (0)
 
 static int test_summary(const char *suite) {
@@ -25,4 +25,4 @@ static int test_summary(const char *suite) {
     return test_failed == 0 ? 0 : 1;
 }
 
-#endif // PE_TEST_UTIL_H
+#endif   // PE_TEST_UTIL_H

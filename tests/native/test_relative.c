@@ -1,4 +1,4 @@
-// Native tests of the attention-bias kernels (alibi, t5, shaw, distance), gcc + SIMDe under
+// Native tests of the relative family (c/relative.c: t5, shaw, distance, alibi), gcc + SIMDe under
 // ASan/UBSan (run.sh):
 //   1. The Toeplitz fill, SIMD vs scalar reference bit for bit, at every size 1..80 (all tails).
 //   2. Every table entry against its per-entry formula, at many lengths.
@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alibi.h"
 #include "pe.h"
 #include "relative.h"
 #include "test_util.h"
@@ -69,15 +68,16 @@ static void test_t5_table_matches_buckets(void) {
 
 // Values computed by transformers' _relative_position_bucket in torch (tests/fixtures/t5/manifest.json).
 static void test_t5_pinned(void) {
-    const int bidi[][2] = {{8, 24}, {15, 25}, {16, 26}, {31, 27}, {32, 28}, {63, 29}, {64, 30}, {127, 31}, {128, 31},
-                           {-7, 7}, {-8, 8}, {-16, 10}, {-32, 12}, {-64, 14}, {-128, 15}, {0, 0}, {1, 17}};
+    const int bidi[][2] = {{8, 24},   {15, 25},  {16, 26},   {31, 27}, {32, 28}, {63, 29},
+                           {64, 30},  {127, 31}, {128, 31},  {-7, 7},  {-8, 8},  {-16, 10},
+                           {-32, 12}, {-64, 14}, {-128, 15}, {0, 0},   {1, 17}};
     for (size_t k = 0; k < sizeof bidi / sizeof bidi[0]; k++)
         CHECK(pe_t5_bucket(bidi[k][0], 32, 128, 1) == bidi[k][1], "default bidirectional r=%d -> %d (got %d)",
               bidi[k][0], bidi[k][1], pe_t5_bucket(bidi[k][0], 32, 128, 1));
     const int uni[][2] = {{5, 0}, {0, 0}, {-15, 15}, {-16, 16}, {-32, 21}, {-64, 26}, {-128, 31}, {-129, 31}};
     for (size_t k = 0; k < sizeof uni / sizeof uni[0]; k++)
-        CHECK(pe_t5_bucket(uni[k][0], 32, 128, 0) == uni[k][1], "default unidirectional r=%d -> %d (got %d)",
-              uni[k][0], uni[k][1], pe_t5_bucket(uni[k][0], 32, 128, 0));
+        CHECK(pe_t5_bucket(uni[k][0], 32, 128, 0) == uni[k][1], "default unidirectional r=%d -> %d (got %d)", uni[k][0],
+              uni[k][1], pe_t5_bucket(uni[k][0], 32, 128, 0));
     // Where the reference's float32 log differs from float64 arithmetic (float64 says 13, 15, 53, 122).
     CHECK(pe_t5_bucket(8, 18, 128, 1) == 14, "(18, 128) r=8 is 14 as in the float32 reference");
     CHECK(pe_t5_bucket(-8, 18, 128, 1) == 5, "(18, 128) r=-8 is 5");
@@ -191,9 +191,12 @@ static void test_shaw_distance_tables(void) {
                         int d = abs(i - j);
                         double u = d / scales[s], b;
                         if (fn == PE_DIST_LINEAR) b = -strengths[s] * u;
-                        else if (fn == PE_DIST_LOG) b = -strengths[s] * log1p(u);
-                        else if (fn == PE_DIST_GAUSSIAN) b = -strengths[s] * 0.5 * u * u;
-                        else b = strengths[s] * expm1(-u);
+                        else if (fn == PE_DIST_LOG)
+                            b = -strengths[s] * log1p(u);
+                        else if (fn == PE_DIST_GAUSSIAN)
+                            b = -strengths[s] * 0.5 * u * u;
+                        else
+                            b = strengths[s] * expm1(-u);
                         if (fabs(v - b) > 6e-8 * fabs(b) || (d == 0 && (v != 0.0f || signbit(v)))) bad++;
                         if (d > 0 && strengths[s] > 0 && !(v < 0)) bad++;   // penalties only
                     }
@@ -213,7 +216,8 @@ static void test_bad_arguments(void) {
     CHECK(pe_alibi(out, slopes, 2, 2, 2) == PE_ERR_ARG(5), "alibi mode 2");
     CHECK(pe_alibi(out, slopes, 2, 2, -1) == PE_ERR_ARG(5), "alibi mode -1");
     CHECK(pe_alibi(out, slopes, 8192, 2, 0) == PE_ERR_TOO_LARGE, "alibi too large");
-    CHECK(pe_alibi_slopes(NULL, 2) == PE_ERR_ARG(1) && pe_alibi_slopes((double[1]){0}, 0) == PE_ERR_ARG(2), "slopes args");
+    CHECK(pe_alibi_slopes(NULL, 2) == PE_ERR_ARG(1) && pe_alibi_slopes((double[1]){0}, 0) == PE_ERR_ARG(2),
+          "slopes args");
     CHECK(pe_t5(NULL, 2, 32, 128, 1) == PE_ERR_ARG(1), "t5 NULL");
     CHECK(pe_t5(out, 0, 32, 128, 1) == PE_ERR_ARG(2), "t5 length 0");
     CHECK(pe_t5(out, 8193, 32, 128, 1) == PE_ERR_ARG(2), "t5 length 8193");
@@ -228,17 +232,21 @@ static void test_bad_arguments(void) {
     CHECK(pe_shaw(out, 2, -1) == PE_ERR_ARG(3) && pe_shaw(out, 2, PE_MAX_LENGTH + 1) == PE_ERR_ARG(3), "shaw k");
     CHECK(pe_distance(NULL, 2, 0, 1, 1, 0) == PE_ERR_ARG(1), "distance NULL");
     CHECK(pe_distance(out, 8193, 0, 1, 1, 0) == PE_ERR_ARG(2), "distance length");
-    CHECK(pe_distance(out, 2, 4, 1, 1, 0) == PE_ERR_ARG(3) && pe_distance(out, 2, -1, 1, 1, 0) == PE_ERR_ARG(3), "distance function");
+    CHECK(pe_distance(out, 2, 4, 1, 1, 0) == PE_ERR_ARG(3) && pe_distance(out, 2, -1, 1, 1, 0) == PE_ERR_ARG(3),
+          "distance function");
     CHECK(pe_distance(out, 2, 0, NAN, 1, 0) == PE_ERR_ARG(4) && pe_distance(out, 2, 0, -0.1, 1, 0) == PE_ERR_ARG(4) &&
-          pe_distance(out, 2, 0, 1000.5, 1, 0) == PE_ERR_ARG(4), "distance strength");
-    CHECK(pe_distance(out, 2, 0, 1, 0.001, 0) == PE_ERR_ARG(5) && pe_distance(out, 2, 0, 1, INFINITY, 0) == PE_ERR_ARG(5) &&
-          pe_distance(out, 2, 0, 1, NAN, 0) == PE_ERR_ARG(5), "distance scale");
+              pe_distance(out, 2, 0, 1000.5, 1, 0) == PE_ERR_ARG(4),
+          "distance strength");
+    CHECK(pe_distance(out, 2, 0, 1, 0.001, 0) == PE_ERR_ARG(5) &&
+              pe_distance(out, 2, 0, 1, INFINITY, 0) == PE_ERR_ARG(5) &&
+              pe_distance(out, 2, 0, 1, NAN, 0) == PE_ERR_ARG(5),
+          "distance scale");
     CHECK(pe_distance(out, 2, 0, 1, 1, 2) == PE_ERR_ARG(6), "distance mode");
     CHECK(pe_shaw(out, 3, 1) == PE_OK && out[1] == 2.0f && out[3] == 0.0f, "still works");
 }
 
 int main(void) {
-    printf("bias kinds (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
+    printf("relative kinds (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
     test_toeplitz_simd_matches_scalar();
     test_t5_table_matches_buckets();
     test_t5_pinned();
@@ -247,5 +255,5 @@ int main(void) {
     test_alibi_table();
     test_shaw_distance_tables();
     test_bad_arguments();
-    return test_summary("native bias");
+    return test_summary("native relative");
 }
