@@ -122,7 +122,7 @@ class PE {
    * Reads a trained 2-D table from a .npy or .safetensors file (bytes: ArrayBuffer or typed
    * array; options.name picks a safetensors tensor such as GPT-2's "wpe.weight"). Returns
    * { data, shape: [rows, cols], dtype, format, name?, kind: 'learned' }, which the views take
-   * like a computed result. Parsed in C (c/matrix.c, web/api/kernels/matrix.js); a bad file throws a
+   * like a computed result. Parsed in C (c/npy.c, c/safetensors.c, web/api/kernels/matrix.js); a bad file throws a
    * PEError saying what is wrong (param 'bytes', or 'name' with the file's tensor names).
    */
   loadMatrix(bytes, options) {

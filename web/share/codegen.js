@@ -591,7 +591,7 @@ gen.distance = (s, T) => {
 
 // --- attention -------------------------------------------------------------------------------
 //
-// The definitions of web/api/schema/attention.js (and c/attention.c): q and k from the content (G is
+// The definitions of web/api/schema/attention.js (and c/attention_inputs.c): q and k from the content (G is
 // the learned generator's N(0, 1) deviate, rounded to float32), the encoding added, rotating or
 // biasing, scores q·kᵀ/√dim, the causal mask, a softmax. The snippet embeds the encoding's own
 // snippet (as a function) and computes the scores in float64 from the float32 q and k.

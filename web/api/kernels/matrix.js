@@ -1,5 +1,6 @@
 // pe.loadMatrix(bytes, { name }): a user's 2-D table from a .npy or .safetensors file, read by the
-// C parsers in c/matrix.c (every length, offset and value is validated there).
+// C parsers in c/npy.c and c/safetensors.c behind c/matrix.c (every length, offset and value is
+// validated there).
 //
 // Only the header and the chosen table's bytes are copied into WebAssembly memory, never a whole
 // checkpoint: the header is parsed from the first 64 KiB (or as much more as it needs, up to the

@@ -1,7 +1,7 @@
 // Schema of the `attention` kind (field descriptors: web/api/schema/index.js; the nested `encoding` spec
 // and the `tokens` text: web/api/spec.js). The C side has the same limits in c/attention.h.
 //
-// Definitions (also in c/attention.c, reproduced by tests/fixtures/ref_attention.py):
+// Definitions (also in c/attention_inputs.c, reproduced by tests/fixtures/ref_attention.py):
 //   scores  s[h, i, j] = q[h, i]·k[h, j] / √dim (+ b[h, j − i] for bias encodings), −∞ for j > i
 //           when causal; weights = softmax over j (max subtracted); a row with every entry masked
 //           is all zeros (it cannot happen through this schema: the diagonal is never masked).

@@ -1,7 +1,7 @@
 // The numbers behind the relative family's views, as plain functions of typed arrays (no DOM). Each formula follows the C kernel it mirrors, so the charts agree
 // with the tables the kernels compute (tests/browser/bias-views.test.js checks them against
 // pe.compute):
-//   alibiSlopes    c/alibi.c      get_slopes of Press et al., any head count, float64
+//   alibiSlopes    c/relative.c   get_slopes of Press et al., any head count, float64
 //   t5Bucket       c/relative.c   transformers' _relative_position_bucket, float32 large branch
 //   shawIndex      c/relative.c   clip(r, −k, k) + k
 //   distanceBias   c/relative.c   b(d) of the `distance` kind, float64
