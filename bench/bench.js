@@ -31,6 +31,7 @@ async function main() {
   parts.push({ part: 'rope', ...(await runRope({ ...opts, json: sibling('.rope.json') })) });
   // Attention at 4096 is slow in PyTorch and the scalar kernel: at most 10 timed runs.
   parts.push({ part: 'attention', ...(await runAttention({ ...opts, runs: Math.min(opts.runs, 10), json: sibling('.attention.json') })) });
+  parts.push({ part: 'arena', ...(await (await import('./arena.js')).runArena({ ...opts, runs: Math.min(opts.runs, 20), json: sibling('.arena.json') })) });
   if (opts.page) parts.push({ part: 'page', ...(await runPage({ json: sibling('.page.json') })) });
   const missed = summarize(parts);
   if (opts.strict && missed.length) process.exit(1);

@@ -1,7 +1,7 @@
 // A typed use of the public API, compiled (never run) against web/pe.d.ts by `npm test`
 // (scripts/test.js, layer "types": tsc --noEmit -p tests/types). A change to the API that breaks
 // these lines, or a .d.ts that no longer says what the API does, fails the run.
-import { createPE, PEError, KINDS, type PE, type RopeSpec, type Spec } from '../../web/pe.js';
+import { createPE, PEError, KINDS, type ArenaEvaluation, type PE, type RopeSpec, type Spec, type Trainer } from '../../web/pe.js';
 
 async function main(): Promise<void> {
   const pe: PE = await createPE({ simd: 'auto' });
@@ -17,6 +17,12 @@ async function main(): Promise<void> {
   const tables = pe.ropeTables(rope);
   const rotated = pe.applyRope(new Float32Array(4 * 128), rope, { heads: 1 });
 
+  const lab = pe.compute({ kind: 'rope_precision', length: 4096, recipe: { inv_freq_dtype: 'float32', position_dtype: 'bfloat16', phase_dtype: 'float32', table_dtype: 'float32' } });
+  const labCos: Float32Array = lab.cos;
+  const firstCollision: number = lab.first_collision;
+  const bf16 = pe.compute({ kind: 'rope_precision', offset: 15962, length: 1, recipe: 'bf16_phase' });
+  const worstRow: Float32Array = bf16.row_error;
+
   const alibi = pe.compute({ kind: 'alibi', heads: 12 });
   const slopes: Float32Array = alibi.slopes;
   const att = pe.compute({ kind: 'attention', length: 16, encoding: { kind: 'alibi' }, content: 'tokens', tokens: 'I love AI' });
@@ -30,13 +36,21 @@ async function main(): Promise<void> {
   const loaded = pe.loadMatrix(new Uint8Array(0), { name: 'wpe.weight' });
   const shape: [number, number] = loaded.shape;
 
+  const trainer: Trainer = pe.trainer({ kind: 'arena', encoding: { kind: 'alibi' }, task: 'reverse', causal: false });
+  const losses: Float32Array = trainer.step(10);
+  const evaluation: ArenaEvaluation = trainer.evaluate(32, { samples: 64, seed: 1, rope_scaling: null });
+  const heads: number = trainer.attention(8).shape[1];
+  const positions = trainer.positionTable();
+  trainer.free();
+
   const specs: Spec[] = KINDS.map((kind) => pe.defaults(kind));
   try {
     pe.compute({ kind: 'sinusoidal', dim: 0 });
   } catch (e) {
     if (e instanceof PEError) console.log(e.param.toUpperCase(), e.message);
   }
-  console.log(first, rows, cols, base, freqs, af, tables.cos, rotated.data, slopes, entropy, angles, buckets, pixels, shape, specs);
+  console.log(first, rows, cols, base, freqs, af, labCos, firstCollision, worstRow, tables.cos, rotated.data, slopes, entropy, angles, buckets, pixels, shape, specs);
+  console.log(losses, evaluation.accuracy, heads, positions?.shape);
 }
 
 // @ts-expect-error: 'kind' must name a kind

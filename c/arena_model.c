@@ -1,0 +1,734 @@
+// Arena model: forward and backward passes of the tiny transformer of c/arena.h, layer by layer,
+// llm.c style (Karpathy's train_gpt2.c: output first, shapes in comments, hand-written backward).
+//
+// B = batch, T = sequence, C = d_model, H = heads, hs = C/H, V = vocabulary, BT = B·T rows.
+// Every backward function ADDS into its gradient outputs (callers zero what must start at 0).
+//
+// The inner loops that carry the FLOPs (linear layers, gelu, the attention's per-head dot products,
+// updates and exps) come in a scalar reference and a SIMD variant that perform the same float32
+// operations in the same order per element, so both write identical bits (-ffp-contract=off;
+// tests/native/test_arena.c checks whole training runs). LayerNorm and the cross-entropy are one
+// scalar implementation.
+#include <math.h>
+#include <string.h>
+
+#include "arena.h"
+#include "attention.h"   // pe_attention_exp (and its SIMD twin): the project's one float32 exp
+
+// --- tanh and gelu_tanh --------------------------------------------------------------------------
+//
+// tanh(x) = sign(x)·(1 − e)/(1 + e) with e = e^(−2|x|) from pe_attention_exp (< 2 ulp), so the
+// absolute error stays below 3e-7 and the SIMD twin (pe_attention_exp_x4) is bit for bit the same.
+// gelu_tanh(x) = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))  (Hendrycks & Gimpel; GPT-2's "gelu_new").
+
+#define GELU_SCALE 0.7978845608028654f   // √(2/π)
+#define GELU_CUBE 0.044715f
+
+float pe_arena_tanh(float x) {
+    const float e = pe_attention_exp(-2.0f * fabsf(x));
+    const float t = (1.0f - e) / (1.0f + e);
+    return copysignf(t, x);
+}
+
+static void gelu_forward_scalar(float *out, const float *inp, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        const float x = inp[i];
+        const float u = GELU_SCALE * (x + GELU_CUBE * x * x * x);
+        out[i] = 0.5f * x * (1.0f + pe_arena_tanh(u));
+    }
+}
+
+// d gelu/dx = 0.5·(1 + t) + 0.5·x·(1 − t²)·√(2/π)·(1 + 3·0.044715·x²), t = tanh(u).
+static void gelu_backward_scalar(float *dinp, const float *inp, const float *dout, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        const float x = inp[i];
+        const float u = GELU_SCALE * (x + GELU_CUBE * x * x * x);
+        const float t = pe_arena_tanh(u);
+        const float sech2 = 1.0f - t * t;
+        const float local = 0.5f * (1.0f + t) + 0.5f * x * sech2 * GELU_SCALE * (1.0f + 3.0f * GELU_CUBE * x * x);
+        dinp[i] += local * dout[i];
+    }
+}
+
+#if PE_HAVE_SIMD
+static inline v128_t tanh_x4(v128_t x) {
+    const v128_t sign = wasm_i32x4_splat((int32_t)0x80000000);
+    const v128_t ax = wasm_v128_andnot(x, sign);
+    const v128_t e = pe_attention_exp_x4(wasm_f32x4_mul(wasm_f32x4_splat(-2.0f), ax));
+    const v128_t one = wasm_f32x4_splat(1.0f);
+    const v128_t t = wasm_f32x4_div(wasm_f32x4_sub(one, e), wasm_f32x4_add(one, e));
+    return wasm_v128_or(t, wasm_v128_and(x, sign));   // t ≥ 0: copysign
+}
+
+static inline v128_t gelu_u_x4(v128_t x) {
+    const v128_t cube = wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_splat(GELU_CUBE), x), x), x);
+    return wasm_f32x4_mul(wasm_f32x4_splat(GELU_SCALE), wasm_f32x4_add(x, cube));
+}
+
+static void gelu_forward_simd(float *out, const float *inp, int32_t n) {
+    const int32_t n4 = n & ~3;
+    const v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
+    for (int32_t i = 0; i < n4; i += 4) {
+        const v128_t x = wasm_v128_load(inp + i);
+        const v128_t t = tanh_x4(gelu_u_x4(x));
+        wasm_v128_store(out + i, wasm_f32x4_mul(wasm_f32x4_mul(half, x), wasm_f32x4_add(one, t)));
+    }
+    gelu_forward_scalar(out + n4, inp + n4, n - n4);
+}
+
+static void gelu_backward_simd(float *dinp, const float *inp, const float *dout, int32_t n) {
+    const int32_t n4 = n & ~3;
+    const v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
+    const v128_t scale = wasm_f32x4_splat(GELU_SCALE), three_cube = wasm_f32x4_splat(3.0f * GELU_CUBE);
+    for (int32_t i = 0; i < n4; i += 4) {
+        const v128_t x = wasm_v128_load(inp + i);
+        const v128_t t = tanh_x4(gelu_u_x4(x));
+        const v128_t sech2 = wasm_f32x4_sub(one, wasm_f32x4_mul(t, t));
+        const v128_t a = wasm_f32x4_mul(half, wasm_f32x4_add(one, t));
+        v128_t b = wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(half, x), sech2), scale);
+        b = wasm_f32x4_mul(b, wasm_f32x4_add(one, wasm_f32x4_mul(wasm_f32x4_mul(three_cube, x), x)));
+        const v128_t local = wasm_f32x4_add(a, b);
+        wasm_v128_store(dinp + i,
+                        wasm_f32x4_add(wasm_v128_load(dinp + i), wasm_f32x4_mul(local, wasm_v128_load(dout + i))));
+    }
+    gelu_backward_scalar(dinp + n4, inp + n4, dout + n4, n - n4);
+}
+#endif
+
+// --- linear layers -------------------------------------------------------------------------------
+
+// out[N, OC] = inp[N, IC] · w[IC, OC] + bias[OC]: per element the bias, then + inp[r, c]·w[c, o]
+// for c = 0 .. IC − 1.
+static void matmul_forward_scalar(float *out, const float *inp, const float *w, const float *bias, int32_t n,
+                                  int32_t ic, int32_t oc) {
+    for (int32_t r = 0; r < n; r++) {
+        const float *x = inp + (size_t)r * ic;
+        float *o = out + (size_t)r * oc;
+        for (int32_t j = 0; j < oc; j++) {
+            float acc = bias != NULL ? bias[j] : 0.0f;
+            for (int32_t c = 0; c < ic; c++) acc += x[c] * w[(size_t)c * oc + j];
+            o[j] = acc;
+        }
+    }
+}
+
+// dinp += dout·wᵀ (per element: dinp, then + dout[r, o]·w[c, o] for o in order),
+// dw += inpᵀ·dout (per element: dw, then + inp[r, c]·dout[r, o] for r in order),
+// dbias += Σ_r dout[r, o] (r in order).
+static void matmul_backward_scalar(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
+                                   const float *w, float *scratch, int32_t n, int32_t ic, int32_t oc) {
+    (void)scratch;
+    for (int32_t r = 0; r < n; r++) {
+        const float *d = dout + (size_t)r * oc;
+        float *di = dinp + (size_t)r * ic;
+        for (int32_t c = 0; c < ic; c++) {
+            float acc = di[c];
+            for (int32_t o = 0; o < oc; o++) acc += d[o] * w[(size_t)c * oc + o];
+            di[c] = acc;
+        }
+    }
+    for (int32_t r = 0; r < n; r++) {
+        const float *d = dout + (size_t)r * oc;
+        const float *x = inp + (size_t)r * ic;
+        for (int32_t c = 0; c < ic; c++) {
+            const float xc = x[c];
+            float *row = dw + (size_t)c * oc;
+            for (int32_t o = 0; o < oc; o++) row[o] += xc * d[o];
+        }
+        if (dbias != NULL)
+            for (int32_t o = 0; o < oc; o++) dbias[o] += d[o];
+    }
+}
+
+#if PE_HAVE_SIMD
+// out[r, j .. j+7] for rows r0 .. r0+rows−1 (rows ≤ 4): acc = init (a row of `init` with stride
+// init_stride, or a shared vector row when init_stride is 0, or 0 when init is NULL), then
+// + a[r, c]·b[c, j .. j+7] for c in order. a: [*, k] rows, b: [k, ldb]. Same per-element order
+// as the scalar loops.
+static inline void tile_4x8(float *out, ptrdiff_t ldo, const float *a, ptrdiff_t lda, const float *b, ptrdiff_t ldb,
+                            const float *init, ptrdiff_t init_stride, int32_t rows, int32_t k) {
+    v128_t acc[4][2];
+    for (int32_t r = 0; r < 4; r++) {
+        const float *in = init != NULL ? init + (r < rows ? r : 0) * init_stride : NULL;
+        acc[r][0] = in != NULL ? wasm_v128_load(in) : wasm_f32x4_splat(0.0f);
+        acc[r][1] = in != NULL ? wasm_v128_load(in + 4) : wasm_f32x4_splat(0.0f);
+    }
+    const float *a0 = a, *a1 = rows > 1 ? a + lda : a, *a2 = rows > 2 ? a + 2 * lda : a;
+    const float *a3 = rows > 3 ? a + 3 * lda : a;
+    for (int32_t c = 0; c < k; c++) {
+        const v128_t b0 = wasm_v128_load(b + c * ldb), b1 = wasm_v128_load(b + c * ldb + 4);
+        const v128_t s0 = wasm_v128_load32_splat(a0 + c), s1 = wasm_v128_load32_splat(a1 + c);
+        const v128_t s2 = wasm_v128_load32_splat(a2 + c), s3 = wasm_v128_load32_splat(a3 + c);
+        acc[0][0] = wasm_f32x4_add(acc[0][0], wasm_f32x4_mul(s0, b0));
+        acc[0][1] = wasm_f32x4_add(acc[0][1], wasm_f32x4_mul(s0, b1));
+        acc[1][0] = wasm_f32x4_add(acc[1][0], wasm_f32x4_mul(s1, b0));
+        acc[1][1] = wasm_f32x4_add(acc[1][1], wasm_f32x4_mul(s1, b1));
+        acc[2][0] = wasm_f32x4_add(acc[2][0], wasm_f32x4_mul(s2, b0));
+        acc[2][1] = wasm_f32x4_add(acc[2][1], wasm_f32x4_mul(s2, b1));
+        acc[3][0] = wasm_f32x4_add(acc[3][0], wasm_f32x4_mul(s3, b0));
+        acc[3][1] = wasm_f32x4_add(acc[3][1], wasm_f32x4_mul(s3, b1));
+    }
+    for (int32_t r = 0; r < rows; r++) {
+        wasm_v128_store(out + r * ldo, acc[r][0]);
+        wasm_v128_store(out + r * ldo + 4, acc[r][1]);
+    }
+}
+
+// The same for one column block of 4.
+static inline void tile_4x4(float *out, ptrdiff_t ldo, const float *a, ptrdiff_t lda, const float *b, ptrdiff_t ldb,
+                            const float *init, ptrdiff_t init_stride, int32_t rows, int32_t k) {
+    v128_t acc[4];
+    for (int32_t r = 0; r < 4; r++) {
+        const float *in = init != NULL ? init + (r < rows ? r : 0) * init_stride : NULL;
+        acc[r] = in != NULL ? wasm_v128_load(in) : wasm_f32x4_splat(0.0f);
+    }
+    const float *a0 = a, *a1 = rows > 1 ? a + lda : a, *a2 = rows > 2 ? a + 2 * lda : a;
+    const float *a3 = rows > 3 ? a + 3 * lda : a;
+    for (int32_t c = 0; c < k; c++) {
+        const v128_t b0 = wasm_v128_load(b + c * ldb);
+        acc[0] = wasm_f32x4_add(acc[0], wasm_f32x4_mul(wasm_v128_load32_splat(a0 + c), b0));
+        acc[1] = wasm_f32x4_add(acc[1], wasm_f32x4_mul(wasm_v128_load32_splat(a1 + c), b0));
+        acc[2] = wasm_f32x4_add(acc[2], wasm_f32x4_mul(wasm_v128_load32_splat(a2 + c), b0));
+        acc[3] = wasm_f32x4_add(acc[3], wasm_f32x4_mul(wasm_v128_load32_splat(a3 + c), b0));
+    }
+    for (int32_t r = 0; r < rows; r++) wasm_v128_store(out + r * ldo, acc[r]);
+}
+
+// out[N, M] = init + a[N, K]·b[K, M] (init: NULL → 0, init_stride 0 → the vector init[M] for
+// every row, else the matrix init[N, M] with that row stride); columns past the last block of 4
+// by scalar loops in the same order.
+static void gemm_simd(float *out, const float *a, const float *b, const float *init, ptrdiff_t init_stride, int32_t n,
+                      int32_t k, int32_t m) {
+    const int32_t m8 = m & ~7, m4 = m & ~3;
+    for (int32_t r0 = 0; r0 < n; r0 += 4) {
+        const int32_t rows = n - r0 < 4 ? n - r0 : 4;
+        const float *ar = a + (size_t)r0 * k;
+        float *o = out + (size_t)r0 * m;
+        const float *in = init != NULL ? init + (size_t)r0 * init_stride : NULL;
+        for (int32_t j = 0; j < m8; j += 8)
+            tile_4x8(o + j, m, ar, k, b + j, m, in != NULL ? in + j : NULL, init_stride, rows, k);
+        if (m4 > m8) tile_4x4(o + m8, m, ar, k, b + m8, m, in != NULL ? in + m8 : NULL, init_stride, rows, k);
+        for (int32_t r = 0; r < rows; r++)
+            for (int32_t j = m4; j < m; j++) {
+                float acc = in != NULL ? in[r * init_stride + j] : 0.0f;
+                for (int32_t c = 0; c < k; c++) acc += ar[(size_t)r * k + c] * b[(size_t)c * m + j];
+                o[(size_t)r * m + j] = acc;
+            }
+    }
+}
+
+static void matmul_forward_simd(float *out, const float *inp, const float *w, const float *bias, int32_t n, int32_t ic,
+                                int32_t oc) {
+    gemm_simd(out, inp, w, bias, 0, n, ic, oc);
+}
+
+static void matmul_backward_simd(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
+                                 const float *w, float *scratch, int32_t n, int32_t ic, int32_t oc) {
+    // dinp = dinp + dout[N, OC]·wᵀ[OC, IC], wᵀ transposed into scratch first.
+    for (int32_t c = 0; c < ic; c++)
+        for (int32_t o = 0; o < oc; o++) scratch[(size_t)o * ic + c] = w[(size_t)c * oc + o];
+    gemm_simd(dinp, dout, scratch, dinp, ic, n, oc, ic);
+    // dw[c, o] = dw + Σ_r inp[r, c]·dout[r, o], r in order: row blocks of 4 over c, the sum over r.
+    const int32_t oc8 = oc & ~7, oc4 = oc & ~3;
+    for (int32_t c0 = 0; c0 < ic; c0 += 4) {
+        const int32_t rows = ic - c0 < 4 ? ic - c0 : 4;
+        for (int32_t j = 0; j < oc4; j += (j < oc8 ? 8 : 4)) {
+            const int32_t wide = j < oc8;
+            v128_t acc[4][2];
+            for (int32_t r = 0; r < 4; r++) {
+                const float *in = dw + (size_t)(c0 + (r < rows ? r : 0)) * oc + j;
+                acc[r][0] = wasm_v128_load(in);
+                acc[r][1] = wide ? wasm_v128_load(in + 4) : acc[r][0];
+            }
+            for (int32_t t = 0; t < n; t++) {
+                const float *x = inp + (size_t)t * ic + c0;
+                const float *d = dout + (size_t)t * oc + j;
+                const v128_t d0 = wasm_v128_load(d), d1 = wide ? wasm_v128_load(d + 4) : d0;
+                for (int32_t r = 0; r < 4; r++) {
+                    const v128_t s = wasm_v128_load32_splat(x + (r < rows ? r : 0));
+                    acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(s, d0));
+                    acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(s, d1));
+                }
+            }
+            for (int32_t r = 0; r < rows; r++) {
+                wasm_v128_store(dw + (size_t)(c0 + r) * oc + j, acc[r][0]);
+                if (wide) wasm_v128_store(dw + (size_t)(c0 + r) * oc + j + 4, acc[r][1]);
+            }
+        }
+    }
+    for (int32_t t = 0; t < n; t++) {   // tail columns of dw, same order
+        const float *d = dout + (size_t)t * oc;
+        const float *x = inp + (size_t)t * ic;
+        for (int32_t c = 0; c < ic; c++)
+            for (int32_t o = oc4; o < oc; o++) dw[(size_t)c * oc + o] += x[c] * d[o];
+    }
+    if (dbias != NULL) {
+        for (int32_t j = 0; j < oc4; j += 4) {
+            v128_t acc = wasm_v128_load(dbias + j);
+            for (int32_t t = 0; t < n; t++) acc = wasm_f32x4_add(acc, wasm_v128_load(dout + (size_t)t * oc + j));
+            wasm_v128_store(dbias + j, acc);
+        }
+        for (int32_t t = 0; t < n; t++)
+            for (int32_t o = oc4; o < oc; o++) dbias[o] += dout[(size_t)t * oc + o];
+    }
+}
+#endif
+
+void pe_arena_adamw_scalar(float *p, float *m, float *v, const float *g, int32_t n, float decay, float step_size,
+                           float bc2_sqrt);
+#if PE_HAVE_SIMD
+void pe_arena_adamw_simd(float *p, float *m, float *v, const float *g, int32_t n, float decay, float step_size,
+                         float bc2_sqrt);
+#endif
+
+static const pe_arena_ops OPS_SCALAR = {
+    matmul_forward_scalar, matmul_backward_scalar, gelu_forward_scalar, gelu_backward_scalar, pe_arena_adamw_scalar, 0,
+};
+#if PE_HAVE_SIMD
+static const pe_arena_ops OPS_SIMD = {
+    matmul_forward_simd, matmul_backward_simd, gelu_forward_simd, gelu_backward_simd, pe_arena_adamw_simd, 1,
+};
+#endif
+
+const pe_arena_ops *pe_arena_ops_scalar(void) { return &OPS_SCALAR; }
+const pe_arena_ops *pe_arena_ops_default(void) {
+#if PE_HAVE_SIMD
+    return &OPS_SIMD;
+#else
+    return &OPS_SCALAR;
+#endif
+}
+
+// --- LayerNorm (Ba et al., 2016), ε = 1e-5 -------------------------------------------------------
+
+#define LN_EPS 1e-5f
+
+// out[BT, C] = (x − mean)·rstd·w + b; mean, rstd: [BT] kept for the backward pass.
+static void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
+                              int32_t bt, int32_t c) {
+    for (int32_t r = 0; r < bt; r++) {
+        const float *x = inp + (size_t)r * c;
+        float m = 0.0f;
+        for (int32_t i = 0; i < c; i++) m += x[i];
+        m /= (float)c;
+        float var = 0.0f;
+        for (int32_t i = 0; i < c; i++) var += (x[i] - m) * (x[i] - m);
+        var /= (float)c;
+        const float s = 1.0f / sqrtf(var + LN_EPS);
+        float *o = out + (size_t)r * c;
+        for (int32_t i = 0; i < c; i++) o[i] = (x[i] - m) * s * w[i] + b[i];
+        mean[r] = m;
+        rstd[r] = s;
+    }
+}
+
+// dinp += ((dout·w) − mean(dout·w) − n̂·mean(dout·w·n̂))·rstd, dw += n̂·dout, db += dout.
+static void layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
+                               const float *mean, const float *rstd, int32_t bt, int32_t c) {
+    for (int32_t r = 0; r < bt; r++) {
+        const float *d = dout + (size_t)r * c, *x = inp + (size_t)r * c;
+        float *di = dinp + (size_t)r * c;
+        const float m = mean[r], s = rstd[r];
+        float dnorm_mean = 0.0f, dnorm_norm_mean = 0.0f;
+        for (int32_t i = 0; i < c; i++) {
+            const float norm = (x[i] - m) * s;
+            const float dnorm = w[i] * d[i];
+            dnorm_mean += dnorm;
+            dnorm_norm_mean += dnorm * norm;
+        }
+        dnorm_mean /= (float)c;
+        dnorm_norm_mean /= (float)c;
+        for (int32_t i = 0; i < c; i++) {
+            const float norm = (x[i] - m) * s;
+            const float dnorm = w[i] * d[i];
+            db[i] += d[i];
+            dw[i] += norm * d[i];
+            di[i] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+        }
+    }
+}
+
+// --- embedding and the additive encodings ----------------------------------------------------------
+
+// out[B, T, C] = wte[token] + additive[t] (sinusoidal) + wpe[min(t, rows − 1)] (learned).
+static void encoder_forward(float *out, const int32_t *tokens, const float *wte, const float *wpe, int32_t wpe_rows,
+                            const float *additive, int32_t b, int32_t t, int32_t c) {
+    for (int32_t i = 0; i < b * t; i++) {
+        const int32_t pos = i % t;
+        const float *e = wte + (size_t)tokens[i] * c;
+        float *o = out + (size_t)i * c;
+        for (int32_t k = 0; k < c; k++) o[k] = e[k];
+        if (additive != NULL)
+            for (int32_t k = 0; k < c; k++) o[k] += additive[(size_t)pos * c + k];
+        if (wpe != NULL) {
+            const float *row = wpe + (size_t)(pos < wpe_rows ? pos : wpe_rows - 1) * c;
+            for (int32_t k = 0; k < c; k++) o[k] += row[k];
+        }
+    }
+}
+
+static void encoder_backward(float *dwte, float *dwpe, int32_t wpe_rows, const float *dout, const int32_t *tokens,
+                             int32_t b, int32_t t, int32_t c) {
+    for (int32_t i = 0; i < b * t; i++) {
+        const int32_t pos = i % t;
+        const float *d = dout + (size_t)i * c;
+        float *e = dwte + (size_t)tokens[i] * c;
+        for (int32_t k = 0; k < c; k++) e[k] += d[k];
+        if (dwpe != NULL) {
+            float *row = dwpe + (size_t)(pos < wpe_rows ? pos : wpe_rows - 1) * c;
+            for (int32_t k = 0; k < c; k++) row[k] += d[k];
+        }
+    }
+}
+
+// --- RoPE on q and k (half layout: pair (i, i + hs/2)) --------------------------------------------
+
+// qkv[B, T, 3C]: q and k of every head rotated by angle t·inv_freq_i (cos, sin: [T, hs/2]);
+// inverse 1 rotates by −angle (the backward pass: the transpose of a rotation is its inverse).
+static void rope_qk(float *qkv, const float *cos_t, const float *sin_t, int32_t b, int32_t t, int32_t c, int32_t h,
+                    int32_t inverse) {
+    const int32_t hs = c / h, half = hs / 2;
+    for (int32_t i = 0; i < b * t; i++) {
+        const int32_t pos = i % t;
+        const float *cr = cos_t + (size_t)pos * half, *sr = sin_t + (size_t)pos * half;
+        for (int32_t part = 0; part < 2; part++)   // q, then k
+            for (int32_t hh = 0; hh < h; hh++) {
+                float *x = qkv + (size_t)i * 3 * c + part * c + hh * hs;
+                for (int32_t k = 0; k < half; k++) {
+                    const float a = x[k], bb = x[k + half];
+                    const float co = cr[k], si = inverse ? -sr[k] : sr[k];
+                    x[k] = a * co - bb * si;
+                    x[k + half] = bb * co + a * si;
+                }
+            }
+    }
+}
+
+// --- attention -----------------------------------------------------------------------------------
+//
+// The per-head vectors are short (hs = d_model/heads, 8 by default), so the inner products and
+// updates go through two small helpers with a scalar reference and a SIMD twin of identical bits:
+//   dot   four partial sums (index mod 4) over the first n & ~3 entries, combined as
+//         (s0 + s1) + (s2 + s3), then the remaining entries in order
+//   axpy  y[i] += a·x[i]
+
+static inline float dot_scalar(const float *a, const float *b, int32_t n) {
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    const int32_t n4 = n & ~3;
+    for (int32_t i = 0; i < n4; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    float r = (s0 + s1) + (s2 + s3);
+    for (int32_t i = n4; i < n; i++) r += a[i] * b[i];
+    return r;
+}
+
+static inline void axpy_scalar(float *y, float a, const float *x, int32_t n) {
+    for (int32_t i = 0; i < n; i++) y[i] += a * x[i];
+}
+
+#if PE_HAVE_SIMD
+static inline float dot_simd(const float *a, const float *b, int32_t n) {
+    v128_t acc = wasm_f32x4_splat(0.0f);
+    const int32_t n4 = n & ~3;
+    for (int32_t i = 0; i < n4; i += 4)
+        acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_v128_load(a + i), wasm_v128_load(b + i)));
+    float r = (wasm_f32x4_extract_lane(acc, 0) + wasm_f32x4_extract_lane(acc, 1)) +
+              (wasm_f32x4_extract_lane(acc, 2) + wasm_f32x4_extract_lane(acc, 3));
+    for (int32_t i = n4; i < n; i++) r += a[i] * b[i];
+    return r;
+}
+
+static inline void axpy_simd(float *y, float a, const float *x, int32_t n) {
+    const v128_t av = wasm_f32x4_splat(a);
+    const int32_t n4 = n & ~3;
+    for (int32_t i = 0; i < n4; i += 4)
+        wasm_v128_store(y + i, wasm_f32x4_add(wasm_v128_load(y + i), wasm_f32x4_mul(av, wasm_v128_load(x + i))));
+    for (int32_t i = n4; i < n; i++) y[i] += a * x[i];
+}
+
+// e^(row[j] − maxv) for j < n in place, four at a time (the same bits as pe_attention_exp).
+static inline void exp_shifted_simd(float *row, float maxv, int32_t n) {
+    const v128_t m = wasm_f32x4_splat(maxv);
+    const int32_t n4 = n & ~3;
+    for (int32_t j = 0; j < n4; j += 4)
+        wasm_v128_store(row + j, pe_attention_exp_x4(wasm_f32x4_sub(wasm_v128_load(row + j), m)));
+    for (int32_t j = n4; j < n; j++) row[j] = pe_attention_exp(row[j] - maxv);
+}
+#define DOT(simd, a, b, n) ((simd) ? dot_simd(a, b, n) : dot_scalar(a, b, n))
+#define AXPY(simd, y, a, x, n) ((simd) ? axpy_simd(y, a, x, n) : axpy_scalar(y, a, x, n))
+#else
+#define DOT(simd, a, b, n) ((void)(simd), dot_scalar(a, b, n))
+#define AXPY(simd, y, a, x, n) ((void)(simd), axpy_scalar(y, a, x, n))
+#endif
+
+// out[B, T, C] (heads side by side), att[B, H, T, T]: for query i, keys j < end (end = i + 1
+// causal, T otherwise): s_j = (q_i·k_j)·(1/√hs) + bias[h, j − i + T − 1]; w = softmax(s) (max
+// subtracted, pe_attention_exp); entries past end are 0.
+static void attention_forward(float *out, float *att, const float *qkv, const float *bias, int32_t b, int32_t t,
+                              int32_t c, int32_t h, int32_t causal, int32_t simd) {
+    const int32_t hs = c / h, width = 2 * t - 1;
+    const float scale = 1.0f / sqrtf((float)hs);
+    for (int32_t bb = 0; bb < b; bb++)
+        for (int32_t hh = 0; hh < h; hh++)
+            for (int32_t i = 0; i < t; i++) {
+                const float *q = qkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
+                float *row = att + (((size_t)bb * h + hh) * t + i) * t;
+                const float *brow = bias != NULL ? bias + (size_t)hh * width + (t - 1 - i) : NULL;
+                const int32_t end = causal ? i + 1 : t;
+                float maxv = -INFINITY;
+                for (int32_t j = 0; j < end; j++) {
+                    const float *k = qkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
+                    float s = DOT(simd, q, k, hs) * scale;
+                    if (brow != NULL) s += brow[j];
+                    row[j] = s;
+                    if (s > maxv) maxv = s;
+                }
+#if PE_HAVE_SIMD
+                if (simd) {
+                    exp_shifted_simd(row, maxv, end);
+                } else
+#endif
+                {
+                    for (int32_t j = 0; j < end; j++) row[j] = pe_attention_exp(row[j] - maxv);
+                }
+                float sum = 0.0f;
+                for (int32_t j = 0; j < end; j++) sum += row[j];
+                const float inv = 1.0f / sum;
+                for (int32_t j = 0; j < end; j++) row[j] *= inv;
+                for (int32_t j = end; j < t; j++) row[j] = 0.0f;
+                float *o = out + ((size_t)bb * t + i) * c + hh * hs;
+                for (int32_t x = 0; x < hs; x++) o[x] = 0.0f;
+                for (int32_t j = 0; j < end; j++)
+                    AXPY(simd, o, row[j], qkv + ((size_t)bb * t + j) * 3 * c + 2 * c + hh * hs, hs);
+            }
+}
+
+// dqkv[B, T, 3C] += the gradient through attention_forward; datt: [T] scratch; dbias (t5):
+// [H, 2T − 1] += dscore summed over the pairs of each r = j − i.
+static void attention_backward(float *dqkv, float *dbias, float *datt, const float *dout, const float *qkv,
+                               const float *att, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal,
+                               int32_t simd) {
+    const int32_t hs = c / h, width = 2 * t - 1;
+    const float scale = 1.0f / sqrtf((float)hs);
+    for (int32_t bb = 0; bb < b; bb++)
+        for (int32_t hh = 0; hh < h; hh++)
+            for (int32_t i = 0; i < t; i++) {
+                const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
+                const float *d = dout + ((size_t)bb * t + i) * c + hh * hs;
+                const float *q = qkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
+                float *dq = dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
+                const int32_t end = causal ? i + 1 : t;
+                // out_i = Σ_j w_j v_j: dw_j = dout_i·v_j, dv_j += w_j·dout_i
+                float dot = 0.0f;
+                for (int32_t j = 0; j < end; j++) {
+                    const float *v = qkv + ((size_t)bb * t + j) * 3 * c + 2 * c + hh * hs;
+                    float *dv = dqkv + ((size_t)bb * t + j) * 3 * c + 2 * c + hh * hs;
+                    const float s = DOT(simd, d, v, hs);
+                    AXPY(simd, dv, row[j], d, hs);
+                    datt[j] = s;
+                    dot += row[j] * s;
+                }
+                // softmax: ds_j = w_j·(dw_j − Σ_k w_k dw_k); score = scale·q·k + bias
+                for (int32_t j = 0; j < end; j++) {
+                    const float ds = row[j] * (datt[j] - dot);
+                    if (dbias != NULL) dbias[(size_t)hh * width + (j - i + t - 1)] += ds;
+                    const float g = ds * scale;
+                    const float *k = qkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
+                    float *dk = dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
+                    AXPY(simd, dq, g, k, hs);
+                    AXPY(simd, dk, g, q, hs);
+                }
+            }
+}
+
+// --- cross-entropy -------------------------------------------------------------------------------
+
+// probs[BT, V]: logits in, softmax out (every row); losses[BT] = −ln p[target] (0 without a
+// target). Returns the mean over the rows with a target.
+static float crossentropy_forward(float *probs, float *losses, const int32_t *targets, int32_t bt, int32_t v) {
+    double total = 0.0;
+    int32_t count = 0;
+    for (int32_t r = 0; r < bt; r++) {
+        float *p = probs + (size_t)r * v;
+        float maxv = p[0];
+        for (int32_t k = 1; k < v; k++)
+            if (p[k] > maxv) maxv = p[k];
+        const float shifted = targets[r] >= 0 ? p[targets[r]] - maxv : 0.0f;
+        float sum = 0.0f;
+        for (int32_t k = 0; k < v; k++) {
+            p[k] = pe_attention_exp(p[k] - maxv);
+            sum += p[k];
+        }
+        const float inv = 1.0f / sum;
+        for (int32_t k = 0; k < v; k++) p[k] *= inv;
+        losses[r] = 0.0f;
+        if (targets[r] >= 0) {
+            // −ln p = ln Σe − (logit − max): from the logits, so a tiny p keeps its digits
+            losses[r] = logf(sum) - shifted;
+            total += (double)losses[r];
+            count++;
+        }
+    }
+    return count > 0 ? (float)(total / count) : 0.0f;
+}
+
+// dlogits[BT, V] = (p − onehot(target))/count for rows with a target, 0 elsewhere.
+static void crossentropy_backward(float *dlogits, const float *probs, const int32_t *targets, int32_t bt, int32_t v) {
+    int32_t count = 0;
+    for (int32_t r = 0; r < bt; r++) count += targets[r] >= 0;
+    const float inv = count > 0 ? 1.0f / (float)count : 0.0f;
+    for (int32_t r = 0; r < bt; r++) {
+        float *d = dlogits + (size_t)r * v;
+        const float *p = probs + (size_t)r * v;
+        if (targets[r] < 0) {
+            for (int32_t k = 0; k < v; k++) d[k] = 0.0f;
+            continue;
+        }
+        for (int32_t k = 0; k < v; k++) d[k] = (p[k] - (k == targets[r] ? 1.0f : 0.0f)) * inv;
+    }
+}
+
+// --- the whole model -----------------------------------------------------------------------------
+
+static int64_t take(float **slot, float *base, int64_t *at, int64_t n) {
+    if (base != NULL) *slot = base + *at;
+    *at += (n + 3) & ~(int64_t)3;   // 16-byte aligned
+    return *at;
+}
+
+int64_t pe_arena_acts_layout(pe_arena_acts *a, float *base, int32_t L, int32_t C, int32_t H, int32_t V, int32_t B,
+                             int32_t T, int32_t with_grads) {
+    pe_arena_acts dummy;
+    if (a == NULL) a = &dummy;
+    memset(a, 0, sizeof *a);
+    a->B = B;
+    a->T = T;
+    const int64_t bt = (int64_t)B * T, btc = bt * C;
+    int64_t at = 0;
+    float *slot;
+    take(&slot, base, &at, bt);
+    a->tokens = base != NULL ? (int32_t *)(void *)slot : NULL;
+    take(&slot, base, &at, bt);
+    a->targets = base != NULL ? (int32_t *)(void *)slot : NULL;
+    take(&a->encoded, base, &at, btc);
+    for (int32_t l = 0; l < L; l++) {
+        take(&a->ln1[l], base, &at, btc);
+        take(&a->ln1_mean[l], base, &at, bt);
+        take(&a->ln1_rstd[l], base, &at, bt);
+        take(&a->qkv[l], base, &at, 3 * btc);
+        take(&a->att[l], base, &at, bt * H * T);
+        take(&a->atty[l], base, &at, btc);
+        take(&a->res2[l], base, &at, btc);
+        take(&a->ln2[l], base, &at, btc);
+        take(&a->ln2_mean[l], base, &at, bt);
+        take(&a->ln2_rstd[l], base, &at, bt);
+        take(&a->fch[l], base, &at, 4 * btc);
+        take(&a->fch_gelu[l], base, &at, 4 * btc);
+        take(&a->res3[l], base, &at, btc);
+    }
+    take(&a->lnf, base, &at, btc);
+    take(&a->lnf_mean, base, &at, bt);
+    take(&a->lnf_rstd, base, &at, bt);
+    take(&a->probs, base, &at, bt * V);
+    take(&a->losses, base, &at, bt);
+    if (with_grads) {
+        const int64_t widest = (int64_t)C * (V > 4 * C ? V : 4 * C);   // IC·OC of any linear
+        take(&a->dres, base, &at, btc);
+        take(&a->dln, base, &at, btc);
+        take(&a->dqkv, base, &at, 3 * btc);
+        take(&a->datt, base, &at, T);
+        take(&a->datty, base, &at, btc);
+        take(&a->dfch, base, &at, 4 * btc);
+        take(&a->dfch_gelu, base, &at, 4 * btc);
+        take(&a->dlogits, base, &at, bt * V);
+        take(&a->scratch, base, &at, widest);
+    }
+    if (base == NULL) memset(a, 0, sizeof *a);
+    return at;
+}
+
+// The bias table of this forward pass: t5's from the parameters (T[bucket(r), h]); alibi's is
+// constant and already in m->bias.
+static void t5_bias(float *bias, const float *table, const int32_t *bucket, int32_t h, int32_t t) {
+    const int32_t width = 2 * t - 1;
+    for (int32_t hh = 0; hh < h; hh++)
+        for (int32_t r = 0; r < width; r++) bias[(size_t)hh * width + r] = table[bucket[r] * h + hh];
+}
+
+float pe_arena_forward(const pe_arena_model *m, const pe_arena_params *p, pe_arena_acts *a, const pe_arena_ops *ops) {
+    const int32_t B = a->B, T = a->T, C = m->C, H = m->H, V = m->V, L = m->L;
+    const int32_t BT = B * T;
+    const int32_t learned = m->encoding == PE_ARENA_LEARNED;
+    encoder_forward(a->encoded, a->tokens, p->wte, learned ? p->wpe : NULL, m->wpe_rows,
+                    m->encoding == PE_ARENA_SINUSOIDAL ? m->additive : NULL, B, T, C);
+    if (m->encoding == PE_ARENA_T5) t5_bias(m->bias, p->t5, m->bucket, H, T);
+    const float *bias = m->encoding == PE_ARENA_T5 || m->encoding == PE_ARENA_ALIBI ? m->bias : NULL;
+    for (int32_t l = 0; l < L; l++) {
+        const pe_arena_layer *w = &p->layer[l];
+        const float *residual = l == 0 ? a->encoded : a->res3[l - 1];
+        layernorm_forward(a->ln1[l], a->ln1_mean[l], a->ln1_rstd[l], residual, w->ln1w, w->ln1b, BT, C);
+        ops->matmul_forward(a->qkv[l], a->ln1[l], w->qkvw, w->qkvb, BT, C, 3 * C);
+        if (m->encoding == PE_ARENA_ROPE) rope_qk(a->qkv[l], m->rope_cos, m->rope_sin, B, T, C, H, 0);
+        attention_forward(a->atty[l], a->att[l], a->qkv[l], bias, B, T, C, H, m->causal, ops->simd);
+        ops->matmul_forward(a->res2[l], a->atty[l], w->attprojw, w->attprojb, BT, C, C);
+        for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res2[l][i] += residual[i];
+        layernorm_forward(a->ln2[l], a->ln2_mean[l], a->ln2_rstd[l], a->res2[l], w->ln2w, w->ln2b, BT, C);
+        ops->matmul_forward(a->fch[l], a->ln2[l], w->fcw, w->fcb, BT, C, 4 * C);
+        ops->gelu_forward(a->fch_gelu[l], a->fch[l], BT * 4 * C);
+        ops->matmul_forward(a->res3[l], a->fch_gelu[l], w->fcprojw, w->fcprojb, BT, 4 * C, C);
+        for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res3[l][i] += a->res2[l][i];
+    }
+    layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3[L - 1], p->lnfw, p->lnfb, BT, C);
+    ops->matmul_forward(a->probs, a->lnf, p->headw, p->headb, BT, C, V);
+    return crossentropy_forward(a->probs, a->losses, a->targets, BT, V);
+}
+
+void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const pe_arena_params *g, pe_arena_acts *a,
+                       const pe_arena_ops *ops) {
+    const int32_t B = a->B, T = a->T, C = m->C, H = m->H, V = m->V, L = m->L;
+    const int32_t BT = B * T;
+    const size_t btc = (size_t)BT * C;
+    crossentropy_backward(a->dlogits, a->probs, a->targets, BT, V);
+    memset(a->dln, 0, sizeof(float) * btc);
+    memset(a->dres, 0, sizeof(float) * btc);
+    ops->matmul_backward(a->dln, g->headw, g->headb, a->dlogits, a->lnf, p->headw, a->scratch, BT, C, V);
+    layernorm_backward(a->dres, g->lnfw, g->lnfb, a->dln, a->res3[L - 1], p->lnfw, a->lnf_mean, a->lnf_rstd, BT, C);
+    if (m->encoding == PE_ARENA_T5) memset(m->dbias, 0, sizeof(float) * (size_t)H * (2 * T - 1));
+    for (int32_t l = L - 1; l >= 0; l--) {
+        const pe_arena_layer *w = &p->layer[l], *gw = &g->layer[l];
+        const float *residual = l == 0 ? a->encoded : a->res3[l - 1];
+        // dres = d res3 → MLP block
+        memset(a->dfch_gelu, 0, sizeof(float) * 4 * btc);
+        ops->matmul_backward(a->dfch_gelu, gw->fcprojw, gw->fcprojb, a->dres, a->fch_gelu[l], w->fcprojw, a->scratch,
+                             BT, 4 * C, C);
+        memset(a->dfch, 0, sizeof(float) * 4 * btc);
+        ops->gelu_backward(a->dfch, a->fch[l], a->dfch_gelu, BT * 4 * C);
+        memset(a->dln, 0, sizeof(float) * btc);
+        ops->matmul_backward(a->dln, gw->fcw, gw->fcb, a->dfch, a->ln2[l], w->fcw, a->scratch, BT, C, 4 * C);
+        layernorm_backward(a->dres, gw->ln2w, gw->ln2b, a->dln, a->res2[l], w->ln2w, a->ln2_mean[l], a->ln2_rstd[l], BT,
+                           C);
+        // dres = d res2 → attention block
+        memset(a->datty, 0, sizeof(float) * btc);
+        ops->matmul_backward(a->datty, gw->attprojw, gw->attprojb, a->dres, a->atty[l], w->attprojw, a->scratch, BT, C,
+                             C);
+        memset(a->dqkv, 0, sizeof(float) * 3 * btc);
+        attention_backward(a->dqkv, m->encoding == PE_ARENA_T5 ? m->dbias : NULL, a->datt, a->datty, a->qkv[l],
+                           a->att[l], B, T, C, H, m->causal, ops->simd);
+        if (m->encoding == PE_ARENA_ROPE) rope_qk(a->dqkv, m->rope_cos, m->rope_sin, B, T, C, H, 1);
+        memset(a->dln, 0, sizeof(float) * btc);
+        ops->matmul_backward(a->dln, gw->qkvw, gw->qkvb, a->dqkv, a->ln1[l], w->qkvw, a->scratch, BT, C, 3 * C);
+        layernorm_backward(a->dres, gw->ln1w, gw->ln1b, a->dln, residual, w->ln1w, a->ln1_mean[l], a->ln1_rstd[l], BT,
+                           C);
+        // dres = d residual (the layer's input)
+    }
+    encoder_backward(g->wte, m->encoding == PE_ARENA_LEARNED ? g->wpe : NULL, m->wpe_rows, a->dres, a->tokens, B, T, C);
+    if (m->encoding == PE_ARENA_T5) {
+        const int32_t width = 2 * T - 1;
+        for (int32_t hh = 0; hh < H; hh++)
+            for (int32_t r = 0; r < width; r++) g->t5[m->bucket[r] * H + hh] += m->dbias[(size_t)hh * width + r];
+    }
+}

@@ -1,0 +1,230 @@
+// The arena trainer (pe.trainer, web/api/arena.js, c/arena_*.c) in both WASM builds:
+//   1. gradients against the independent PyTorch float64 model (tests/fixtures/ref_arena.py) for
+//      the same parameters and batch, every encoding, causal and not. Norm: per parameter tensor,
+//      the relative L2 error ||g − g_ref||₂ / ||g_ref||₂, at most 1e-5 (the worst is printed);
+//   2. three AdamW steps against torch.optim.AdamW on given gradients: max |p − p_ref| ≤ 1e-6;
+//   3. determinism: the same spec and seed give bit-identical losses, a fresh trainer too; the two
+//      builds agree bit for bit as well (the SIMD loops do the scalar reference's operations);
+//   4. the API: shapes of attention/positionTable, evaluate's fields, free();
+//   5. bad specs and options throw a PEError naming the field.
+// No timing here: speed is bench/arena.js.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { loadManifest, readFixture } from './helpers/fixtures.js';
+import { BUILDS, peFor, expectPEError } from './helpers/pe.js';
+
+const manifest = loadManifest('arena');
+const gradientCases = manifest.cases.filter((c) => c.type === 'gradients');
+const adamwCases = manifest.cases.filter((c) => c.type === 'adamw');
+
+/** Places the fixture's tensors (concatenated, no padding) at the trainer's offsets. */
+function toTrainerLayout(trainer, testCase, values, at = 0) {
+  const layout = new Map(trainer.tensors().map((t) => [t.name, t]));
+  const out = new Float32Array(trainer.paramCount);
+  for (const [name, shape] of testCase.tensors) {
+    const size = shape.reduce((a, b) => a * b, 1);
+    const t = layout.get(name);
+    expect(t, `tensor ${name}`).toBeDefined();
+    expect(t.shape.reduce((a, b) => a * b, 1), name).toBe(size);
+    for (let k = 0; k < size; k++) out[t.offset + k] = values[at + k];
+    at += size;
+  }
+  return out;
+}
+
+function tensorSize(testCase) {
+  return testCase.tensors.reduce((total, [, shape]) => total + shape.reduce((a, b) => a * b, 1), 0);
+}
+
+describe.each(BUILDS)('arena trainer, $name build', ({ name, simd }) => {
+  let pe;
+  const worst = { grad: 0, gradAt: '', loss: 0, adamw: 0 };
+  beforeAll(async () => {
+    pe = await peFor(simd);
+  });
+  afterAll(() => {
+    console.log(`arena ${name}: worst gradient relative L2 error ${worst.grad.toExponential(2)} (${worst.gradAt}), `
+      + `worst loss relative error ${worst.loss.toExponential(2)}, worst AdamW abs error ${worst.adamw.toExponential(2)}`);
+  });
+
+  it('loads the requested build', () => {
+    expect(pe.simd).toBe(simd);
+  });
+
+  it.each(gradientCases.map((c) => [c.name, c]))('gradients match PyTorch float64: %s', (_, testCase) => {
+    const t = pe.trainer(testCase.spec);
+    try {
+      t.setParams(toTrainerLayout(t, testCase, readFixture('arena', testCase.params)));
+      const { loss, grads } = t._gradients(testCase.tokens.flat(), testCase.targets.flat());
+      const lossErr = Math.abs(loss - testCase.loss) / Math.abs(testCase.loss);
+      worst.loss = Math.max(worst.loss, lossErr);
+      expect(lossErr, 'loss').toBeLessThanOrEqual(testCase.tolerance.loss_rel);
+      const expected = readFixture('arena', testCase.grads);
+      const layout = new Map(t.tensors().map((x) => [x.name, x]));
+      let at = 0;
+      for (const [tensor, shape] of testCase.tensors) {
+        const size = shape.reduce((a, b) => a * b, 1);
+        const { offset } = layout.get(tensor);
+        let diff = 0;
+        let norm = 0;
+        for (let k = 0; k < size; k++) {
+          const e = expected[at + k];
+          diff += (grads[offset + k] - e) ** 2;
+          norm += e ** 2;
+        }
+        at += size;
+        const rel = norm > 0 ? Math.sqrt(diff / norm) : Math.sqrt(diff);
+        if (rel > worst.grad) { worst.grad = rel; worst.gradAt = `${testCase.name} ${tensor}`; }
+        expect(rel, `${testCase.name} ${tensor}`).toBeLessThanOrEqual(testCase.tolerance.grad_rel_l2);
+      }
+    } finally {
+      t.free();
+    }
+  });
+
+  it.each(adamwCases.map((c) => [c.name, c]))('AdamW steps match torch.optim.AdamW: %s', (_, testCase) => {
+    const t = pe.trainer(testCase.spec);
+    try {
+      t.setParams(toTrainerLayout(t, testCase, readFixture('arena', testCase.params)));
+      const steps = readFixture('arena', testCase.steps);
+      const size = tensorSize(testCase);
+      for (let s = 0; s < 3; s++) {
+        t._adamw(toTrainerLayout(t, testCase, steps, s * size));
+        const want = toTrainerLayout(t, testCase, steps, (3 + s) * size);
+        const got = t.params();
+        let err = 0;
+        for (const { offset, shape } of t.tensors()) {
+          const n = shape.reduce((a, b) => a * b, 1);
+          for (let k = offset; k < offset + n; k++) err = Math.max(err, Math.abs(got[k] - want[k]));
+        }
+        worst.adamw = Math.max(worst.adamw, err);
+        expect(err, `step ${s + 1}`).toBeLessThanOrEqual(testCase.tolerance.abs);
+      }
+    } finally {
+      t.free();
+    }
+  });
+
+  it('is deterministic: same spec and seed, bit-identical losses', () => {
+    const spec = { kind: 'arena', encoding: { kind: 't5' }, layers: 1, d_model: 16, heads: 2, train_length: 6, batch: 8, seed: 7 };
+    const a = pe.trainer(spec);
+    const b = pe.trainer(spec);
+    const c = pe.trainer({ ...spec, seed: 8 });
+    try {
+      const la = Array.from(a.step(5)).concat(Array.from(a.step(3)));
+      const lb = Array.from(b.step(8));
+      expect(la).toEqual(lb);
+      expect(Array.from(c.step(8))).not.toEqual(lb);
+      expect(a.steps).toBe(8);
+      expect(a.evaluate(6, { samples: 32, seed: 3 })).toEqual(b.evaluate(6, { samples: 32, seed: 3 }));
+      expect(Array.from(a.params())).toEqual(Array.from(b.params()));
+    } finally {
+      a.free();
+      b.free();
+      c.free();
+    }
+  });
+
+  it('gives the same bits in both builds', async () => {
+    const other = await peFor(!simd);
+    const spec = { kind: 'arena', encoding: { kind: 'rope' }, d_model: 24, heads: 3, symbols: 7, train_length: 5, batch: 5, seed: 3 };
+    const a = pe.trainer(spec);
+    const b = other.trainer(spec);
+    try {
+      expect(Array.from(a.step(4))).toEqual(Array.from(b.step(4)));
+      expect(Array.from(a.params())).toEqual(Array.from(b.params()));
+    } finally {
+      a.free();
+      b.free();
+    }
+  });
+
+  it('returns the documented shapes', () => {
+    const t = pe.trainer({ kind: 'arena', encoding: { kind: 'learned' }, causal: false, task: 'sort', train_length: 6, batch: 4 });
+    try {
+      expect(t.spec).toEqual({ kind: 'arena', task: 'sort', encoding: { kind: 'learned' }, causal: false, layers: 2, d_model: 32, heads: 4, symbols: 16, train_length: 6, batch: 4, lr: 1e-3, weight_decay: 0, seed: 0 });
+      const losses = t.step(3);
+      expect(losses).toBeInstanceOf(Float32Array);
+      expect(losses.length).toBe(3);
+      expect(losses.every(Number.isFinite)).toBe(true);
+      const table = t.positionTable();
+      expect(table.shape).toEqual([7, 32]);
+      expect(table.data.length).toBe(7 * 32);
+      const att = t.attention(9, { seed: 2 });
+      expect(att.shape).toEqual([2, 4, 10, 10]);
+      expect(att.tokens.length).toBe(10);
+      expect(att.tokens[0]).toBe(0);
+      for (let row = 0; row < 2 * 4 * 10; row++) {
+        const sum = att.data.subarray(row * 10, row * 10 + 10).reduce((x, y) => x + y, 0);
+        expect(Math.abs(sum - 1)).toBeLessThan(1e-5);
+      }
+      const e = t.evaluate(12, { samples: 10 });   // longer than training: the last row is reused
+      for (const key of ['accuracy', 'token_accuracy', 'loss']) expect(Number.isFinite(e[key]), key).toBe(true);
+      expect(e.accuracy).toBeGreaterThanOrEqual(0);
+      expect(e.token_accuracy).toBeLessThanOrEqual(1);
+    } finally {
+      t.free();
+    }
+    const r = pe.trainer({ kind: 'arena', train_length: 4, batch: 2 });
+    try {
+      expect(r.positionTable()).toBeNull();
+      const att = r.attention(3);
+      expect(att.shape).toEqual([2, 4, 7, 7]);
+      expect(att.data[1]).toBe(0);   // causal: key 1 is masked for query 0
+      const plain = r.evaluate(8, { samples: 16 });
+      const scaled = r.evaluate(8, { samples: 16, rope_scaling: { rope_type: 'yarn', factor: 2 } });
+      expect(scaled.loss).not.toBe(plain.loss);
+    } finally {
+      r.free();
+    }
+    expectPEError(() => r.step(1), 'trainer');
+  });
+
+  it('refuses bad specs and options, naming the field', () => {
+    const bad = [
+      [{ kind: 'rope' }, 'kind'],
+      [{ task: 'shuffle' }, 'task'],
+      [{ encoding: { kind: 'shaw' } }, 'encoding.kind'],
+      [{ encoding: { kind: 'rope', base: 500 } }, 'encoding.base'],
+      [{ causal: 1 }, 'causal'],
+      [{ layers: 0 }, 'layers'],
+      [{ d_model: 1000 }, 'd_model'],
+      [{ heads: 3 }, 'heads'],
+      [{ d_model: 12, heads: 4 }, 'heads'],
+      [{ symbols: 65 }, 'symbols'],
+      [{ train_length: 0.5 }, 'train_length'],
+      [{ batch: 0 }, 'batch'],
+      [{ lr: 0 }, 'lr'],
+      [{ lr: Number.NaN }, 'lr'],
+      [{ weight_decay: -1 }, 'weight_decay'],
+      [{ seed: -1 }, 'seed'],
+      [{ sead: 1 }, 'sead'],
+      [{ layers: 8, d_model: 256, batch: 256, train_length: 64 }, 'batch'],
+    ];
+    for (const [spec, param] of bad) expectPEError(() => pe.trainer(spec), param, undefined, JSON.stringify(spec));
+    expectPEError(() => pe.trainer(null), 'spec');
+    const t = pe.trainer({ train_length: 3, batch: 2, encoding: { kind: 'alibi' } });
+    try {
+      expectPEError(() => t.step(0), 'n');
+      expectPEError(() => t.evaluate(0), 'length');
+      expectPEError(() => t.evaluate(300), 'length');
+      expectPEError(() => t.evaluate(4, { samples: 0 }), 'samples');
+      expectPEError(() => t.evaluate(4, { seed: 1.5 }), 'seed');
+      expectPEError(() => t.evaluate(4, { samplez: 3 }), 'samplez');
+      expectPEError(() => t.evaluate(4, { rope_scaling: { rope_type: 'linear', factor: 2 } }), 'rope_scaling');
+      expectPEError(() => t.attention(4, { rope_scaling: { rope_type: 'dynamic', factor: 2 } }), 'rope_scaling.rope_type');
+      expectPEError(() => t.setParams(new Float32Array(3)), 'params');
+      const p = t.params();
+      p[5] = Number.NaN;
+      expectPEError(() => t.setParams(p), 'params');
+      expect(t.step(1).length).toBe(1);   // still usable
+    } finally {
+      t.free();
+    }
+    const r = pe.trainer({ train_length: 3, batch: 2 });
+    try {
+      expectPEError(() => r.evaluate(4, { rope_scaling: { rope_type: 'ntk', factor: 0.5 } }), 'rope_scaling.factor');
+    } finally {
+      r.free();
+    }
+  });
+});
