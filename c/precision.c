@@ -1,0 +1,408 @@
+// Precision lab (kind `rope_precision`, ../shared/spec-contract.md): the angle error of a RoPE
+// recipe whose inverse frequencies, positions, phases and cos/sin tables are each held in a
+// number format (float64, float32, bfloat16 or float16). The steps, as the contract defines them:
+//   f = round(ω_i, inv_freq_dtype); q = round(p, position_dtype);
+//   φ = round(q·f, phase_dtype), the product exact, rounded once;
+//   c, s = round(cos φ, table_dtype), round(sin φ, table_dtype), of the exact φ;
+//   error = |atan2(s, c) − p·ω_i| reduced modulo 2π into [0, π] (π when c or s is not finite).
+//
+// Rounding (round-to-nearest-even into a format with p significant bits, normal exponents
+// [emin, emax], subnormals below): with a = |x| clamped to 2^(emax+1) and e the exponent of
+// max(a, 2^emin), the quantum is 2^(e−p+1) (the subnormal quantum 2^(emin−p+1) below 2^emin), and
+//   C = 2^(e−p+53),  r = (a + C) − C
+// rounds a to a multiple of the quantum, ties to even: a + C lies in [C, 2C], where float64's
+// ulp is the quantum, and the subtraction is exact. r > the largest finite value gives ∞ (IEEE
+// overflow under round-to-nearest); the sign is put back last, NaN passes through. Only float64
+// additions, one multiply by a power of two and bit masks: no libm, no rounding-mode changes,
+// identical in the scalar and SIMD code (two lanes), natively and in WebAssembly (-ffp-contract=off).
+//
+// The exact product q·f: a Dekker two-product (no fma, since the build forbids contraction) gives
+// q·f = hi + lo exactly (hi = fl(q·f)). Rounding it once into a format of p ≤ 24 bits: first to
+// float64 with round-to-odd (hi, moved one ulp toward zero when lo points there, with its last
+// bit set when lo ≠ 0), then to nearest even into the format; round-to-odd with 53 ≥ p + 2 bits
+// makes the second rounding exact (Boldo & Melquiond 2008). When q and f are both at most
+// float32, q·f is exact in float64 already (lo = 0).
+//
+// cos φ and sin φ come from libm in float64 (full argument reduction, < 1 ulp), then are rounded
+// once into the table format: correctly rounded for float32 and narrower except when cos φ lies
+// within 1 float64 ulp of a midpoint (float64 tables hold libm's values as they are).
+//
+// The exact angle p·ω_i: ω_i as a 64-bit fixed-point fraction of a turn (pe_turns_from_omega,
+// sincos.h; T = round(ω/2π·2^64) from a double-double quotient) and the phase p·T mod 2^64, an
+// exact integer product. The error is then (atan2(s, c)/2π − p·T/2^64) in turns, reduced into
+// [−1/2, 1/2], times 2π. Accuracy: the fixed point carries ≤ (1/2 + 2^-10)·2^-64 turn of error per
+// unit of p (≤ 2.3e-13 rad at p < 2^20, ≤ 4e-10 rad at p < 2^31), the float64 subtraction of two
+// turns ≤ 2^-54 turn (≤ 4e-16 rad): the errors reported are right to ~1e-15 rad + p·3.4e-19 rad,
+// far below any float32 recipe's error (≥ ~1e-8 rad once p > 0) and below the float64 recipe's
+// own rounding of p·f at large p.
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "pe.h"
+#include "precision.h"
+#include "rope.h"
+#include "sincos.h"
+
+static const double PE_PI = 3.141592653589793;
+static const double PE_TWO_PI = 6.283185307179586;
+
+// --- bits ----------------------------------------------------------------------------------------
+
+static inline uint64_t bits_of(double x) {
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+static inline double value_of(uint64_t b) {
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+#define SIGN_MASK 0x8000000000000000ull
+#define EXP_MASK 0x7FF0000000000000ull
+
+// A binary format for rounding: clamp = 2^(emax+1), min_normal = 2^emin, shift = 2^(53−p),
+// max_finite = (2 − 2^(1−p))·2^emax.
+typedef struct {
+    double clamp, min_normal, shift, max_finite;
+} pe_format;
+
+static const pe_format FORMATS[4] = {
+    {0.0, 0.0, 0.0, 0.0},                          // float64: never used (identity)
+    {0x1p128, 0x1p-126, 0x1p29, 0x1.fffffep127},   // float32: p = 24, emin = −126
+    {0x1p128, 0x1p-126, 0x1p45, 0x1.fep127},       // bfloat16: p = 8, emin = −126
+    {0x1p16, 0x1p-14, 0x1p42, 65504.0},            // float16: p = 11, emin = −14
+};
+
+static inline int valid_dtype(int32_t dtype) { return dtype >= PE_RECIPE_FLOAT64 && dtype <= PE_RECIPE_FLOAT16; }
+
+// The scalar reference of the rounding (see the top of the file).
+static inline double round_format(double x, const pe_format *f) {
+    if (x != x) return x;   // NaN as given
+    const uint64_t sign = bits_of(x) & SIGN_MASK;
+    double a = value_of(bits_of(x) & ~SIGN_MASK);
+    if (a > f->clamp) a = f->clamp;   // also +∞: rounds to ∞ below
+    const double m = a > f->min_normal ? a : f->min_normal;
+    const double c = value_of(bits_of(m) & EXP_MASK) * f->shift;   // 2^(e − p + 53)
+    double r = (a + c) - c;
+    if (r > f->max_finite) r = INFINITY;
+    return value_of(bits_of(r) | sign);
+}
+
+double pe_round_dtype(double x, int32_t dtype) {
+    if (!valid_dtype(dtype)) return NAN;
+    if (dtype == PE_RECIPE_FLOAT64) return x;
+    return round_format(x, &FORMATS[dtype]);
+}
+
+double pe_round_float32(double x) { return round_format(x, &FORMATS[PE_RECIPE_FLOAT32]); }
+double pe_round_bfloat16(double x) { return round_format(x, &FORMATS[PE_RECIPE_BFLOAT16]); }
+double pe_round_float16(double x) { return round_format(x, &FORMATS[PE_RECIPE_FLOAT16]); }
+
+// bfloat16 is the top half of a float32.
+double pe_bfloat16_value(uint16_t bits) {
+    uint32_t b = (uint32_t)bits << 16;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return (double)f;
+}
+
+uint16_t pe_bfloat16_bits(double rounded) {
+    float f = (float)rounded;   // exact for a bfloat16 number
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return (uint16_t)(b >> 16);
+}
+
+// float16: sign, 5 exponent bits (bias 15), 10 fraction bits; exponent 0 = subnormal (·2^-24).
+double pe_float16_value(uint16_t bits) {
+    const int exponent = (bits >> 10) & 0x1F, fraction = bits & 0x3FF;
+    double v;
+    if (exponent == 0x1F) v = fraction ? NAN : INFINITY;
+    else if (exponent == 0)
+        v = ldexp((double)fraction, -24);
+    else
+        v = ldexp((double)(fraction | 0x400), exponent - 25);
+    return (bits & 0x8000) ? -v : v;
+}
+
+uint16_t pe_float16_bits(double rounded) {
+    const uint16_t sign = (bits_of(rounded) & SIGN_MASK) ? 0x8000 : 0;
+    const double a = fabs(rounded);
+    if (a != a) return (uint16_t)(sign | 0x7E00);
+    if (a == INFINITY) return (uint16_t)(sign | 0x7C00);
+    if (a < 0x1p-14) return (uint16_t)(sign | (uint16_t)(a * 0x1p24));   // subnormal (or zero)
+    int e;
+    const double m = frexp(a, &e);   // a = m·2^e, m in [0.5, 1)
+    const uint16_t fraction = (uint16_t)((m * 2.0 - 1.0) * 1024.0);
+    return (uint16_t)(sign | (uint16_t)((e - 1 + 15) << 10) | fraction);
+}
+
+// --- the exact product ---------------------------------------------------------------------------
+
+// Dekker's split constant 2^27 + 1: a = ah + al with ah, al of at most 26 bits.
+static const double SPLIT = 134217729.0;
+
+// q·f = hi + lo exactly (for |q|, |f| < 2^996 and no underflow); lo = 0 when hi or lo is not
+// finite (an infinite product has nothing to add).
+static inline void two_product(double a, double b, double *hi, double *lo) {
+    const double p = a * b;
+    const double as = SPLIT * a, ah = as - (as - a), al = a - ah;
+    const double bs = SPLIT * b, bh = bs - (bs - b), bl = b - bh;
+    double e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    if (!(p - p == 0.0) || !(e - e == 0.0)) e = 0.0;   // p or e is ±∞ or NaN
+    *hi = p;
+    *lo = e;
+}
+
+double pe_round_exact(double hi, double lo, int32_t dtype) {
+    if (!valid_dtype(dtype)) return NAN;
+    if (dtype == PE_RECIPE_FLOAT64) return hi;
+    uint64_t b = bits_of(hi);
+    if (lo != 0.0 && hi != 0.0 && hi - hi == 0.0) {
+        // Round-to-odd into float64: truncate toward zero, then set the last bit (inexact).
+        if ((bits_of(hi) ^ bits_of(lo)) & SIGN_MASK) b -= 1;   // |hi + lo| < |hi|
+        b |= 1;
+    }
+    return round_format(value_of(b), &FORMATS[dtype]);
+}
+
+// --- array forms: scalar reference ---------------------------------------------------------------
+
+void pe_round_array_scalar(double *out, const double *x, int32_t n, int32_t dtype) {
+    if (dtype == PE_RECIPE_FLOAT64) {
+        if (out != x) memmove(out, x, sizeof(double) * (size_t)n);
+        return;
+    }
+    const pe_format *f = &FORMATS[dtype];
+    for (int32_t k = 0; k < n; k++) out[k] = round_format(x[k], f);
+}
+
+void pe_phase_array_scalar(double *out, double q, const double *f, int32_t n, int32_t dtype) {
+    for (int32_t k = 0; k < n; k++) {
+        double hi, lo;
+        two_product(q, f[k], &hi, &lo);
+        out[k] = pe_round_exact(hi, lo, dtype);
+    }
+}
+
+// --- array forms: SIMD (two float64 lanes), the same operations in the same order --------------
+
+#if PE_HAVE_SIMD
+static inline v128_t round_x2(v128_t x, const pe_format *f) {
+    const v128_t sign = wasm_v128_and(x, wasm_i64x2_splat((int64_t)SIGN_MASK));
+    v128_t a = wasm_v128_andnot(x, wasm_i64x2_splat((int64_t)SIGN_MASK));
+    const v128_t clamp = wasm_f64x2_splat(f->clamp);
+    a = wasm_v128_bitselect(clamp, a, wasm_f64x2_gt(a, clamp));   // a > clamp ? clamp : a
+    const v128_t min_normal = wasm_f64x2_splat(f->min_normal);
+    const v128_t m = wasm_v128_bitselect(a, min_normal, wasm_f64x2_gt(a, min_normal));
+    const v128_t c = wasm_f64x2_mul(wasm_v128_and(m, wasm_i64x2_splat((int64_t)EXP_MASK)), wasm_f64x2_splat(f->shift));
+    v128_t r = wasm_f64x2_sub(wasm_f64x2_add(a, c), c);
+    r = wasm_v128_bitselect(wasm_f64x2_splat(INFINITY), r, wasm_f64x2_gt(r, wasm_f64x2_splat(f->max_finite)));
+    r = wasm_v128_or(r, sign);
+    return wasm_v128_bitselect(x, r, wasm_f64x2_ne(x, x));   // NaN as given
+}
+
+void pe_round_array_simd(double *out, const double *x, int32_t n, int32_t dtype) {
+    if (dtype == PE_RECIPE_FLOAT64) {
+        if (out != x) memmove(out, x, sizeof(double) * (size_t)n);
+        return;
+    }
+    const pe_format *f = &FORMATS[dtype];
+    int32_t k = 0;
+    for (; k + 2 <= n; k += 2) wasm_v128_store(out + k, round_x2(wasm_v128_load(x + k), f));
+    pe_round_array_scalar(out + k, x + k, n - k, dtype);
+}
+
+void pe_phase_array_simd(double *out, double q, const double *f, int32_t n, int32_t dtype) {
+    const v128_t a = wasm_f64x2_splat(q), split = wasm_f64x2_splat(SPLIT);
+    const v128_t as = wasm_f64x2_mul(split, a);
+    const v128_t ah = wasm_f64x2_sub(as, wasm_f64x2_sub(as, a)), al = wasm_f64x2_sub(a, ah);
+    const v128_t zero = wasm_f64x2_splat(0.0);
+    int32_t k = 0;
+    if (dtype != PE_RECIPE_FLOAT64) {
+        const pe_format *fmt = &FORMATS[dtype];
+        for (; k + 2 <= n; k += 2) {
+            const v128_t b = wasm_v128_load(f + k);
+            const v128_t p = wasm_f64x2_mul(a, b);
+            const v128_t bs = wasm_f64x2_mul(split, b);
+            const v128_t bh = wasm_f64x2_sub(bs, wasm_f64x2_sub(bs, b)), bl = wasm_f64x2_sub(b, bh);
+            v128_t e = wasm_f64x2_add(
+                wasm_f64x2_add(wasm_f64x2_add(wasm_f64x2_sub(wasm_f64x2_mul(ah, bh), p), wasm_f64x2_mul(ah, bl)),
+                               wasm_f64x2_mul(al, bh)),
+                wasm_f64x2_mul(al, bl));
+            // e = 0 where p or e is not finite (x − x ≠ 0)
+            const v128_t finite =
+                wasm_v128_and(wasm_f64x2_eq(wasm_f64x2_sub(p, p), zero), wasm_f64x2_eq(wasm_f64x2_sub(e, e), zero));
+            e = wasm_v128_and(e, finite);
+            // round-to-odd where e ≠ 0 and p ≠ 0 (p finite: e is 0 otherwise)
+            const v128_t inexact = wasm_v128_and(wasm_f64x2_ne(e, zero), wasm_f64x2_ne(p, zero));
+            const v128_t opposite = wasm_i64x2_shr(wasm_v128_xor(p, e), 63);     // all ones: signs differ
+            v128_t bits = wasm_i64x2_add(p, wasm_v128_and(opposite, inexact));   // − 1
+            bits = wasm_v128_or(bits, wasm_v128_and(inexact, wasm_i64x2_splat(1)));
+            wasm_v128_store(out + k, round_x2(bits, fmt));
+        }
+    } else {
+        for (; k + 2 <= n; k += 2) wasm_v128_store(out + k, wasm_f64x2_mul(a, wasm_v128_load(f + k)));
+    }
+    pe_phase_array_scalar(out + k, q, f + k, n - k, dtype);
+}
+#endif
+
+// --- the angle error -----------------------------------------------------------------------------
+
+static double angle_error(double c, double s, uint32_t p, pe_turns t) {
+    if (!(c - c == 0.0) || !(s - s == 0.0)) return PE_PI;   // not finite
+    const uint64_t turns = ((uint64_t)t.hi << 32) | t.lo;
+    const uint64_t phase = (uint64_t)p * turns;   // p·ω/2π mod 1, in units of 2^-64 turn
+    int64_t signed_phase;
+    memcpy(&signed_phase, &phase, sizeof signed_phase);   // the same turn in [−1/2, 1/2)
+    const double exact = (double)signed_phase * 0x1p-64;
+    double d = atan2(s, c) / PE_TWO_PI - exact;   // both in [−1/2, 1/2]: d in [−1, 1]
+    if (d > 0.5) d -= 1.0;
+    else if (d < -0.5)
+        d += 1.0;
+    const double e = fabs(d) * PE_TWO_PI;
+    return e > PE_PI ? PE_PI : e;
+}
+
+double pe_angle_error(double c, double s, uint32_t p, double omega) {
+    return angle_error(c, s, p, pe_turns_from_omega(omega));
+}
+
+// --- the kernel ----------------------------------------------------------------------------------
+
+// Spec argument k of the rope config is argument FIRST_SPEC + k.
+#define FIRST_SPEC 11
+
+static inline int same_value(double a, double b) { return a == b || (a != a && b != b); }
+
+pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
+                                    double *scratch, int32_t offset, const int32_t dtypes[4], const pe_rope_config *c,
+                                    pe_round_array_fn round_fn, pe_phase_array_fn phase_fn) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (cos_out == NULL) return PE_ERR_ARG(2);
+    if (sin_out == NULL) return PE_ERR_ARG(3);
+    if (row_error == NULL) return PE_ERR_ARG(4);
+    if (stats == NULL) return PE_ERR_ARG(5);
+    if (scratch == NULL) return PE_ERR_ARG(6);
+    if (dtypes == NULL) return PE_ERR_ARG(8);
+    for (int k = 0; k < 4; k++)
+        if (!valid_dtype(dtypes[k])) return PE_ERR_ARG(8 + k);
+    if (c == NULL) return PE_ERR_ARG(FIRST_SPEC + 1);
+    if (round_fn == NULL) return PE_ERR_ARG(28);
+    if (phase_fn == NULL) return PE_ERR_ARG(29);
+    pe_status status = pe_rope_check(c);
+    if (status > 100 && status < 200) return PE_ERR_ARG(FIRST_SPEC + PE_ERR_ARG_INDEX(status));
+    if (status != PE_OK) return status;
+    const int32_t length = c->length, n = pe_rope_rotary_dim(c) / 2;
+    // Positions p = offset + r stay within int32 (as in `sinusoidal`).
+    if (offset < 0 || offset > PE_MAX_POSITION - length) return PE_ERR_ARG(7);
+    if ((int64_t)length * n > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
+
+    // scratch: ω (float64, as `rope` computes it), f, the fixed-point turns of ω, φ of a row, and
+    // two rows of (c, s) — this row and the one before it, for the collisions.
+    double *omega = scratch, *f = scratch + n, *turn_slots = scratch + 2 * (size_t)n;
+    double *phi = scratch + 3 * (size_t)n;
+    double *cur_c = scratch + 4 * (size_t)n, *cur_s = scratch + 5 * (size_t)n;
+    double *prev_c = scratch + 6 * (size_t)n, *prev_s = scratch + 7 * (size_t)n;
+    double attention_factor;   // not part of this kind's output
+    status = pe_rope_inv_freq(omega, &attention_factor, c);
+    if (status > 100 && status < 200) return PE_ERR_ARG(FIRST_SPEC + PE_ERR_ARG_INDEX(status));
+    if (status != PE_OK) return status;
+
+    round_fn(f, omega, n, dtypes[0]);   // step 1
+    for (int32_t i = 0; i < n; i++) {
+        pe_turns t = pe_turns_from_omega(omega[i]);
+        memcpy(turn_slots + i, &t, sizeof t);
+    }
+    double collisions = 0.0, first_collision = -1.0;
+    for (int32_t r = 0; r < length; r++) {
+        const uint32_t p = (uint32_t)offset + (uint32_t)r;
+        const double q = pe_round_dtype((double)p, dtypes[1]);   // step 2
+        phase_fn(phi, q, f, n, dtypes[2]);                       // step 3
+        for (int32_t i = 0; i < n; i++) {                        // step 4
+            cur_c[i] = cos(phi[i]);
+            cur_s[i] = sin(phi[i]);
+        }
+        round_fn(cur_c, cur_c, n, dtypes[3]);
+        round_fn(cur_s, cur_s, n, dtypes[3]);
+        float worst = 0.0f;
+        const size_t at = (size_t)r * (size_t)n;
+        int same = r > 0;
+        for (int32_t i = 0; i < n; i++) {
+            pe_turns t;
+            memcpy(&t, turn_slots + i, sizeof t);
+            const float e = (float)angle_error(cur_c[i], cur_s[i], p, t);
+            out[at + i] = e;
+            cos_out[at + i] = (float)cur_c[i];
+            sin_out[at + i] = (float)cur_s[i];
+            if (e > worst) worst = e;
+            if (same && !(same_value(cur_c[i], prev_c[i]) && same_value(cur_s[i], prev_s[i]))) same = 0;
+        }
+        row_error[r] = worst;
+        if (same) {
+            collisions += 1.0;
+            if (first_collision < 0.0) first_collision = (double)p;
+        }
+        double *swap = prev_c;   // this row becomes the one before
+        prev_c = cur_c;
+        cur_c = swap;
+        swap = prev_s;
+        prev_s = cur_s;
+        cur_s = swap;
+    }
+    stats[0] = collisions;
+    stats[1] = first_collision;
+    return PE_OK;
+}
+
+#if PE_HAVE_SIMD
+#define PRECISION_ROUND pe_round_array_simd
+#define PRECISION_PHASE pe_phase_array_simd
+#else
+#define PRECISION_ROUND pe_round_array_scalar
+#define PRECISION_PHASE pe_phase_array_scalar
+#endif
+
+pe_status pe_round_values(double *out, const double *x, int32_t n, int32_t dtype) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (x == NULL) return PE_ERR_ARG(2);
+    if (n < 0) return PE_ERR_ARG(3);
+    if (!valid_dtype(dtype)) return PE_ERR_ARG(4);
+    if (n > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
+    PRECISION_ROUND(out, x, n, dtype);
+    return PE_OK;
+}
+
+pe_status pe_rope_precision(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
+                            double *scratch, int32_t offset, int32_t inv_freq_dtype, int32_t position_dtype,
+                            int32_t phase_dtype, int32_t table_dtype, int32_t length, int32_t dim, double base,
+                            double partial_rotary_factor, int32_t max_position_embeddings, int32_t rope_type,
+                            double factor, int32_t original_max_position_embeddings, double beta_fast, double beta_slow,
+                            int32_t truncate, double mscale, double mscale_all_dim, double attention_factor,
+                            double low_freq_factor, double high_freq_factor) {
+    const pe_rope_config c = {length,
+                              dim,
+                              base,
+                              partial_rotary_factor,
+                              max_position_embeddings,
+                              rope_type,
+                              factor,
+                              original_max_position_embeddings,
+                              beta_fast,
+                              beta_slow,
+                              truncate,
+                              mscale,
+                              mscale_all_dim,
+                              attention_factor,
+                              low_freq_factor,
+                              high_freq_factor};
+    const int32_t dtypes[4] = {inv_freq_dtype, position_dtype, phase_dtype, table_dtype};
+    return pe_rope_precision_variant(out, cos_out, sin_out, row_error, stats, scratch, offset, dtypes, &c,
+                                     PRECISION_ROUND, PRECISION_PHASE);
+}
