@@ -108,17 +108,29 @@ static pe_status t5_check(int32_t length, int32_t num_buckets, int32_t max_dista
     return PE_OK;
 }
 
+// Entries for r = r0 .. r0 + count − 1 (a row of the table, or the whole profile).
+static void t5_entries(float *dst, int32_t r0, int32_t count, int32_t num_buckets, int32_t max_distance,
+                       int32_t bidirectional) {
+    for (int32_t k = 0; k < count; k++) dst[k] = (float)pe_t5_bucket(r0 + k, num_buckets, max_distance, bidirectional);
+}
+
 pe_status pe_t5(float *out, int32_t length, int32_t num_buckets, int32_t max_distance, int32_t bidirectional) {
     if (out == NULL) return PE_ERR_ARG(1);
     pe_status status = t5_check(length, num_buckets, max_distance, bidirectional);
     if (status != PE_OK) return status;
     const int32_t n = length;
     float *last = out + (size_t)(n - 1) * (size_t)n;   // (n, n): rows 0 and n−1 first
-    for (int32_t j = 0; j < n; j++) {
-        last[j] = (float)pe_t5_bucket(j - (n - 1), num_buckets, max_distance, bidirectional);
-        out[j] = (float)pe_t5_bucket(j, num_buckets, max_distance, bidirectional);
-    }
+    t5_entries(last, -(n - 1), n, num_buckets, max_distance, bidirectional);
+    t5_entries(out, 0, n, num_buckets, max_distance, bidirectional);
     pe_toeplitz_fill_default()(out, n);
+    return PE_OK;
+}
+
+pe_status pe_t5_profile(float *out, int32_t length, int32_t num_buckets, int32_t max_distance, int32_t bidirectional) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    pe_status status = t5_check(length, num_buckets, max_distance, bidirectional);
+    if (status != PE_OK) return status;
+    t5_entries(out, -(length - 1), 2 * length - 1, num_buckets, max_distance, bidirectional);
     return PE_OK;
 }
 
@@ -128,17 +140,33 @@ static float shaw_entry(int32_t r, int32_t k) {
     return (float)((r < -k ? -k : r > k ? k : r) + k);   // clip(r, −k, k) + k, in [0, 2k]
 }
 
-pe_status pe_shaw(float *out, int32_t length, int32_t max_relative_position) {
-    if (out == NULL) return PE_ERR_ARG(1);
+static void shaw_entries(float *dst, int32_t r0, int32_t count, int32_t k) {
+    for (int32_t i = 0; i < count; i++) dst[i] = shaw_entry(r0 + i, k);
+}
+
+static pe_status shaw_check(int32_t length, int32_t max_relative_position) {
     if (length < 1 || length > PE_MAX_BIAS_LENGTH) return PE_ERR_ARG(2);
     if (max_relative_position < 0 || max_relative_position > PE_MAX_LENGTH) return PE_ERR_ARG(3);
+    return PE_OK;
+}
+
+pe_status pe_shaw(float *out, int32_t length, int32_t max_relative_position) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    pe_status status = shaw_check(length, max_relative_position);
+    if (status != PE_OK) return status;
     const int32_t n = length;
     float *last = out + (size_t)(n - 1) * (size_t)n;   // (n, n)
-    for (int32_t j = 0; j < n; j++) {
-        last[j] = shaw_entry(j - (n - 1), max_relative_position);
-        out[j] = shaw_entry(j, max_relative_position);
-    }
+    shaw_entries(last, -(n - 1), n, max_relative_position);
+    shaw_entries(out, 0, n, max_relative_position);
     pe_toeplitz_fill_default()(out, n);
+    return PE_OK;
+}
+
+pe_status pe_shaw_profile(float *out, int32_t length, int32_t max_relative_position) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    pe_status status = shaw_check(length, max_relative_position);
+    if (status != PE_OK) return status;
+    shaw_entries(out, -(length - 1), 2 * length - 1, max_relative_position);
     return PE_OK;
 }
 
@@ -165,20 +193,38 @@ static float distance_entry(int32_t r, int32_t function, double strength, double
     return (float)pe_distance_bias(r < 0 ? -r : r, function, strength, scale);
 }
 
-pe_status pe_distance(float *out, int32_t length, int32_t function, double strength, double scale, int32_t mode) {
-    if (out == NULL) return PE_ERR_ARG(1);
+static void distance_entries(float *dst, int32_t r0, int32_t count, int32_t function, double strength, double scale,
+                             int32_t mode) {
+    for (int32_t k = 0; k < count; k++) dst[k] = distance_entry(r0 + k, function, strength, scale, mode);
+}
+
+static pe_status distance_check(int32_t length, int32_t function, double strength, double scale, int32_t mode) {
     if (length < 1 || length > PE_MAX_BIAS_LENGTH) return PE_ERR_ARG(2);
     if (function < PE_DIST_LINEAR || function > PE_DIST_EXPONENTIAL) return PE_ERR_ARG(3);
     if (!(strength >= 0.0 && strength <= 1000.0)) return PE_ERR_ARG(4);   // also rejects NaN
     if (!(scale >= 0.01 && scale <= 1e6)) return PE_ERR_ARG(5);
     if (mode != PE_BIAS_CAUSAL && mode != PE_BIAS_SYMMETRIC) return PE_ERR_ARG(6);
+    return PE_OK;
+}
+
+pe_status pe_distance(float *out, int32_t length, int32_t function, double strength, double scale, int32_t mode) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    pe_status status = distance_check(length, function, strength, scale, mode);
+    if (status != PE_OK) return status;
     const int32_t n = length;
     float *last = out + (size_t)(n - 1) * (size_t)n;   // (n, n)
-    for (int32_t j = 0; j < n; j++) {
-        last[j] = distance_entry(j - (n - 1), function, strength, scale, mode);
-        out[j] = distance_entry(j, function, strength, scale, mode);
-    }
+    distance_entries(last, -(n - 1), n, function, strength, scale, mode);
+    distance_entries(out, 0, n, function, strength, scale, mode);
     pe_toeplitz_fill_default()(out, n);
+    return PE_OK;
+}
+
+pe_status pe_distance_profile(float *out, int32_t length, int32_t function, double strength, double scale,
+                              int32_t mode) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    pe_status status = distance_check(length, function, strength, scale, mode);
+    if (status != PE_OK) return status;
+    distance_entries(out, -(length - 1), 2 * length - 1, function, strength, scale, mode);
     return PE_OK;
 }
 
@@ -218,12 +264,22 @@ static float alibi_entry(int32_t r, double slope, int32_t mode) {
     return (float)(0.0 - slope * (double)d);   // +0 on the diagonal
 }
 
-pe_status pe_alibi(float *out, float *slopes, int32_t length, int32_t heads, int32_t mode) {
-    if (out == NULL) return PE_ERR_ARG(1);
-    if (slopes == NULL) return PE_ERR_ARG(2);
+static void alibi_entries(float *dst, int32_t r0, int32_t count, double slope, int32_t mode) {
+    for (int32_t k = 0; k < count; k++) dst[k] = alibi_entry(r0 + k, slope, mode);
+}
+
+static pe_status alibi_check(int32_t length, int32_t heads, int32_t mode) {
     if (length < 1 || length > PE_MAX_BIAS_LENGTH) return PE_ERR_ARG(3);
     if (heads < 1 || heads > PE_MAX_ALIBI_HEADS) return PE_ERR_ARG(4);
     if (mode != PE_BIAS_CAUSAL && mode != PE_BIAS_SYMMETRIC) return PE_ERR_ARG(5);
+    return PE_OK;
+}
+
+pe_status pe_alibi(float *out, float *slopes, int32_t length, int32_t heads, int32_t mode) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (slopes == NULL) return PE_ERR_ARG(2);
+    pe_status status = alibi_check(length, heads, mode);
+    if (status != PE_OK) return status;
     const int64_t plane = (int64_t)length * length;
     if (plane * heads > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
 
@@ -235,11 +291,24 @@ pe_status pe_alibi(float *out, float *slopes, int32_t length, int32_t heads, int
         slopes[h] = (float)m[h];
         float *first = out + (size_t)h * (size_t)plane;   // (n, n) plane of head h
         float *last = first + (size_t)(n - 1) * (size_t)n;
-        for (int32_t j = 0; j < n; j++) {
-            last[j] = alibi_entry(j - (n - 1), m[h], mode);
-            first[j] = alibi_entry(j, m[h], mode);
-        }
+        alibi_entries(last, -(n - 1), n, m[h], mode);
+        alibi_entries(first, 0, n, m[h], mode);
         fill(first, n);
+    }
+    return PE_OK;
+}
+
+pe_status pe_alibi_profile(float *out, float *slopes, int32_t length, int32_t heads, int32_t mode) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (slopes == NULL) return PE_ERR_ARG(2);
+    pe_status status = alibi_check(length, heads, mode);
+    if (status != PE_OK) return status;
+    double m[PE_MAX_ALIBI_HEADS];
+    pe_alibi_slopes(m, heads);
+    const size_t width = (size_t)(2 * length - 1);   // (heads, 2·length − 1)
+    for (int32_t h = 0; h < heads; h++) {
+        slopes[h] = (float)m[h];
+        alibi_entries(out + (size_t)h * width, -(length - 1), 2 * length - 1, m[h], mode);
     }
     return PE_OK;
 }

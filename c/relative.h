@@ -52,6 +52,18 @@ PE_API pe_status pe_distance(float *out, int32_t length, int32_t function, doubl
 // PE_ERR_TOO_LARGE when heads·length² > PE_MAX_ELEMENTS.
 PE_API pe_status pe_alibi(float *out, float *slopes, int32_t length, int32_t heads, int32_t mode);
 
+// Profiles: the 2·length − 1 distinct values of a table above, one per relative position
+// r = j − i = −(length − 1) … length − 1 (index r + length − 1), exactly the entries the table
+// holds (row length − 1, then row 0 from its second entry). What the views plot against r,
+// without a length² table. Arguments and errors as the table's; alibi's out is
+// (heads, 2·length − 1), and it writes the slopes too.
+PE_API pe_status pe_t5_profile(float *out, int32_t length, int32_t num_buckets, int32_t max_distance,
+                               int32_t bidirectional);
+PE_API pe_status pe_shaw_profile(float *out, int32_t length, int32_t max_relative_position);
+PE_API pe_status pe_distance_profile(float *out, int32_t length, int32_t function, double strength, double scale,
+                                     int32_t mode);
+PE_API pe_status pe_alibi_profile(float *out, float *slopes, int32_t length, int32_t heads, int32_t mode);
+
 // Writes the per-head slopes m_h of ALiBi exactly as Press et al.'s get_slopes(heads) returns
 // them, in float64 and in its order (see c/relative.c). slopes: (heads). Errors: PE_ERR_ARG(1..2).
 pe_status pe_alibi_slopes(double *slopes, int32_t heads);

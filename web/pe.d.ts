@@ -333,6 +333,14 @@ export interface PE {
   loadMatrix(bytes: ArrayBuffer | ArrayBufferView, options?: { name?: string }): MatrixResult;
   applyRope(x: Float32Array, spec: RopeSpec, options?: { heads?: number }): RopeResult;
   ropeTables(spec: RopeSpec): RopeTables;
+  /** A relative kind's value at every r = −(length − 1) … length − 1, without the table. */
+  relativeProfile(spec: AlibiSpec | T5Spec | ShawSpec | DistanceSpec): {
+    data: Float32Array;
+    shape: number[];
+    r0: number;
+    spec: FullSpec<AlibiSpec | T5Spec | ShawSpec | DistanceSpec>;
+    slopes?: Float32Array;
+  };
   /** A tiny transformer trained in WebAssembly (web/api/arena.js). */
   trainer(spec?: ArenaSpec): Trainer;
 }

@@ -245,8 +245,76 @@ static void test_bad_arguments(void) {
     CHECK(pe_shaw(out, 3, 1) == PE_OK && out[1] == 2.0f && out[3] == 0.0f, "still works");
 }
 
+// Each profile holds exactly the table's distinct entries: profile[r + n − 1] = table[0][r] for
+// r ≥ 0 and table[n − 1][n − 1 + r] for r ≤ 0, bit for bit, at every length up to 70 and at the
+// largest; and it refuses what the table refuses.
+static int same_bits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static int profile_matches(const float *table, const float *profile, int32_t n) {
+    for (int32_t r = -(n - 1); r < n; r++) {
+        const float t = r >= 0 ? table[r] : table[(size_t)(n - 1) * (size_t)n + (size_t)(n - 1 + r)];
+        if (!same_bits(t, profile[r + n - 1])) return 0;
+    }
+    return 1;
+}
+
+static void test_profiles(void) {
+    static float table[8192 * 8];
+    static float profile[2 * 8192 * 4];
+    float slopes[4];
+    float slopes2[4];
+    const int32_t lengths[] = {1, 2, 3, 7, 16, 33, 70, 1024, 8192};
+    for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
+        const int32_t n = lengths[li];
+        float *big = n * n > 8192 * 8 ? malloc(sizeof(float) * (size_t)n * (size_t)n * 4) : table;
+        CHECK(pe_t5(big, n, 32, 128, 1) == PE_OK && pe_t5_profile(profile, n, 32, 128, 1) == PE_OK &&
+                  profile_matches(big, profile, n),
+              "t5 profile, n = %d", n);
+        CHECK(pe_t5(big, n, 18, 128, 0) == PE_OK && pe_t5_profile(profile, n, 18, 128, 0) == PE_OK &&
+                  profile_matches(big, profile, n),
+              "t5 unidirectional profile, n = %d", n);
+        CHECK(pe_shaw(big, n, 5) == PE_OK && pe_shaw_profile(profile, n, 5) == PE_OK &&
+                  profile_matches(big, profile, n),
+              "shaw profile, n = %d", n);
+        for (int32_t f = PE_DIST_LINEAR; f <= PE_DIST_EXPONENTIAL; f++) {
+            for (int32_t mode = 0; mode <= 1; mode++) {
+                CHECK(pe_distance(big, n, f, 2.5, 3.0, mode) == PE_OK &&
+                          pe_distance_profile(profile, n, f, 2.5, 3.0, mode) == PE_OK &&
+                          profile_matches(big, profile, n),
+                      "distance profile, n = %d, function %d, mode %d", n, f, mode);
+            }
+        }
+        if ((int64_t)n * n * 3 <= PE_MAX_ELEMENTS) {
+            for (int32_t mode = 0; mode <= 1; mode++) {
+                int ok = pe_alibi(big, slopes, n, 3, mode) == PE_OK &&
+                         pe_alibi_profile(profile, slopes2, n, 3, mode) == PE_OK;
+                for (int32_t h = 0; ok && h < 3; h++) {
+                    ok = same_bits(slopes[h], slopes2[h]) &&
+                         profile_matches(big + (size_t)h * (size_t)n * (size_t)n,
+                                         profile + (size_t)h * (size_t)(2 * n - 1), n);
+                }
+                CHECK(ok, "alibi profile, n = %d, mode %d", n, mode);
+            }
+        }
+        if (big != table) free(big);
+    }
+    CHECK(pe_t5_profile(NULL, 4, 32, 128, 1) == PE_ERR_ARG(1) &&
+              pe_t5_profile(profile, 0, 32, 128, 1) == PE_ERR_ARG(2) &&
+              pe_t5_profile(profile, 4, 32, 8, 1) == PE_ERR_ARG(4),
+          "t5 profile refuses");
+    CHECK(pe_shaw_profile(profile, 8193, 1) == PE_ERR_ARG(2) && pe_shaw_profile(profile, 4, -1) == PE_ERR_ARG(3),
+          "shaw profile refuses");
+    CHECK(pe_distance_profile(profile, 4, 0, NAN, 1, 0) == PE_ERR_ARG(4) &&
+              pe_distance_profile(profile, 4, 0, 1, 1, 7) == PE_ERR_ARG(6),
+          "distance profile refuses");
+    CHECK(pe_alibi_profile(profile, NULL, 4, 2, 0) == PE_ERR_ARG(2) &&
+              pe_alibi_profile(profile, slopes, 4, 0, 0) == PE_ERR_ARG(4),
+          "alibi profile refuses");
+}
+
 int main(void) {
     printf("relative kinds (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
+    test_profiles();
     test_toeplitz_simd_matches_scalar();
     test_t5_table_matches_buckets();
     test_t5_pinned();

@@ -150,6 +150,21 @@ class PE {
   }
 
   /**
+   * The profile of a relative kind (alibi, t5, shaw, distance): its value at every relative
+   * position r = j − i = −(length − 1) … length − 1, in C (c/relative.c), exactly the entries its
+   * table holds, without the length² table: { data, shape: [2·length − 1] (alibi: [heads,
+   * 2·length − 1]), r0: −(length − 1), spec, slopes? }. Throws PEError.
+   */
+  relativeProfile(spec) {
+    const s = normalizeSpec(spec);
+    const binding = KERNELS[s.kind];
+    if (!binding.profile) throw new PEError('kind', `relativeProfile needs kind "alibi", "t5", "shaw" or "distance", got "${s.kind}"`);
+    const result = binding.profile(this.#context(binding.args), s);
+    const width = 2 * s.length - 1;
+    return { ...result, shape: s.kind === 'alibi' ? [s.heads, width] : [width], r0: -(s.length - 1), spec: s };
+  }
+
+  /**
    * A tiny transformer trained in WebAssembly (shared/spec-contract.md "Arena"; web/api/arena.js,
    * c/arena.h): { step(n), evaluate(length, options), positionTable(), attention(length, options),
    * free(), … }. Throws PEError on a bad spec.

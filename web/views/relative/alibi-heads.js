@@ -10,8 +10,18 @@ import { h } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { float32String, formatInt, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
-import { slopePower } from './math.js';
 import { drawer, fraction, segmented, sup } from '../common.js';
+
+/**
+ * A slope as a power of two: { exponent, exact } with m = 2^exponent (exponent rounded to 4
+ * decimals when not an integer); exact when m is 1/2^k for a whole k.
+ */
+function slopePower(m) {
+  const e = Math.log2(m);
+  const k = Math.round(e);
+  if (2 ** k === m) return { exponent: k, exact: true };
+  return { exponent: Number(e.toFixed(4)), exact: false };
+}
 
 const THUMB = 112; // sample points per side
 const MAX_THUMBS = 64;
@@ -31,7 +41,7 @@ export default {
       { value: 'own', label: t('relative.heads.scaleOwn') },
     ], scale, (v) => {
       scale = v;
-      draw();
+      drawing.request();
     });
     const stats = h('p', { class: 'view-stats' });
     el.append(h('div', { class: 'view-toolbar' },

@@ -10,16 +10,19 @@
 // would be invented; the index shows what the scheme itself fixes: which distances share a
 // parameter (the width of each step) and where the distances stop being told apart.
 //
-// Each curve is a formula of r (math.js) mirroring its C kernel; O(L) per curve per update.
+// Each curve is its kernel's profile (pe.relativeProfile, c/relative.c): the table's own values
+// at each r, O(L) per curve per update, with no formula written again in JS.
 import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
-import { alibiSlopes, distanceBias, DISTANCE_FUNCTIONS, overDistance, shawIndex, t5Bucket } from './math.js';
+import { SCHEMA } from '../../api/schema/index.js';
 import { drawer, fraction, withAlpha, withLinePlot } from '../common.js';
 
 const KINDS = ['alibi', 't5', 'shaw', 'distance'];
 const MAX_HEAD_CURVES = 16;
+/** The `distance` kind's functions, in the schema's order. */
+const DISTANCE_FUNCTIONS = SCHEMA.distance.fields.function.values;
 const BIAS_FAMILIES = ['alibi', ...DISTANCE_FUNCTIONS.map((f) => `dist-${f}`)];
 const INDEX_FAMILIES = ['t5-bi', 't5-causal', 'shaw'];
 // Palette slots (web/plot/lineplot.js seriesColor): one colour per family, the same on every page.
@@ -122,7 +125,7 @@ export default {
         input.addEventListener('change', () => {
           if (input.checked) shown.add(f);
           else shown.delete(f);
-          draw();
+          drawing.request();
         });
         swatches[f] = h('span', { class: 'bias-swatch', 'aria-hidden': 'true' });
         labels[f] = h('span');
@@ -172,7 +175,7 @@ export default {
 
     /** Every curve for the current state: [{ family, label, values, axis, dash, width, alpha, color }]. */
     function curves() {
-      const { spec, result } = state;
+      const { spec } = state;
       const L = spec.length;
       const cur = currentFamily(kind, spec);
       const causal = isCausal(kind, spec);
@@ -181,9 +184,20 @@ export default {
       const colorOf = (f) => mod.seriesColor(COLOR[f]);
       const style = (f) => (f === cur ? { width: 3, alpha: 1 } : { width: 1.6, alpha: 0.8 });
 
-      // ALiBi: the current kind's slopes (from the kernel), or get_slopes of the default heads.
+      // Every curve is the kernel's own profile (pe.relativeProfile, c/relative.c): the values
+      // the table holds at each r, computed without the length² table.
+      const mode = causal ? 'causal' : 'symmetric';
+      const profile = (p) => {
+        try {
+          return pe.relativeProfile({ length: L, ...p });
+        } catch {
+          return null; // a combination the kernel refuses (e.g. T5 buckets one way at this max_distance)
+        }
+      };
       const heads = d('alibi').heads;
-      const slopes = kind === 'alibi' && result.slopes ? result.slopes : Float32Array.from(alibiSlopes(heads));
+      const alibi = profile({ kind: 'alibi', heads, mode });
+      const slopes = alibi.slopes;
+      const W = 2 * L - 1;
       if (shown.has('alibi')) {
         const hs = spread(heads, MAX_HEAD_CURVES);
         for (const hd of hs) {
@@ -194,7 +208,7 @@ export default {
           out.push({
             family: 'alibi', axis: 'y', width: s.width, color: withAlpha(colorOf('alibi'), s.alpha * fade),
             label: t('relative.dist.alibiHead', hd, slopeLabel(m)),
-            values: overDistance(L, (r) => Math.fround(0 - m * Math.abs(r)), causal),
+            values: alibi.data.subarray(hd * W, (hd + 1) * W),
           });
         }
       }
@@ -206,17 +220,19 @@ export default {
         out.push({
           family: f, axis: 'y', width: s.width, color: withAlpha(colorOf(f), s.alpha),
           label: t('relative.dist.distLabel', fn),
-          values: overDistance(L, (r) => Math.fround(distanceBias(Math.abs(r), fn, dist.strength, dist.scale)), causal),
+          values: profile({ kind: 'distance', function: fn, strength: dist.strength, scale: dist.scale, mode }).data,
         });
       }
       const t5 = d('t5');
       for (const [f, bidi] of [['t5-bi', true], ['t5-causal', false]]) {
         if (!shown.has(f)) continue;
+        const p = profile({ kind: 't5', num_buckets: t5.num_buckets, max_distance: t5.max_distance, bidirectional: bidi });
+        if (!p) continue;
         const s = style(f);
         out.push({
           family: f, axis: 'y2', width: s.width, color: withAlpha(colorOf(f), s.alpha), dash: !bidi, stepped: true,
           label: t(bidi ? 'relative.dist.t5bi' : 'relative.dist.t5causal'),
-          values: overDistance(L, (r) => t5Bucket(r, t5.num_buckets, t5.max_distance, bidi)),
+          values: p.data,
         });
       }
       if (shown.has('shaw')) {
@@ -224,7 +240,7 @@ export default {
         const s = style('shaw');
         out.push({
           family: 'shaw', axis: 'y2', width: s.width, color: withAlpha(colorOf('shaw'), s.alpha), stepped: true,
-          label: t('relative.dist.shawLabel', k), values: overDistance(L, (r) => shawIndex(r, k)),
+          label: t('relative.dist.shawLabel', k), values: profile({ kind: 'shaw', max_relative_position: k }).data,
         });
       }
       // The current kind's curves first: Chart.js draws the first dataset on top.
