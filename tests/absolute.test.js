@@ -1,21 +1,18 @@
 // The absolute kinds integer, binary and learned against the NumPy fixtures
 // (tests/fixtures/gen_absolute.py), their properties and validation, in both WASM builds.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createPE, PEError } from '../web/pe.js';
+import { createPE } from '../web/pe.js';
 import { loadManifest, loadExpected, maxAbsError } from './helpers/fixtures.js';
+import { BUILDS, peFor, expectPEError, expectRejected } from './helpers/pe.js';
 
 const KINDS = ['integer', 'binary', 'learned'];
 const manifests = Object.fromEntries(KINDS.map((k) => [k, loadManifest(k)]));
-const builds = [
-  { name: 'SIMD', options: { simd: true } },
-  { name: 'scalar', options: { simd: false } },
-];
 
-describe.each(builds)('absolute kinds, $name build', ({ name, options }) => {
+describe.each(BUILDS)('absolute kinds, $name build', ({ name, simd }) => {
   let pe;
   const worst = {};
   beforeAll(async () => {
-    pe = await createPE(options);
+    pe = await peFor(simd);
   });
   afterAll(() => {
     const lines = Object.entries(worst).map(([k, w]) => `${k} ${w.toExponential(3)}`);
@@ -85,8 +82,8 @@ describe.each(builds)('absolute kinds, $name build', ({ name, options }) => {
 
 describe('absolute kinds: SIMD and scalar builds agree bit for bit at every dim (tail) 1..70', () => {
   it('for integer, binary and learned', async () => {
-    const simd = await createPE({ simd: true });
-    const scalar = await createPE({ simd: false });
+    const simd = await peFor(true);
+    const scalar = await peFor(false);
     for (let dim = 1; dim <= 70; dim++) {
       for (const spec of [
         { kind: 'integer', length: 9, dim }, { kind: 'integer', length: 9, dim, normalize: true },
@@ -123,18 +120,9 @@ describe('absolute kinds: validation', () => {
   });
 
   it.each(invalid)('rejects %s with a PEError naming the field', (_, spec, param, fragment) => {
-    const before = pe.memoryBytes;
-    let error;
-    try {
-      pe.compute(spec);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(PEError);
-    expect(error.param).toBe(param);
-    expect(error.message).toContain(fragment);
-    expect(Array.from(pe.compute({ kind: 'integer', length: 2, dim: 2 }).data)).toEqual([0, 0, 1, 1]);
-    expect(pe.memoryBytes).toBe(before);
+    expectRejected(pe, () => pe.compute(spec), param, fragment, () => {
+      expect(Array.from(pe.compute({ kind: 'integer', length: 2, dim: 2 }).data)).toEqual([0, 0, 1, 1]);
+    });
   });
 
   it('fills in defaults', () => {
@@ -152,15 +140,7 @@ describe('absolute kinds: validation', () => {
       [{ kind: 'learned', length: 4, dim: 2, seed: -1 }, 'seed'],
     ];
     for (const [spec, param] of cases) {
-      let error;
-      try {
-        pe._computeUnvalidated(spec);
-      } catch (e) {
-        error = e;
-      }
-      expect(error, JSON.stringify(spec)).toBeInstanceOf(PEError);
-      expect(error.param, JSON.stringify(spec)).toBe(param);
-      expect(error.message).toMatch(/kernel status 1\d\d/);
+      expectPEError(() => pe._computeUnvalidated(spec), param, /kernel status 1\d\d/, JSON.stringify(spec));
     }
   });
 });

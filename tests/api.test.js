@@ -1,6 +1,7 @@
 // The JS API contract: createPE options, defaults, and validation of every field.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createPE, PEError, SCHEMA, KINDS, PE_MAX_ELEMENTS } from '../web/pe.js';
+import { expectPEError, expectRejected } from './helpers/pe.js';
 
 const valid = { kind: 'sinusoidal', length: 16, dim: 8 };
 
@@ -64,7 +65,7 @@ describe('JS API', () => {
     expect(pe.defaults('sinusoidal').length).toBe(128);
     const result = pe.compute(pe.defaults('sinusoidal'));
     expect(result.shape).toEqual([128, 64]);
-    expect(() => pe.defaults('nope')).toThrow(PEError);
+    expectPEError(() => pe.defaults('nope'), 'kind');
   });
 
   it('fills optional fields and reports the normalized spec', () => {
@@ -79,22 +80,13 @@ describe('JS API', () => {
   });
 
   it.each(invalid)('rejects %s with a PEError naming the field', (_, spec, param, fragment) => {
-    const before = pe.memoryBytes;
-    let error;
-    try {
-      pe.compute(spec);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(PEError);
-    expect(error.name).toBe('PEError');
-    expect(error.param).toBe(param);
-    expect(error.message).toContain(fragment);
-    // The module is still usable and its memory did not grow because of the bad spec.
-    const { data } = pe.compute(valid);
-    expect(data[1]).toBe(1);
-    expect(Math.abs(data[8] - Math.sin(1))).toBeLessThan(2e-7);
-    expect(pe.memoryBytes).toBe(before);
+    // A PEError (error.name 'PEError'); the module is still usable and its memory did not grow
+    // because of the bad spec.
+    expectRejected(pe, () => pe.compute(spec), param, fragment, () => {
+      const { data } = pe.compute(valid);
+      expect(data[1]).toBe(1);
+      expect(Math.abs(data[8] - Math.sin(1))).toBeLessThan(2e-7);
+    });
   });
 
   it('turns C status codes into PEErrors naming the field (the C guard behind the JS one)', () => {
@@ -104,15 +96,8 @@ describe('JS API', () => {
       [{ length: 2 ** 20, dim: 16384 }, 'length'],
     ];
     for (const [fields, param] of cases) {
-      let error;
-      try {
-        pe._computeUnvalidated({ kind: 'sinusoidal', length: 4, dim: 4, ...fields });
-      } catch (e) {
-        error = e;
-      }
-      expect(error, JSON.stringify(fields)).toBeInstanceOf(PEError);
-      expect(error.param).toBe(param);
-      expect(error.message).toMatch(/kernel status 1\d\d|PE_MAX_ELEMENTS/);
+      expectPEError(() => pe._computeUnvalidated({ kind: 'sinusoidal', length: 4, dim: 4, ...fields }), param,
+        /kernel status 1\d\d|PE_MAX_ELEMENTS/, JSON.stringify(fields));
     }
     expect(pe.compute(valid).data[1]).toBe(1);
   });

@@ -2,20 +2,15 @@
 // ref_attention.py), its properties (rows sum to 1, the causal mask, the permutation lesson),
 // its extras and validation, in both WASM builds.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createPE, PEError } from '../web/pe.js';
 import { splitWords } from '../web/api/schema/attention.js';
+import { loadManifest, readFixture } from './helpers/fixtures.js';
+import { BUILDS, peFor, expectPEError, expectRejected } from './helpers/pe.js';
 
-const root = new URL('./fixtures/attention/', import.meta.url);
-const manifest = JSON.parse(readFileSync(new URL('manifest.json', root), 'utf8'));
-const builds = [
-  { name: 'SIMD', options: { simd: true } },
-  { name: 'scalar', options: { simd: false } },
-];
+const manifest = loadManifest('attention');
 
+/** The float64 weights, entropy and local mass of a case, one after the other in its file. */
 function expected(testCase) {
-  const bytes = readFileSync(new URL(testCase.file, root));
-  const all = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const all = readFixture('attention', testCase.file);
   const [H, L] = testCase.shape;
   return { weights: all.subarray(0, H * L * L), entropy: all.subarray(H * L * L, H * L * L + H * L), mass: all.subarray(H * L * L + H * L) };
 }
@@ -35,29 +30,20 @@ function permuted(w, H, L, perm) {
   return out;
 }
 
-function errorOf(fn) {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  return null;
-}
-
 const SENTENCE = 'the cat sat on the mat 고양이가 매트 위에 앉았다 and the dog barked loudly';
 
-describe.each(builds)('attention, $name build', ({ name, options }) => {
+describe.each(BUILDS)('attention, $name build', ({ name, simd }) => {
   let pe;
   const worst = { weights: 0, entropy: 0, local_mass: 0 };
   beforeAll(async () => {
-    pe = await createPE(options);
+    pe = await peFor(simd);
   });
   afterAll(() => {
     console.log(`attention ${name}: worst error vs PyTorch over ${manifest.cases.length} cases: weights ${worst.weights.toExponential(2)}, entropy ${worst.entropy.toExponential(2)}, local_mass ${worst.local_mass.toExponential(2)}`);
   });
 
   it('loads the requested build', () => {
-    expect(pe.simd).toBe(options.simd);
+    expect(pe.simd).toBe(simd);
   });
 
   it.each(manifest.cases.map((c) => [c.name, c]))('matches the PyTorch fixture %s', (_, testCase) => {
@@ -274,23 +260,19 @@ describe.each(builds)('attention, $name build', ({ name, options }) => {
   it.each(BAD)('%s → PEError naming the field', (_, patch, param) => {
     const spec = { kind: 'attention', length: 16, dim: 16, ...patch };
     pe.compute({ kind: 'attention', length: 16, dim: 16 });
-    const heap = pe.memoryBytes;
-    const e = errorOf(() => pe.compute(spec));
-    expect(e).toBeInstanceOf(PEError);
-    expect(e.param).toBe(param);
+    const e = expectRejected(pe, () => pe.compute(spec), param);
     expect(e.message.length).toBeGreaterThan(15);
-    expect(pe.memoryBytes).toBe(heap);
     expect(pe.compute({ kind: 'attention', length: 2, encoding: null, content: 'none' }).data[2]).toBe(0.5);
   });
 
   it('error messages say what is allowed', () => {
-    expect(errorOf(() => pe.compute({ kind: 'attention', length: 3, content: 'tokens', tokens: '하나 둘' })).message)
+    expect(expectPEError(() => pe.compute({ kind: 'attention', length: 3, content: 'tokens', tokens: '하나 둘' }), 'length').message)
       .toBe('length must equal the number of words in tokens (2: 하나 둘), got 3');
-    expect(errorOf(() => pe.compute({ kind: 'attention', length: 3, encoding: { kind: 'rope', base: 1 } })).message)
-      .toMatch(/^encoding\.base must be a finite number in \(1, /);
-    expect(errorOf(() => pe.compute({ kind: 'attention', length: 3, encoding: { kind: 'rope', length: 4 } })).message)
-      .toMatch(/encoding\.length follows the enclosing spec \(length 3\)/);
-    expect(errorOf(() => pe.compute({ kind: 'attention', length: 3, encoding: { kind: 'rop' } })).message).toMatch(/did you mean "rope"/);
+    expectPEError(() => pe.compute({ kind: 'attention', length: 3, encoding: { kind: 'rope', base: 1 } }), 'encoding.base',
+      /^encoding\.base must be a finite number in \(1, /);
+    expectPEError(() => pe.compute({ kind: 'attention', length: 3, encoding: { kind: 'rope', length: 4 } }), 'encoding.length',
+      /encoding\.length follows the enclosing spec \(length 3\)/);
+    expectPEError(() => pe.compute({ kind: 'attention', length: 3, encoding: { kind: 'rop' } }), 'encoding.kind', /did you mean "rope"/);
   });
 
   it('turns C status codes into PEErrors naming the field (the C guard behind the JS one)', () => {
@@ -300,18 +282,16 @@ describe.each(builds)('attention, $name build', ({ name, options }) => {
       [{ content: 'tokens', tokens: null }, 'tokens'],
     ];
     for (const [patch, param] of cases) {
-      const e = errorOf(() => pe._computeUnvalidated({ kind: 'attention', length: 8, dim: 8, encoding: null, ...patch }));
-      expect(e, JSON.stringify(patch)).toBeInstanceOf(PEError);
-      expect(e.param, JSON.stringify(patch)).toBe(param);
-      expect(e.message).toMatch(/kernel status 1\d\d/);
+      expectPEError(() => pe._computeUnvalidated({ kind: 'attention', length: 8, dim: 8, encoding: null, ...patch }), param,
+        /kernel status 1\d\d/, JSON.stringify(patch));
     }
   });
 });
 
 describe('attention: the two builds agree', () => {
   it('SIMD and scalar within 1e-6 on every fixture spec', async () => {
-    const simd = await createPE({ simd: true });
-    const scalar = await createPE({ simd: false });
+    const simd = await peFor(true);
+    const scalar = await peFor(false);
     let worst = 0;
     for (const c of manifest.cases) worst = Math.max(worst, maxAbs(simd.compute(c.spec).data, scalar.compute(c.spec).data));
     expect(worst).toBeLessThan(1e-6);

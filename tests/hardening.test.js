@@ -5,22 +5,12 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { createPE, PEError } from '../web/pe.js';
+import { createPE } from '../web/pe.js';
 import { fromHFConfig } from '../web/api/hfconfig.js';
 import { decodePermalink } from '../web/share/permalink.js';
 import { py } from '../web/share/codegen.js';
 import { startServer } from '../scripts/serve.js';
-
-/** The PEError a call throws (fails the test when it throws anything else or nothing). */
-function peErrorOf(fn) {
-  try {
-    fn();
-  } catch (e) {
-    expect(e, String(e)).toBeInstanceOf(PEError);
-    return e;
-  }
-  throw new Error('expected a PEError, nothing was thrown');
-}
+import { expectPEError } from './helpers/pe.js';
 
 let pe;
 beforeAll(async () => {
@@ -37,7 +27,7 @@ describe('2, 5: derived quantities stay finite, and a refusal names the field at
     ['tiny yarn betas', { rope_type: 'yarn', factor: 4, beta_fast: 1e-300, beta_slow: 1e-301 }, 'rope_scaling.beta_fast'],
     ['huge mscale (was blamed on factor)', { rope_type: 'yarn', factor: 4, mscale: 1e300, mscale_all_dim: 1 }, 'rope_scaling.mscale'],
   ])('%s', (_, scaling, param) => {
-    const e = peErrorOf(() => pe.compute(rope(scaling)));
+    const e = expectPEError(() => pe.compute(rope(scaling)));
     expect(e.param).toBe(param);
     expect(e.message).not.toMatch(/kernel status/);
     expect(e.message).toMatch(/must be/);
@@ -61,7 +51,7 @@ describe('2, 5: derived quantities stay finite, and a refusal names the field at
   });
 
   it('hidden_size 1e308 is reported on hidden_size, a key of the config (not on dim)', () => {
-    const e = peErrorOf(() => fromHFConfig({ hidden_size: 1e308, num_attention_heads: 32 }));
+    const e = expectPEError(() => fromHFConfig({ hidden_size: 1e308, num_attention_heads: 32 }));
     expect(e.param).toBe('hidden_size');
     expect(e.message).toMatch(/^hidden_size \/ num_attention_heads gives the head dimension/);
   });
@@ -106,7 +96,7 @@ describe('4, 6: a spec is read once, and hostile objects give PEErrors', () => {
     ['a revoked Proxy to applyRope', () => { const r = Proxy.revocable({}, {}); r.revoke(); return pe.applyRope(new Float32Array(8), r.proxy); }, 'spec'],
     ['a throwing getter in colorize options', () => pe.colorize(new Float32Array(4), { get map() { throw new Error('x'); } }), 'options.map'],
   ])('%s', (_, fn, param) => {
-    expect(peErrorOf(fn).param).toBe(param);
+    expectPEError(fn, param);
     // The module is still usable afterwards.
     expect(pe.compute({ kind: 'sinusoidal', length: 2, dim: 2 }).data[2]).toBe(Math.fround(Math.sin(1)));
   });

@@ -1,18 +1,10 @@
 // "Paste your model's config": web/api/hfconfig.js turns config.json into a rope spec.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { fromHFConfig, fromPreset, PRESETS } from '../web/api/hfconfig.js';
-import { createPE, PEError } from '../web/pe.js';
+import { createPE } from '../web/pe.js';
+import { expectPEError } from './helpers/pe.js';
 
 const llama = PRESETS['llama-3.1-8b'].config;
-
-function errorOf(fn) {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  return null;
-}
 
 describe('presets', () => {
   let pe;
@@ -70,10 +62,7 @@ describe('presets', () => {
   });
 
   it('refuses an unknown preset', () => {
-    const e = errorOf(() => fromPreset('llama-9'));
-    expect(e).toBeInstanceOf(PEError);
-    expect(e.param).toBe('preset');
-    expect(e.message).toContain('"llama-3.1-8b"');
+    expectPEError(() => fromPreset('llama-9'), 'preset', '"llama-3.1-8b"');
   });
 });
 
@@ -101,14 +90,11 @@ describe('fromHFConfig', () => {
     ['unknown rope_type', { ...llama, rope_scaling: { rope_type: 'longrope', short_factor: [1], long_factor: [2] } }, 'rope_scaling.rope_type', 'not a type PE Lab computes'],
     ['unknown legacy type', { ...llama, rope_scaling: { type: 'su', factor: 2 } }, 'rope_scaling.type', '"su"'],
     ['rope_scaling a string', { ...llama, rope_scaling: 'yarn' }, 'rope_scaling', 'null or an object'],
-    ['yarn factor negative', { ...llama, rope_scaling: { type: 'yarn', factor: -1, original_max_position_embeddings: 4096 } }, 'rope_scaling.factor', 'finite number > 0, got -1'],
+    ['yarn factor negative', { ...llama, rope_scaling: { type: 'yarn', factor: -1, original_max_position_embeddings: 4096 } }, 'rope_scaling.factor', 'finite number in [0.000001, 1000000], got -1'],
     ['llama3 without its band factors', { ...llama, rope_scaling: { rope_type: 'llama3', factor: 8, original_max_position_embeddings: 8192 } }, 'rope_scaling.low_freq_factor', 'required'],
     ['v5 rope_parameters with a bad factor', { hidden_size: 64, num_attention_heads: 1, rope_parameters: { rope_type: 'linear', rope_theta: 10000, factor: 0 } }, 'rope_parameters.factor', 'got 0'],
   ])('refuses %s with a PEError naming the config key', (_, config, param, fragment) => {
-    const e = errorOf(() => fromHFConfig(config));
-    expect(e).toBeInstanceOf(PEError);
-    expect(e.param).toBe(param);
-    expect(e.message).toContain(fragment);
+    expectPEError(() => fromHFConfig(config), param, fragment);
   });
 
   it('reads transformers v5 rope_parameters, also one set per layer type', () => {
@@ -122,8 +108,8 @@ describe('fromHFConfig', () => {
     const r = fromHFConfig(perLayer);
     expect(r.spec).toMatchObject({ dim: 256, base: 1000000, rope_scaling: { rope_type: 'linear', factor: 8 } });
     expect(r.notes[0].en).toContain('full_attention');
-    expect(errorOf(() => fromHFConfig({ ...perLayer, rope_parameters: { full_attention: { rope_type: 'linear', factor: -2, rope_theta: 10 } } })).param)
-      .toBe('rope_parameters.full_attention.factor');
+    expectPEError(() => fromHFConfig({ ...perLayer, rope_parameters: { full_attention: { rope_type: 'linear', factor: -2, rope_theta: 10 } } }),
+      'rope_parameters.full_attention.factor');
   });
 
   it('reads the language model of a multimodal config from text_config', () => {
@@ -153,8 +139,7 @@ describe('fromHFConfig', () => {
     const long = fromHFConfig(dynamic, { length: 8192, layout: 'interleaved' });
     expect(long.spec).toMatchObject({ length: 8192, layout: 'interleaved' });
     expect(long.notes.some((n) => n.en.includes('Dynamic NTK'))).toBe(false);
-    const e = errorOf(() => fromHFConfig(dynamic, { length: 0 }));
-    expect(e.param).toBe('length');
+    expectPEError(() => fromHFConfig(dynamic, { length: 0 }), 'length');
   });
 
   it('turns rotary_dim into a partial_rotary_factor that gives it back exactly', () => {

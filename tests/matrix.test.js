@@ -4,17 +4,13 @@
 // seeded random corruption. A bad file must give a PEError saying what is wrong, never a crash, and
 // leave the module usable.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createPE, PEError } from '../web/pe.js';
+import { PEError } from '../web/pe.js';
+import { loadManifest, readFixture } from './helpers/fixtures.js';
+import { BUILDS, peFor, expectPEError } from './helpers/pe.js';
 
-const root = fileURLToPath(new URL('./fixtures/matrix/', import.meta.url));
-const manifest = JSON.parse(readFileSync(`${root}manifest.json`, 'utf8'));
-const fixture = (file) => new Uint8Array(readFileSync(`${root}${file}`));
-const expected = (file) => {
-  const b = readFileSync(`${root}${file}`);
-  return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-};
+const manifest = loadManifest('matrix');
+const fixture = (file) => readFixture('matrix', file, Uint8Array);
+const expected = (file) => readFixture('matrix', file);
 
 const ascii = (s) => new TextEncoder().encode(s);
 const concat = (...parts) => {
@@ -53,19 +49,6 @@ function safetensors(headerText, buffer = new Uint8Array(0), lengthField) {
   return concat(head, text, buffer);
 }
 
-function expectPEError(fn, param, fragment) {
-  let error;
-  try {
-    fn();
-  } catch (e) {
-    error = e;
-  }
-  expect(error, 'expected a PEError').toBeInstanceOf(PEError);
-  if (param) expect(error.param).toBe(param);
-  if (fragment) expect(error.message).toContain(fragment);
-  return error;
-}
-
 // A small deterministic generator for the corruption test (mulberry32).
 function rng(seed) {
   let a = seed >>> 0;
@@ -78,11 +61,11 @@ function rng(seed) {
   };
 }
 
-describe.each([{ name: 'SIMD', simd: true }, { name: 'scalar', simd: false }])('loadMatrix, $name build', ({ simd }) => {
+describe.each(BUILDS)('loadMatrix, $name build', ({ simd }) => {
   let pe;
   let worst = 0;
   beforeAll(async () => {
-    pe = await createPE({ simd });
+    pe = await peFor(simd);
   });
 
   it.each(manifest.cases.map((c) => [c.name, c]))('fixture %s', (_, c) => {

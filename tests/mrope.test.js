@@ -1,21 +1,17 @@
 // Qwen2-VL M-RoPE position ids and angles against the PyTorch reference, in both WASM builds.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { createPE, PEError } from '../web/pe.js';
 import { loadManifest, loadExpected } from './helpers/fixtures.js';
+import { BUILDS, peFor, expectPEError } from './helpers/pe.js';
 
 const manifest = loadManifest('mrope');
-const builds = [
-  { name: 'SIMD', options: { simd: true } },
-  { name: 'scalar', options: { simd: false } },
-];
 
 // Ids as rows t, h, w.
 const rowsOf = (data, n) => [0, 1, 2].map((a) => Array.from(data.subarray(a * n, (a + 1) * n)));
 
-describe.each(builds)('mrope, $name build', ({ options }) => {
+describe.each(BUILDS)('mrope, $name build', ({ simd }) => {
   let pe;
   beforeAll(async () => {
-    pe = await createPE(options);
+    pe = await peFor(simd);
   });
 
   it.each(manifest.cases.map((c) => [c.name, c]))('matches the reference: %s', (_, testCase) => {
@@ -81,19 +77,12 @@ describe.each(builds)('mrope, $name build', ({ options }) => {
     [{ spatial_merge_size: 0 }, 'spatial_merge_size'],
     [{ segments: 'text' }, 'segments'],
   ])('rejects %j with a PEError naming %s', (fields, param) => {
-    let error;
-    try {
-      pe.compute({ kind: 'mrope', ...fields });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(PEError);
-    expect(error.param).toBe(param);
+    expectPEError(() => pe.compute({ kind: 'mrope', ...fields }), param);
     expect(pe.compute({ kind: 'mrope' }).shape).toEqual([3, 6 + 24 + 5]);
   });
 
   it('checks segments and sizes in C too', () => {
     const bad = { kind: 'mrope', segments: [{ type: 'image', t: 1, h: 3, w: 4 }] };
-    expect(() => pe._computeUnvalidated(bad)).toThrow(expect.objectContaining({ param: 'segments' }));
+    expectPEError(() => pe._computeUnvalidated(bad), 'segments');
   });
 });

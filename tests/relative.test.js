@@ -2,24 +2,21 @@
 // (tests/fixtures/gen_relative.py: NumPy, and torch for T5), their properties and validation, in
 // both WASM builds.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createPE, PEError } from '../web/pe.js';
-import { loadBiasManifest, loadProfile, compareToeplitz } from './helpers/toeplitz.js';
+import { createPE } from '../web/pe.js';
+import { loadManifest, loadProfile, compareToeplitz } from './helpers/fixtures.js';
+import { BUILDS, peFor, expectPEError, expectRejected } from './helpers/pe.js';
 
 const KINDS = ['alibi', 't5', 'shaw', 'distance'];
-const manifests = Object.fromEntries(KINDS.map((k) => [k, loadBiasManifest(k)]));
-const builds = [
-  { name: 'SIMD', options: { simd: true } },
-  { name: 'scalar', options: { simd: false } },
-];
+const manifests = Object.fromEntries(KINDS.map((k) => [k, loadManifest(k)]));
 
 /** Entry [i, j] of a (length, length) table, for a relative position r = j − i. */
 const atRelative = (data, length, r) => (r >= 0 ? data[r] : data[-r * length]);
 
-describe.each(builds)('attention biases, $name build', ({ name, options }) => {
+describe.each(BUILDS)('attention biases, $name build', ({ name, simd }) => {
   let pe;
   const worst = {};
   beforeAll(async () => {
-    pe = await createPE(options);
+    pe = await peFor(simd);
   });
   afterAll(() => {
     const lines = Object.entries(worst).map(([k, w]) =>
@@ -28,7 +25,7 @@ describe.each(builds)('attention biases, $name build', ({ name, options }) => {
   });
 
   it('loads the requested build', () => {
-    expect(pe.simd).toBe(options.simd);
+    expect(pe.simd).toBe(simd);
   });
 
   for (const kind of KINDS) {
@@ -156,8 +153,8 @@ describe.each(builds)('attention biases, $name build', ({ name, options }) => {
 
 describe('attention biases: SIMD and scalar builds agree bit for bit at every length (tail) 1..70', () => {
   it('for every kind and mode', async () => {
-    const simd = await createPE({ simd: true });
-    const scalar = await createPE({ simd: false });
+    const simd = await peFor(true);
+    const scalar = await peFor(false);
     const specs = (length) => [
       { kind: 'alibi', length, heads: 5 }, { kind: 'alibi', length, heads: 3, mode: 'symmetric' },
       { kind: 't5', length, num_buckets: 16, max_distance: 20 }, { kind: 't5', length, bidirectional: false },
@@ -209,19 +206,9 @@ describe('attention biases: validation', () => {
   });
 
   it.each(invalid)('rejects %s with a PEError naming the field', (_, spec, param, fragment) => {
-    const before = pe.memoryBytes;
-    let error;
-    try {
-      pe.compute(spec);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(PEError);
-    expect(error.param).toBe(param);
-    expect(error.message).toContain(fragment);
-    const { data } = pe.compute({ kind: 'alibi', length: 3, heads: 1 });
-    expect(data[3]).toBe(-(2 ** -8));
-    expect(pe.memoryBytes).toBe(before);
+    expectRejected(pe, () => pe.compute(spec), param, fragment, () => {
+      expect(pe.compute({ kind: 'alibi', length: 3, heads: 1 }).data[3]).toBe(-(2 ** -8));
+    });
   });
 
   it('fills in defaults', () => {
@@ -243,16 +230,46 @@ describe('attention biases: validation', () => {
       [{ kind: 'distance', length: 4, scale: 0.001 }, 'scale'], [{ kind: 'distance', length: 4, mode: 1 }, 'mode'],
     ];
     for (const [spec, param] of cases) {
-      let error;
-      try {
-        pe._computeUnvalidated(spec);
-      } catch (e) {
-        error = e;
-      }
-      expect(error, JSON.stringify(spec)).toBeInstanceOf(PEError);
-      expect(error.param, JSON.stringify(spec)).toBe(param);
-      expect(error.message).toMatch(/kernel status 1\d\d/);
+      expectPEError(() => pe._computeUnvalidated(spec), param, /kernel status 1\d\d/, JSON.stringify(spec));
     }
     expect(pe.compute({ kind: 'shaw', length: 3, max_relative_position: 1 }).data[1]).toBe(2);
+  });
+});
+
+describe.each(BUILDS)('relative profiles (pe.relativeProfile), $name build', ({ simd }) => {
+  let pe;
+  beforeAll(async () => {
+    pe = await peFor(simd);
+  });
+
+  it.each([
+    ['t5', { kind: 't5', num_buckets: 18, max_distance: 128, bidirectional: true }],
+    ['t5 one way', { kind: 't5', num_buckets: 32, max_distance: 128, bidirectional: false }],
+    ['shaw', { kind: 'shaw', max_relative_position: 7 }],
+    ['distance log, causal', { kind: 'distance', function: 'log', strength: 2, scale: 5, mode: 'causal' }],
+    ['distance gaussian, symmetric', { kind: 'distance', function: 'gaussian', strength: 2, scale: 5, mode: 'symmetric' }],
+    ['alibi, 5 heads', { kind: 'alibi', heads: 5, mode: 'causal' }],
+  ])('%s: every r holds the table entry, bit for bit, at lengths 1 to 40', (_, spec) => {
+    for (let L = 1; L <= 40; L++) {
+      const t = pe.compute({ length: L, ...spec });
+      const p = pe.relativeProfile({ length: L, ...spec });
+      const planes = spec.heads ?? 1;
+      expect(p.shape).toEqual(spec.kind === 'alibi' ? [planes, 2 * L - 1] : [2 * L - 1]);
+      expect(p.r0).toBe(-(L - 1));
+      for (let h = 0; h < planes; h++) {
+        for (let r = -(L - 1); r < L; r++) {
+          const row = r >= 0 ? 0 : L - 1;
+          const col = r >= 0 ? r : L - 1 + r;
+          expect(Object.is(p.data[h * (2 * L - 1) + r + L - 1], t.data[h * L * L + row * L + col]), `${spec.kind} L=${L} h=${h} r=${r}`).toBe(true);
+        }
+      }
+      if (spec.kind === 'alibi') expect(Array.from(p.slopes)).toEqual(Array.from(t.slopes));
+    }
+  });
+
+  it('refuses kinds without a profile, and bad specs, naming the field', () => {
+    expectPEError(() => pe.relativeProfile({ kind: 'rope', length: 4, dim: 8 }), 'kind', /relativeProfile needs kind/);
+    expectPEError(() => pe.relativeProfile({ kind: 't5', length: 0 }), 'length');
+    expectPEError(() => pe.relativeProfile({ kind: 'alibi', length: 8, heads: 2000 }), 'heads');
   });
 });

@@ -1,21 +1,12 @@
 // The rope kind against NumPy/PyTorch float64 fixtures (tests/fixtures/gen_rope.py), its
 // properties, and its validation, in both WASM builds.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createPE, PEError } from '../web/pe.js';
-import { loadManifest } from './helpers/fixtures.js';
+import { createPE } from '../web/pe.js';
+import { loadManifest, readFixture } from './helpers/fixtures.js';
+import { BUILDS, peFor, expectPEError, expectRejected } from './helpers/pe.js';
 
 const manifest = loadManifest('rope');
-const dir = fileURLToPath(new URL('./fixtures/rope/', import.meta.url));
-const read = (file, Type) => {
-  const bytes = readFileSync(`${dir}${file}`);
-  return new Type(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-};
-const builds = [
-  { name: 'SIMD', options: { simd: true } },
-  { name: 'scalar', options: { simd: false } },
-];
+const read = (file, Type) => readFixture('rope', file, Type);
 const typeOf = (spec) => spec.rope_scaling?.rope_type ?? 'default';
 
 /** Worst |a − e| / |e| (e ≠ 0; a must be exactly 0 where e is 0) of the stored rows. */
@@ -43,7 +34,7 @@ function worstAbsolute(actual, expected, rows, width, offset = 0) {
   return worst;
 }
 
-describe.each(builds)('rope, $name build', ({ name, options }) => {
+describe.each(BUILDS)('rope, $name build', ({ name, simd }) => {
   let pe;
   const worst = {};   // by rope_type: { inv_freq, angles, tables, apply }
   const note = (type, what, value) => {
@@ -51,7 +42,7 @@ describe.each(builds)('rope, $name build', ({ name, options }) => {
     worst[type][what] = Math.max(worst[type][what], value);
   };
   beforeAll(async () => {
-    pe = await createPE(options);
+    pe = await peFor(simd);
   });
   afterAll(() => {
     const lines = Object.entries(worst).map(([type, w]) =>
@@ -60,7 +51,7 @@ describe.each(builds)('rope, $name build', ({ name, options }) => {
   });
 
   it('loads the requested build', () => {
-    expect(pe.simd).toBe(options.simd);
+    expect(pe.simd).toBe(simd);
   });
 
   it.each(manifest.cases.map((c) => [c.name, c]))('matches the fixture %s', (_, c) => {
@@ -223,8 +214,8 @@ describe.each(builds)('rope, $name build', ({ name, options }) => {
 
 describe('rope, SIMD and scalar builds', () => {
   it('agree bit for bit on angles, cos/sin and applications', async () => {
-    const simd = await createPE({ simd: true });
-    const scalar = await createPE({ simd: false });
+    const simd = await peFor(true);
+    const scalar = await peFor(false);
     const same = (a, b) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
     const scalings = [null, { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 32 },
       { rope_type: 'llama3', factor: 8, original_max_position_embeddings: 32, low_freq_factor: 1, high_freq_factor: 4 }];
@@ -280,7 +271,7 @@ const INVALID = [
   ['type and rope_type disagree', { ...ok, rope_scaling: { type: 'linear', rope_type: 'yarn', factor: 2 } }, 'rope_scaling.type', 'disagree'],
   ['factor missing', { ...ok, rope_scaling: { rope_type: 'linear' } }, 'rope_scaling.factor', 'required when rope_type is "linear"'],
   ['factor null', { ...ok, rope_scaling: { rope_type: 'linear', factor: null } }, 'rope_scaling.factor', 'required'],
-  ['factor -1', { ...ok, rope_scaling: { rope_type: 'linear', factor: -1 } }, 'rope_scaling.factor', 'rope_scaling.factor must be a finite number > 0, got -1'],
+  ['factor -1', { ...ok, rope_scaling: { rope_type: 'linear', factor: -1 } }, 'rope_scaling.factor', 'rope_scaling.factor must be a finite number in [0.000001, 1000000], got -1'],
   ['factor 0', { ...ok, rope_scaling: { rope_type: 'ntk', factor: 0 } }, 'rope_scaling.factor', 'got 0'],
   ['factor Infinity', { ...ok, rope_scaling: { rope_type: 'dynamic', factor: Infinity }, max_position_embeddings: 8 }, 'rope_scaling.factor', 'got Infinity'],
   ['a field of another type', { ...ok, rope_scaling: { rope_type: 'linear', factor: 2, beta_fast: 32 } }, 'rope_scaling.beta_fast', 'not used when rope_type is "linear"'],
@@ -288,12 +279,12 @@ const INVALID = [
   ['dynamic without max_position_embeddings', { ...ok, rope_scaling: { rope_type: 'dynamic', factor: 2 } }, 'max_position_embeddings', 'required when rope_scaling.rope_type is "dynamic"'],
   ['yarn without any context length', { ...ok, rope_scaling: { rope_type: 'yarn', factor: 2 } }, 'rope_scaling.original_max_position_embeddings', 'required'],
   ['yarn original 0', withScaling(yarnOk, { original_max_position_embeddings: 0 }), 'rope_scaling.original_max_position_embeddings', 'got 0'],
-  ['yarn beta_fast 0', withScaling(yarnOk, { beta_fast: 0 }), 'rope_scaling.beta_fast', 'finite number > 0'],
+  ['yarn beta_fast 0', withScaling(yarnOk, { beta_fast: 0 }), 'rope_scaling.beta_fast', 'finite number in [0.000001, 1000000]'],
   ['yarn beta_slow above beta_fast', withScaling(yarnOk, { beta_fast: 2, beta_slow: 3 }), 'rope_scaling.beta_slow', 'at most rope_scaling.beta_fast'],
   ['yarn truncate a string', withScaling(yarnOk, { truncate: 'yes' }), 'rope_scaling.truncate', 'true or false'],
-  ['yarn mscale negative', withScaling(yarnOk, { mscale: -1 }), 'rope_scaling.mscale', 'null or a finite number ≥ 0'],
+  ['yarn mscale negative', withScaling(yarnOk, { mscale: -1 }), 'rope_scaling.mscale', 'null or a finite number in [0, 1000]'],
   ['yarn mscale_all_dim NaN', withScaling(yarnOk, { mscale_all_dim: NaN }), 'rope_scaling.mscale_all_dim', 'got NaN'],
-  ['yarn attention_factor 0', withScaling(yarnOk, { attention_factor: 0 }), 'rope_scaling.attention_factor', 'null or a finite number > 0'],
+  ['yarn attention_factor 0', withScaling(yarnOk, { attention_factor: 0 }), 'rope_scaling.attention_factor', 'null or a finite number in (0, 1000]'],
   ['llama3 without original', { ...ok, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4 } }, 'rope_scaling.original_max_position_embeddings', 'required when rope_type is "llama3"'],
   ['llama3 low_freq_factor 0', withScaling(llamaOk, { low_freq_factor: 0 }), 'rope_scaling.low_freq_factor', 'got 0'],
   ['llama3 high_freq_factor = low', withScaling(llamaOk, { high_freq_factor: 1 }), 'rope_scaling.high_freq_factor', 'greater than rope_scaling.low_freq_factor'],
@@ -320,17 +311,7 @@ describe('rope validation', () => {
 
   it.each(INVALID)('rejects %s with a PEError naming the field', (_, spec, param, fragment) => {
     for (const call of [() => pe.compute(spec), () => pe.ropeTables(spec), () => pe.applyRope(new Float32Array(16 * 8), spec)]) {
-      const before = pe.memoryBytes;
-      let error;
-      try {
-        call();
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(PEError);
-      expect(error.param).toBe(param);
-      expect(error.message).toContain(fragment);
-      expect(pe.memoryBytes).toBe(before);
+      expectRejected(pe, call, param, fragment);
     }
     expectStillUsable();
   });
@@ -356,23 +337,13 @@ describe('rope validation', () => {
     ['an unknown option', new Float32Array(128), { head: 1 }, 'head', 'unknown option'],
     ['options not an object', new Float32Array(128), 5, 'options', 'options must be an object'],
   ])('applyRope rejects %s', (_, x, opts, param, fragment) => {
-    const before = pe.memoryBytes;
-    let error;
-    try {
-      pe.applyRope(x, ok, opts);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(PEError);
-    expect(error.param).toBe(param);
-    expect(error.message).toContain(fragment);
-    expect(pe.memoryBytes).toBe(before);
+    expectRejected(pe, () => pe.applyRope(x, ok, opts), param, fragment);
     expectStillUsable();
   });
 
   it('refuses a spec of another kind in applyRope and ropeTables', () => {
-    expect(() => pe.applyRope(new Float32Array(8), { kind: 'sinusoidal', length: 1, dim: 8 })).toThrow(/kind "rope"/);
-    expect(() => pe.ropeTables({ kind: 'sinusoidal', length: 1, dim: 8 })).toThrow(PEError);
+    expectPEError(() => pe.applyRope(new Float32Array(8), { kind: 'sinusoidal', length: 1, dim: 8 }), 'kind', /kind "rope"/);
+    expectPEError(() => pe.ropeTables({ kind: 'sinusoidal', length: 1, dim: 8 }), 'kind');
   });
 
   it('turns C status codes into PEErrors naming the field, nested ones included (the C guard behind the JS one)', () => {
@@ -394,15 +365,7 @@ describe('rope validation', () => {
       [{ rope_scaling: { rope_type: 'llama3', factor: 2, original_max_position_embeddings: 8, low_freq_factor: 4, high_freq_factor: 4 } }, 'rope_scaling.high_freq_factor'],
     ];
     for (const [fields, param] of cases) {
-      let error;
-      try {
-        pe._computeUnvalidated({ kind: 'rope', length: 4, dim: 8, ...fields });
-      } catch (e) {
-        error = e;
-      }
-      expect(error, JSON.stringify(fields)).toBeInstanceOf(PEError);
-      expect(error.param, JSON.stringify(fields)).toBe(param);
-      expect(error.message).toMatch(/kernel status 1\d\d/);
+      expectPEError(() => pe._computeUnvalidated({ kind: 'rope', length: 4, dim: 8, ...fields }), param, /kernel status 1\d\d/, JSON.stringify(fields));
     }
     expectStillUsable();
   });

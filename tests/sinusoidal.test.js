@@ -1,19 +1,15 @@
 // The sinusoidal kind against NumPy float64 fixtures, and its properties, in both WASM builds.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createPE } from '../web/pe.js';
 import { loadManifest, loadExpected, maxAbsError } from './helpers/fixtures.js';
+import { BUILDS, peFor } from './helpers/pe.js';
 
 const manifest = loadManifest('sinusoidal');
-const builds = [
-  { name: 'SIMD', options: { simd: true } },
-  { name: 'scalar', options: { simd: false } },
-];
 
-describe.each(builds)('sinusoidal, $name build', ({ name, options }) => {
+describe.each(BUILDS)('sinusoidal, $name build', ({ name, simd }) => {
   let pe;
   const worstByLayout = {};
   beforeAll(async () => {
-    pe = await createPE(options);
+    pe = await peFor(simd);
   });
   afterAll(() => {
     // Printed so the run shows the real accuracy, not only pass/fail.
@@ -22,7 +18,7 @@ describe.each(builds)('sinusoidal, $name build', ({ name, options }) => {
   });
 
   it('loads the requested build', () => {
-    expect(pe.simd).toBe(options.simd);
+    expect(pe.simd).toBe(simd);
   });
 
   it.each(manifest.cases.map((c) => [c.name, c]))('matches the fixture %s', (_, testCase) => {
@@ -99,8 +95,8 @@ describe.each(builds)('sinusoidal, $name build', ({ name, options }) => {
 
 describe('SIMD and scalar builds', () => {
   it('agree bit for bit', async () => {
-    const simd = await createPE({ simd: true });
-    const scalar = await createPE({ simd: false });
+    const simd = await peFor(true);
+    const scalar = await peFor(false);
     for (const layout of ['interleaved', 'concat', 'tensor2tensor']) {
       for (const dim of [1, 2, 7, 8, 9, 15, 16, 17, 33, 513, 1600]) {
         const spec = { kind: 'sinusoidal', length: 37, dim, layout, base: 20000, offset: 999983 };

@@ -1,19 +1,15 @@
 // 2-D and 3-D sinusoidal encodings against NumPy/PyTorch float64 fixtures, in both WASM builds.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createPE, PEError } from '../web/pe.js';
 import { loadManifest, loadExpected, maxAbsError } from './helpers/fixtures.js';
+import { BUILDS, peFor, expectPEError } from './helpers/pe.js';
 
 const kinds = ['sinusoidal2d', 'sinusoidal3d'];
-const builds = [
-  { name: 'SIMD', options: { simd: true } },
-  { name: 'scalar', options: { simd: false } },
-];
 
-describe.each(builds)('vision encodings, $name build', ({ name, options }) => {
+describe.each(BUILDS)('vision encodings, $name build', ({ name, simd }) => {
   let pe;
   const worst = {};
   beforeAll(async () => {
-    pe = await createPE(options);
+    pe = await peFor(simd);
   });
   afterAll(() => {
     console.log(`vision ${name}: worst abs error vs float64 fixtures: ${Object.entries(worst).map(([k, w]) => `${k} ${w.toExponential(3)}`).join(', ')}`);
@@ -72,29 +68,21 @@ describe.each(builds)('vision encodings, $name build', ({ name, options }) => {
     [{ kind: 'sinusoidal3d', depth: 2, height: 2, width: 2, dim: 6, layout: 'mae' }, 'layout'],
     [{ kind: 'sinusoidal3d', depth: 2.5, height: 2, width: 2, dim: 6 }, 'depth'],
   ])('rejects %j with a PEError naming %s', (spec, param) => {
-    let error;
-    try {
-      pe.compute(spec);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(PEError);
-    expect(error.param).toBe(param);
+    expectPEError(() => pe.compute(spec), param);
     expect(pe.compute({ kind: 'sinusoidal2d', height: 2, width: 2, dim: 4 }).shape).toEqual([4, 4]);
   });
 
   it('checks grids in C too', () => {
     for (const [fields, param] of [[{ height: -1 }, 'height'], [{ dim: 6 }, 'dim'], [{ layout: 'x' }, 'layout']]) {
-      expect(() => pe._computeUnvalidated({ kind: 'sinusoidal2d', height: 2, width: 2, dim: 8, ...fields }))
-        .toThrow(expect.objectContaining({ param }));
+      expectPEError(() => pe._computeUnvalidated({ kind: 'sinusoidal2d', height: 2, width: 2, dim: 8, ...fields }), param);
     }
   });
 });
 
-describe.each(builds)('axial 2-D RoPE, $name build', ({ options }) => {
+describe.each(BUILDS)('axial 2-D RoPE, $name build', ({ simd }) => {
   let pe;
   beforeAll(async () => {
-    pe = await createPE(options);
+    pe = await peFor(simd);
   });
   const manifest = loadManifest('rope_axial');
 
@@ -146,6 +134,6 @@ describe.each(builds)('axial 2-D RoPE, $name build', ({ options }) => {
     [{ length: 12, grid_height: 3, grid_width: 4, rope_scaling: { rope_type: 'linear', factor: 2 } }, 'rope_scaling'],
     [{ length: 12, grid_height: 3, grid_width: 0 }, 'grid_width'],
   ])('rejects %j with a PEError naming %s', (fields, param) => {
-    expect(() => pe.compute({ kind: 'rope', length: 16, dim: 8, ...fields })).toThrow(expect.objectContaining({ param }));
+    expectPEError(() => pe.compute({ kind: 'rope', length: 16, dim: 8, ...fields }), param);
   });
 });

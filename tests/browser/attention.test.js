@@ -6,16 +6,8 @@
 // tests/artifacts/attention-*.png.
 //   npx vitest run tests/browser/attention.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer } from '../../scripts/serve.js';
-import { browserAvailability, launchChromium, watchPage, canvasStats, nextFrames } from './helpers.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const WEB = path.join(ROOT, 'web');
-const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
+import { suiteAvailability, openPage, gotoApp, screenshot, canvasStats, nextFrames, logProblems } from '../helpers/browser.js';
 
 const HEADS = '#view-attention-heads';
 const ROW = '#view-attention-row';
@@ -27,39 +19,28 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const avail = browserAvailability();
-if (!avail.run && !avail.mustFail) console.warn(`[attention.test] ${avail.reason}`);
+const avail = suiteAvailability('attention.test');
 
-describe.skipIf(!avail.run && !avail.mustFail)('attention views in Chromium', () => {
+describe.skipIf(avail.skip)('attention views in Chromium', () => {
   let server;
-  let browser;
   let page;
   let log;
+  let close;
   const report = [];
 
   const drawn = (sel) => page.evaluate((s) => Number(document.querySelector(`${s} .view-body`)?.dataset.drawn || 0), sel);
   async function drawnAfter(sel, n) {
     await page.waitForFunction(([s, k]) => Number(document.querySelector(`${s} .view-body`)?.dataset.drawn || 0) > k, [sel, n]);
   }
-  const shot = (name, selector) => page.locator(selector).screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+  const shot = (name, selector) => screenshot(page, name, selector);
 
   async function open(hash) {
-    await page.goto(`${server.url}?lang=en${hash}`, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+    await gotoApp(page, `${server.url}?lang=en${hash}`);
     await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'attention');
   }
 
   beforeAll(async () => {
-    if (!avail.run) throw new Error(avail.reason);
-    for (const f of ['pe.js', 'wasm/pe_simd.wasm', 'wasm/pe_scalar.wasm']) {
-      if (!existsSync(path.join(WEB, f))) throw new Error(`web/${f} is missing: run \`bash build.sh\` first`);
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startServer({ port: 0, root: WEB });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', colorScheme: 'light' });
-    page = await context.newPage();
-    log = await watchPage(page, new URL(server.url).origin);
+    ({ server, page, log, close } = await openPage({ avail }));
     await open('#attention?length=16&heads=4');
   });
 
@@ -67,8 +48,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('attention views in Chromium', ()
     if (report.length) {
       console.log(`\nAttention views in headless Chromium (--disable-gpu; ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(', ')}):\n${report.join('\n')}\n`);
     }
-    await browser?.close();
-    await server?.close();
+    await close?.();
   });
 
   it('shows the four attention views for the attention kind', async () => {
@@ -200,8 +180,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('attention views in Chromium', ()
   });
 
   it('works in Korean', async () => {
-    await page.goto(`${server.url}?lang=ko#attention?length=16&heads=2`, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+    await gotoApp(page, `${server.url}?lang=ko#attention?length=16&heads=2`);
     await drawnAfter(HEADS, 0);
     expect(await page.textContent(`${HEADS} h3, ${HEADS} h2`)).toBe('헤드별 패턴과 평균');
     expect(await page.textContent(`${HEADS} figcaption >> nth=0`)).toBe('헤드 평균');
@@ -257,9 +236,6 @@ describe.skipIf(!avail.run && !avail.mustFail)('attention views in Chromium', ()
   });
 
   it('logs no errors and loads nothing from outside 127.0.0.1', () => {
-    expect(log.pageErrors).toEqual([]);
-    expect(log.consoleErrors).toEqual([]);
-    expect(log.external).toEqual([]);
-    expect(log.httpErrors).toEqual([]);
+    expect(logProblems(log)).toEqual({});
   });
 });

@@ -2,24 +2,17 @@
 // type it understands, including nested objects with a discriminator (like rope_scaling) and with
 // `when` rules, in Chromium. The page's own kinds are tested in page.test.js.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer } from '../../scripts/serve.js';
-import { browserAvailability, launchChromium } from './helpers.js';
+import { suiteAvailability, openPage } from '../helpers/browser.js';
 
-const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
-const avail = browserAvailability();
+const avail = suiteAvailability('controls.test');
 
-describe.skipIf(!avail.run && !avail.mustFail)('controls generated from a schema', () => {
+describe.skipIf(avail.skip)('controls generated from a schema', () => {
   let server;
-  let browser;
   let page;
+  let close;
 
   beforeAll(async () => {
-    if (!avail.run) throw new Error(avail.reason);
-    server = await startServer({ port: 0, root: WEB });
-    browser = await launchChromium();
-    page = await (await browser.newContext()).newPage();
+    ({ server, page, close } = await openPage({ avail }));
     await page.goto(`${server.url}style.css`); // any same-origin document will do
     // A string, so Vitest does not rewrite the dynamic imports meant for the browser.
     await page.evaluate(`(async () => {
@@ -31,7 +24,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('controls generated from a schema
         mode: { type: 'enum', default: 'a', values: ['a', 'b'], label: { en: 'Mode' } },
         flag: { type: 'bool', default: false, label: { en: 'Flag' } },
         limit: { type: 'int', default: null, min: 1, max: 100, label: { en: 'Limit' } },
-        section: { type: 'array', items: { type: 'int' }, default: [1, 2, 3], label: { en: 'Section' } },
+        section: { type: 'list', item: { type: 'int' }, minItems: 1, maxItems: 8, default: [1, 2, 3], label: { en: 'Section' } },
         text: { type: 'string', default: 'hello', label: { en: 'Text' } },
         extra: { type: 'mystery', default: { k: 1 }, label: { en: 'Extra' } },
         scaling: {
@@ -64,8 +57,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('controls generated from a schema
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await close?.();
   });
 
   const last = () => page.evaluate(() => window.changes[window.changes.length - 1]);

@@ -6,35 +6,30 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startServer } from '../../scripts/serve.js';
+import { pathToFileURL } from 'node:url';
 import { buildOffline } from '../../scripts/build-offline.js';
-import { browserAvailability, launchChromium, nextFrames, watchPage } from './helpers.js';
+import { WEB, suiteAvailability, startBrowser, gotoApp, nextFrames, watchPage } from '../helpers/browser.js';
 
-const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
-const avail = browserAvailability();
+const avail = suiteAvailability('hardening.test');
 
-describe.skipIf(!avail.run && !avail.mustFail)('hardening, in the page (Chromium)', () => {
+describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
   let server;
   let browser;
+  let close;
 
   beforeAll(async () => {
-    if (!avail.run) throw new Error(avail.reason);
-    server = await startServer({ port: 0, root: WEB });
-    browser = await launchChromium();
+    ({ server, browser, close } = await startBrowser({ avail }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await close?.();
   });
 
   async function open(hash, options = {}) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', ...options });
     const page = await context.newPage();
     const log = await watchPage(page, new URL(server.url).origin);
-    await page.goto(`${server.url}${hash}`);
-    await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+    await gotoApp(page, `${server.url}${hash}`);
     return { context, page, log };
   }
 

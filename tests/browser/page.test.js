@@ -5,17 +5,13 @@
 // set (then it fails).
 
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer } from '../../scripts/serve.js';
 import { SCHEMA } from '../../web/api/schema/index.js';
-import { browserAvailability, launchChromium, watchPage, canvasStats, nextFrames } from './helpers.js';
+import { WEB, suiteAvailability, openPage, gotoApp, screenshot, watchPage, canvasStats, nextFrames, CLEAN_LOG, logProblems } from '../helpers/browser.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const WEB = path.join(ROOT, 'web');
-const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
 const KINDS = Object.keys(SCHEMA);
 
 const HEATMAP = '#view-heatmap canvas.hm-canvas';
@@ -81,15 +77,14 @@ describe('static server (scripts/serve.js)', () => {
   });
 });
 
-const avail = browserAvailability();
-if (!avail.run && !avail.mustFail) console.warn(`[page.test] ${avail.reason}`);
+const avail = suiteAvailability('page.test');
 
-describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => {
+describe.skipIf(avail.skip)('PE Lab page in Chromium', () => {
   let server;
   let browser;
-  let context;
   let page;
   let log;
+  let close;
 
   const renders = () => page.evaluate(() => Number(document.getElementById('main')?.dataset.renders || 0));
   /** Wait until the page has rendered more than `n` times; returns the new count. */
@@ -108,26 +103,15 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     await page.waitForFunction((k) => document.getElementById('main')?.dataset.kind === k, kind);
     await rendersAfter(n);
   }
-  const shot = (name, opts = {}) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true, ...opts });
+  const shot = (name, opts = {}) => screenshot(page, name, null, opts);
 
   beforeAll(async () => {
-    if (!avail.run) throw new Error(avail.reason);
-    for (const f of ['pe.js', 'wasm/pe_simd.wasm', 'wasm/pe_scalar.wasm']) {
-      if (!existsSync(path.join(WEB, f))) throw new Error(`web/${f} is missing: run \`bash build.sh\` first`);
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startServer({ port: 0, root: WEB });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', colorScheme: 'light' });
-    page = await context.newPage();
-    log = await watchPage(page, new URL(server.url).origin);
-    await page.goto(server.url, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.documentElement.dataset.state);
+    // Any state: the first test checks that it is 'ready'.
+    ({ server, browser, page, log, close } = await openPage({ avail, url: '', state: null }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await close?.();
   });
 
   it('starts the WebAssembly module and reports the build in the footer', async () => {
@@ -285,7 +269,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     expect(text).toContain('Yes: one matrix per shift');
     expect(text).toContain('Same length');
     expect(text).toMatch(/‖PE\(5\) − PE\(3\)‖ = 2\.\d+, ‖PE\(105\) − PE\(103\)‖ = 2\.\d+/);
-    await page.locator('#view-properties').screenshot({ path: path.join(ARTIFACTS, 'view-properties.png') });
+    await screenshot(page, 'view-properties', '#view-properties');
     // A learned (random) table has no linear shift.
     await showKind('learned');
     await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
@@ -304,7 +288,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     }
     expect(await page.textContent('#view-compare .compare-numbers')).toMatch(/Largest difference: −?\d/);
     expect(await page.textContent("#view-compare .compare-diff-list")).toMatch(/layout: concat/i);
-    await page.locator('#view-compare').screenshot({ path: path.join(ARTIFACTS, 'view-compare.png') });
+    await screenshot(page, 'view-compare', '#view-compare');
     // B follows A for the fields it did not change.
     const n = await renders();
     await page.fill('#f-sinusoidal-dim', '32');
@@ -478,15 +462,14 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
     try {
       const p = await ctx.newPage();
       const l = await watchPage(p, new URL(server.url).origin);
-      await p.goto(`${server.url}#alibi`, { waitUntil: 'load' });
-      await p.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+      await gotoApp(p, `${server.url}#alibi`);
       expect(await p.getAttribute('html', 'lang')).toBe('ko');
       expect(await p.textContent('h1')).toBe('PE Lab');
       expect(await p.textContent('#tagline')).toMatch(/트랜스포머/);
       const bg = await p.evaluate(() => getComputedStyle(document.body).backgroundColor);
       expect(bg).toBe('rgb(13, 16, 22)');
       await p.waitForFunction(() => Number(document.querySelector('#view-lines .view-body')?.dataset.drawn || 0) > 0);
-      await p.screenshot({ path: path.join(ARTIFACTS, 'page-ko-dark.png'), fullPage: true });
+      await screenshot(p, 'page-ko-dark');
       expect(l.consoleErrors).toEqual([]);
       expect(l.pageErrors).toEqual([]);
     } finally {
@@ -502,7 +485,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
       await p.waitForFunction(() => Number(document.querySelector('#view-lines .view-body')?.dataset.drawn || 0) > 0);
       await nextFrames(p);
       const bottom = await p.$eval('#view-lines .chart-wrap', (e) => e.getBoundingClientRect().bottom + window.scrollY);
-      await p.screenshot({ path: path.join(ARTIFACTS, 'readme.png'), fullPage: true, clip: { x: 0, y: 0, width: 1360, height: Math.ceil(bottom) + 24 } });
+      await screenshot(p, 'readme', null, { clip: { x: 0, y: 0, width: 1360, height: Math.ceil(bottom) + 24 } });
     } finally {
       await ctx.close();
     }
@@ -519,10 +502,6 @@ describe.skipIf(!avail.run && !avail.mustFail)('PE Lab page in Chromium', () => 
   });
 
   it('logs no errors and loads nothing from outside 127.0.0.1', () => {
-    expect(log.external).toEqual([]);
-    expect(log.httpErrors).toEqual([]);
-    expect(log.failedRequests).toEqual([]);
-    expect(log.pageErrors).toEqual([]);
-    expect(log.consoleErrors).toEqual([]);
+    expect(logProblems(log, [...CLEAN_LOG, 'failedRequests'])).toEqual({});
   });
 });

@@ -3,13 +3,9 @@
 // (Regression: each render wrote data-state, which the element observed, so it re-rendered on
 // every animation frame, forever.) The time to scroll through 100 figures is in npm run bench.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer } from '../../scripts/serve.js';
-import { browserAvailability, launchChromium, nextFrames, watchPage } from './helpers.js';
+import { suiteAvailability, startBrowser, nextFrames, watchPage } from '../helpers/browser.js';
 
-const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
-const avail = browserAvailability();
+const avail = suiteAvailability('pe-plot.test');
 
 /** A blog post with n figures, one screen apart, served from the PE Lab origin. */
 export function postWithFigures(n) {
@@ -19,19 +15,17 @@ export function postWithFigures(n) {
 <script type="module" src="./dist/pe-plot.js"></script></head><body>${figures}</body></html>`;
 }
 
-describe.skipIf(!avail.run && !avail.mustFail)('<pe-plot> with many figures (Chromium)', () => {
+describe.skipIf(avail.skip)('<pe-plot> with many figures (Chromium)', () => {
   let server;
   let browser;
+  let close;
 
   beforeAll(async () => {
-    if (!avail.run) throw new Error(avail.reason);
-    server = await startServer({ port: 0, root: WEB });
-    browser = await launchChromium();
+    ({ server, browser, close } = await startBrowser({ avail }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await close?.();
   });
 
   async function openPost(n) {

@@ -4,32 +4,22 @@
 // Chromium. Saves tests/artifacts/rope-*.png.
 //   npx vitest run tests/browser/rope-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer } from '../../scripts/serve.js';
-import { browserAvailability, launchChromium, watchPage, canvasStats, nextFrames } from './helpers.js';
+import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logProblems } from '../helpers/browser.js';
 import { createPE } from '../../web/pe.js';
 import { sameFreqAtLength } from '../../web/views/rope/common.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const WEB = path.join(ROOT, 'web');
-const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
 const VIEWS = ['rope-config', 'rope-wavelengths', 'rope-scaling', 'rope-relative', 'rope-pair'];
-const avail = browserAvailability();
-if (!avail.run && !avail.mustFail) console.warn(`[rope-views.test] ${avail.reason}`);
+const avail = suiteAvailability('rope-views.test');
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)] : NaN;
 };
 
-describe.skipIf(!avail.run && !avail.mustFail)('rope views in Chromium', () => {
-  let server;
-  let browser;
-  let context;
+describe.skipIf(avail.skip)('rope views in Chromium', () => {
   let page;
   let log;
+  let close;
 
   const body = (id) => `#view-${id} .view-body`;
   const drawnCount = (id) => page.evaluate((sel) => Number(document.querySelector(sel)?.dataset.drawn || 0), body(id));
@@ -42,7 +32,7 @@ describe.skipIf(!avail.run && !avail.mustFail)('rope views in Chromium', () => {
   async function rendersAfter(n) {
     await page.waitForFunction((k) => Number(document.getElementById('main')?.dataset.renders || 0) > k, n);
   }
-  const shot = (id, name = id) => page.locator(`#view-${id}`).screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+  const shot = (id, name = id) => screenshot(page, name, `#view-${id}`);
   const text = (sel) => page.textContent(sel);
   /** Waits until the text of `sel` matches `re` (views draw on the next frame, or once scrolled to). */
   async function waitText(sel, re) {
@@ -51,28 +41,12 @@ describe.skipIf(!avail.run && !avail.mustFail)('rope views in Chromium', () => {
       [sel, re.source, re.flags]);
   }
 
-  async function open(url) {
-    await page.goto(url, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
-  }
-
   beforeAll(async () => {
-    if (!avail.run) throw new Error(avail.reason);
-    for (const f of ['pe.js', 'wasm/pe_simd.wasm', 'wasm/pe_scalar.wasm']) {
-      if (!existsSync(path.join(WEB, f))) throw new Error(`web/${f} is missing: run \`bash build.sh\` first`);
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startServer({ port: 0, root: WEB });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', colorScheme: 'light' });
-    page = await context.newPage();
-    log = await watchPage(page, new URL(server.url).origin);
-    await open(`${server.url}?lang=en#rope`);
+    ({ page, log, close } = await openPage({ avail, url: '?lang=en#rope' }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await close?.();
   });
 
   it('shows every rope view, each drawing something', async () => {
@@ -288,8 +262,6 @@ describe.skipIf(!avail.run && !avail.mustFail)('rope views in Chromium', () => {
   });
 
   it('logged no errors and made no outside requests', () => {
-    expect(log.pageErrors).toEqual([]);
-    expect(log.consoleErrors).toEqual([]);
-    expect(log.external).toEqual([]);
+    expect(logProblems(log, ['pageErrors', 'consoleErrors', 'external'])).toEqual({});
   });
 });

@@ -1,7 +1,8 @@
 // The page's DOM-free modules, in Node: colour maps through pe.colorize (both builds),
 // resampling, number formats, the properties' maths, the language files, output descriptions.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { createPE, PEError, SCHEMA } from '../../web/pe.js';
+import { createPE, SCHEMA } from '../../web/pe.js';
+import { peFor, expectPEError } from '../helpers/pe.js';
 import { axisWeights, resampleWindow, scanValues } from '../../web/plot/resample.js';
 import { float32String, formatValue, niceRealTicks, niceTicks } from '../../web/plot/format.js';
 import { consistency, linearRelation, pairwise } from '../../web/views/generic/properties-math.js';
@@ -15,8 +16,8 @@ describe('pe.colorize (c/colormap.c)', () => {
   let simd;
   let scalar;
   beforeAll(async () => {
-    simd = await createPE({ simd: true });
-    scalar = await createPE({ simd: false });
+    simd = await peFor(true);
+    scalar = await peFor(false);
   });
 
   it('maps the ends of the range to the ends of the map', () => {
@@ -58,20 +59,11 @@ describe('pe.colorize (c/colormap.c)', () => {
 
   it('refuses bad options with a PEError naming the option', () => {
     const v = new Float32Array(4);
-    const param = (fn) => {
-      try {
-        fn();
-      } catch (e) {
-        expect(e).toBeInstanceOf(PEError);
-        return e.param;
-      }
-      return null;
-    };
-    expect(param(() => simd.colorize(v, { map: 'jet' }))).toBe('map');
-    expect(param(() => simd.colorize(v, { vmin: 1, vmax: 1 }))).toBe('vmax');
-    expect(param(() => simd.colorize(v, { vmin: NaN, vmax: 1 }))).toBe('vmin');
-    expect(param(() => simd.colorize(null))).toBe('values');
-    expect(param(() => simd.colorize(v, { vmin: 0, vmax: 1, special: { nan: [1, 2] } }))).toBe('special');
+    expectPEError(() => simd.colorize(v, { map: 'jet' }), 'map');
+    expectPEError(() => simd.colorize(v, { vmin: 1, vmax: 1 }), 'vmax');
+    expectPEError(() => simd.colorize(v, { vmin: NaN, vmax: 1 }), 'vmin');
+    expectPEError(() => simd.colorize(null), 'values');
+    expectPEError(() => simd.colorize(v, { vmin: 0, vmax: 1, special: { nan: [1, 2] } }), 'special');
     expect(simd.colorize(v, { vmin: 0, vmax: 1 }).length).toBe(16); // still usable
   });
 });

@@ -4,28 +4,19 @@
 // Chromium. Saves tests/artifacts/vision-*.png.
 //   npx vitest run tests/browser/vision-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer } from '../../scripts/serve.js';
-import { browserAvailability, launchChromium, watchPage, canvasStats } from './helpers.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const WEB = path.join(ROOT, 'web');
-const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
+import { suiteAvailability, openPage, gotoApp, screenshot, canvasStats, logProblems } from '../helpers/browser.js';
 
 const SIM = '#view-vision-similarity';
 const BIG = `${SIM} .vs-big canvas`;
 const MB = '#view-mrope-builder';
 
-const avail = browserAvailability();
-if (!avail.run && !avail.mustFail) console.warn(`[vision-views.test] ${avail.reason}`);
+const avail = suiteAvailability('vision-views.test');
 
-describe.skipIf(!avail.run && !avail.mustFail)('vision views in Chromium', () => {
+describe.skipIf(avail.skip)('vision views in Chromium', () => {
   let server;
-  let browser;
   let page;
   let log;
+  let close;
 
   const draws = (sel) => page.evaluate((s) => Number(document.querySelector(`${s} .view-body`)?.dataset.draws || 0), sel);
   async function drawsAfter(sel, n) {
@@ -34,17 +25,14 @@ describe.skipIf(!avail.run && !avail.mustFail)('vision views in Chromium', () =>
   /** Open the page at a hash (a full load: each test starts from a known state). */
   async function open(hash, { lang = 'en' } = {}) {
     await page.goto('about:blank'); // a new document even when only the hash differs
-    await page.goto(`${server.url}?lang=${lang}${hash}`, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+    await gotoApp(page, `${server.url}?lang=${lang}${hash}`);
   }
   /** Scroll a view's section into sight: family views load their code when they come near the screen. */
   async function reveal(sel) {
     await page.waitForSelector(sel, { state: 'attached' });
     await page.locator(sel).scrollIntoViewIfNeeded();
   }
-  const shot = (name, selector) => (selector
-    ? page.locator(selector).screenshot({ path: path.join(ARTIFACTS, `${name}.png`) })
-    : page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true }));
+  const shot = (name, selector) => screenshot(page, name, selector);
   /**
    * The time of this view's update() over 8 recomputes, each after a change of `field` (the page's
    * own measure, window.__peLab.viewMs): printed at the end, and the median must stay well under
@@ -72,22 +60,12 @@ describe.skipIf(!avail.run && !avail.mustFail)('vision views in Chromium', () =>
   const pickOf = () => page.evaluate((s) => document.querySelector(`${s} .view-body`)?.dataset.pick, SIM);
 
   beforeAll(async () => {
-    if (!avail.run) throw new Error(avail.reason);
-    for (const f of ['pe.js', 'wasm/pe_simd.wasm', 'wasm/pe_scalar.wasm']) {
-      if (!existsSync(path.join(WEB, f))) throw new Error(`web/${f} is missing: run \`bash build.sh\` first`);
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startServer({ port: 0, root: WEB });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', colorScheme: 'light' });
-    page = await context.newPage();
-    log = await watchPage(page, new URL(server.url).origin);
+    ({ server, page, log, close } = await openPage({ avail }));
   });
 
   afterAll(async () => {
     if (timings.length) console.log(`vision views, update() per recompute:\n  ${timings.join('\n  ')}`);
-    await browser?.close();
-    await server?.close();
+    await close?.();
   });
 
   it('sinusoidal2d: the similarity picture renders, and changes with the picked patch and the layout', async () => {
@@ -318,9 +296,6 @@ describe.skipIf(!avail.run && !avail.mustFail)('vision views in Chromium', () =>
   });
 
   it('logs no errors and reaches no other host', () => {
-    expect(log.pageErrors).toEqual([]);
-    expect(log.consoleErrors).toEqual([]);
-    expect(log.external).toEqual([]);
-    expect(log.httpErrors).toEqual([]);
+    expect(logProblems(log)).toEqual({});
   });
 });
