@@ -174,9 +174,7 @@ export function viewKit(getPage, { views = [] } = {}) {
   const drawn = async (sel) => Number((await dataOf(sel, 'drawn')) || 0);
   /** Scroll a view into sight (views draw only on screen) and wait until it has drawn more than n times. */
   async function drawnAfter(sel, n = 0) {
-    const page = getPage();
-    await page.locator(sel).scrollIntoViewIfNeeded();
-    await page.waitForFunction(([s, k]) => Number(document.querySelector(`${s} .view-body`)?.dataset.drawn || 0) > k, [sel, n]);
+    await waitDrawn(getPage(), sel, n);
   }
   /** How many times the page has rendered (recomputed). */
   const renders = () => getPage().evaluate(() => Number(document.getElementById('main')?.dataset.renders || 0));
@@ -203,11 +201,17 @@ export function viewKit(getPage, { views = [] } = {}) {
     const n = await renders();
     await page.fill(`#${id}`, String(value));
     await page.waitForFunction((k) => Number(document.getElementById('main')?.dataset.renders || 0) > k, n);
-    await page.locator(sel).scrollIntoViewIfNeeded();
+    // Kept in sight while waiting (see waitDrawn): views draw only on screen.
     await page.waitForFunction((s) => {
       const el = document.querySelector(`${s} .view-body`);
       const w = window.__viewWatch;
-      return el && Number(el.dataset.drawn || 0) > (el === w.el ? w.n : 0);
+      if (el && Number(el.dataset.drawn || 0) > (el === w.el ? w.n : 0)) return true;
+      const section = document.querySelector(s);
+      if (section) {
+        const r = section.getBoundingClientRect();
+        if (r.bottom < 0 || r.top > window.innerHeight) section.scrollIntoView({ block: 'start' });
+      }
+      return false;
     }, sel);
     if (!scenario) return;
     const r = await page.evaluate(([s, ids]) => ({
@@ -298,4 +302,23 @@ export async function canvasStats(page, selector) {
 /** Resolves after two animation frames of the page: whatever a change scheduled has been drawn. */
 export function nextFrames(page) {
   return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+}
+
+/**
+ * Waits until the view `section` (a selector of its <section>) has drawn more than `n` times
+ * (data-drawn of its .view-body), keeping it on screen while waiting: views draw only in sight,
+ * and on a busy machine the page can still grow above the section after a single scroll (lazy
+ * views mounting), which would push it out of sight again.
+ */
+export function waitDrawn(page, section, n = 0) {
+  return page.waitForFunction(([s, k]) => {
+    const el = document.querySelector(s);
+    const body = el?.querySelector('.view-body');
+    if (Number(body?.dataset.drawn || 0) > k) return true;
+    if (el) {
+      const r = el.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > window.innerHeight) el.scrollIntoView({ block: 'start' });
+    }
+    return false;
+  }, [section, n]);
 }

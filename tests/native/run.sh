@@ -19,10 +19,19 @@ CFLAGS=(-std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off -msse4.2
         -DPE_NATIVE_SIMDE -Ic -Itests/native)
 SOURCES=(c/*.c)
 
+# Each c/*.c is compiled once (not once per test), on every core, then each test is linked.
+obj="$out/obj"
+rm -rf "$obj"
+mkdir -p "$obj"
+jobs=$(nproc 2>/dev/null || echo 2)
+export CFLAGS_LINE="${CFLAGS[*]}"
+printf '%s\n' "${SOURCES[@]}" | xargs -P "$jobs" -I{} sh -c 'gcc $CFLAGS_LINE -c "{}" -o "'"$obj"'/$(basename "{}" .c).o"'
+tests=(tests/native/test_*.c)
+printf '%s\n' "${tests[@]}" | xargs -P "$jobs" -I{} sh -c 'gcc $CFLAGS_LINE "{}" '"$obj"'/*.o -lm -o "'"$out"'/$(basename "{}" .c)"'
+
 status=0
-for test in tests/native/test_*.c; do
+for test in "${tests[@]}"; do
   name=$(basename "$test" .c)
-  gcc "${CFLAGS[@]}" "$test" "${SOURCES[@]}" -lm -o "$out/$name"
   echo "== $name"
   if ! "$out/$name"; then status=1; fi
 done
