@@ -13,6 +13,7 @@ import { createPE } from '../web/pe.js';
 import { SCHEMA } from '../web/api/schema/index.js';
 import { codeFor, hasCode, py, pyFloat, TOLERANCE } from '../web/share/codegen.js';
 import { csvNumber, npyHeader, toCsv, toNpy } from '../web/share/export.js';
+import { runCommand } from './helpers/pe.js';
 
 const PYTHON = '/usr/bin/python3';
 const havePython = existsSync(PYTHON)
@@ -210,7 +211,7 @@ describe.skipIf(!havePython)('snippets run in NumPy and PyTorch and equal pe.com
     }
     writeFileSync(path.join(dir, 'jobs.json'), JSON.stringify(jobs.map(({ spec, lang, result, ...j }) => j)));
     writeFileSync(path.join(dir, 'driver.py'), DRIVER);
-    const run = spawnSync(PYTHON, [path.join(dir, 'driver.py'), path.join(dir, 'jobs.json'), path.join(dir, 'report.json')], { encoding: 'utf8', timeout: 120_000 });
+    const run = await runCommand(PYTHON, [path.join(dir, 'driver.py'), path.join(dir, 'jobs.json'), path.join(dir, 'report.json')], { timeout: 120_000 });
     if (run.status !== 0) throw new Error(`python failed: ${run.stderr}`);
     report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8'));
   }, 180_000);

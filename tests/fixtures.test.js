@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from './helpers/pe.js';
 
 const python = '/usr/bin/python3';
 const hasPython = existsSync(python) && spawnSync(python, ['-c', 'import numpy, torch'], { stdio: 'ignore' }).status === 0;
@@ -18,10 +19,10 @@ describe('fixtures', () => {
   });
 
   // CI installs NumPy and PyTorch; elsewhere a missing one skips this check (fixtures are committed).
-  it.skipIf(!hasPython && !process.env.CI).each(generators)('are reproduced byte for byte by %s', (generator) => {
+  it.skipIf(!hasPython && !process.env.CI).each(generators)('are reproduced byte for byte by %s', async (generator) => {
     const out = mkdtempSync(join(tmpdir(), 'pe-fixtures-'));
     try {
-      const run = spawnSync(python, [join(fixtures, generator), '--out', out], { encoding: 'utf8', timeout: 300_000 });
+      const run = await runCommand(python, [join(fixtures, generator), '--out', out], { timeout: 300_000 });
       expect(run.status, run.stderr).toBe(0);
       const kinds = readdirSync(out).sort();
       expect(kinds.length, `${generator} wrote nothing`).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 // Test helpers for the JS API (web/pe.js): the two WASM builds, one cached module per build, and
 // the one way a test expects a PEError (expectRejected adds: and the heap did not grow).
 import { expect } from 'vitest';
+import { spawn } from 'node:child_process';
 import { createPE, PEError } from '../../web/pe.js';
 
 /**
@@ -55,4 +56,22 @@ export function expectRejected(pe, fn, param, message, after = () => {}) {
   after();
   expect(pe.memoryBytes, 'WASM heap bytes').toBe(before);
   return error;
+}
+
+/**
+ * Runs a command without blocking the test worker (spawnSync would stall Vitest's messages to
+ * its main process for as long as a slow Python run takes, which on a busy machine ends in an
+ * RPC timeout): resolves { status, stdout, stderr }; status is null when it was killed at `timeout`.
+ */
+export function runCommand(cmd, args, { timeout = 300_000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
+    child.on('error', (e) => { clearTimeout(timer); resolve({ status: null, stdout, stderr: String(e) }); });
+    child.on('close', (status) => { clearTimeout(timer); resolve({ status, stdout, stderr }); });
+  });
 }
