@@ -77,9 +77,12 @@ describe.skipIf(avail.skip)('relative views in Chromium', () => {
     }
     // Switching a scheme off and on redraws without it.
     const n0 = Number(await dataOf(DIST, 'series'));
+    // The redraw comes on the next frame: wait for the count the view announces.
+    const seriesBecomes = (n) => page.waitForFunction(([s, k]) => document.querySelector(`${s} .view-body`)?.dataset.series === String(k), [DIST, n]);
     await page.uncheck(`${DIST} .bias-switches input[type=checkbox] >> nth=0`); // ALiBi: 8 curves
-    expect(Number(await dataOf(DIST, 'series'))).toBe(n0 - 8);
+    await seriesBecomes(n0 - 8);
     await page.check(`${DIST} .bias-switches input[type=checkbox] >> nth=0`);
+    await seriesBecomes(n0);
     expect(Number(await dataOf(DIST, 'series'))).toBe(n0);
   });
 

@@ -118,7 +118,10 @@ export class GridImage {
         default: return;
       }
       e.preventDefault();
-      this.onPick({ row: Math.min(s.rows - 1, Math.max(0, row)), col: Math.min(s.cols - 1, Math.max(0, col)) });
+      const pick = { row: Math.min(s.rows - 1, Math.max(0, row)), col: Math.min(s.cols - 1, Math.max(0, col)) };
+      // Keys pressed before the next drawing move on from this pick, not from the one drawn last.
+      s.pick = pick;
+      this.onPick(pick);
     });
   }
 
