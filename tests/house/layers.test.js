@@ -1,5 +1,5 @@
 // The layers of web/ and the direction of their imports (web/README.md):
-//   app → share → views → model → plot → api, with i18n beside api at the bottom.
+//   app → pages → share → views → model → plot → api, with i18n beside api at the bottom.
 // A module may import its own layer or any layer below it, never one above. web/pe.js is the
 // public entry (a re-export of web/api/pe.js) and nothing inside web/ imports it.
 import { describe, it, expect } from 'vitest';
@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(ROOT, 'web');
-export const LAYERS = ['i18n', 'api', 'plot', 'model', 'views', 'share', 'app'];
-const RANK = { i18n: 0, api: 0, plot: 2, model: 3, views: 4, share: 5, app: 6 };
+export const LAYERS = ['i18n', 'api', 'plot', 'model', 'views', 'share', 'pages', 'app'];
+const RANK = { i18n: 0, api: 0, plot: 2, model: 3, views: 4, share: 5, pages: 6, app: 7 };
 
 function* modules(dir) {
   for (const name of readdirSync(dir)) {

@@ -18,6 +18,7 @@ import { viewsFor } from './views.js';
 import { whenNearViewport } from '../views/lazy.js';
 import { decodePermalink, encodePermalink, DEFAULT_LANG, VIEW_DEFAULTS } from '../share/permalink.js';
 import { copyLinkButton, embedViews, hideNotice, inlineWasm, showDroppedNotice, showNotice } from '../share/page.js';
+import { PAGES, PAGE_IDS, explorerHash, pageHash, pageRoute } from './pages.js';
 
 // The catalogue's sections: the schema's `group` of each kind (its family's name everywhere:
 // c/, web/api/, web/views/, tests/), headed by the i18n string group.<name>.
@@ -51,6 +52,7 @@ const app = {
   urlTimer: 0,
   linkSpec: {}, // the last spec computed from the parameters, per kind (what a link holds)
   embed: null, // ?embed: null, or which views to show ('all' | 'heatmap' | 'lines')
+  page: null, // the page shown instead of the explorer (web/app/pages.js): { id, route, handle, token }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -73,9 +75,11 @@ function currentLink() {
 
 function scheduleUrl() {
   clearTimeout(app.urlTimer);
+  if (app.page) return; // a page writes its own route
   // Announced for tests and embedders: data-link is "pending" until the address bar holds the state.
   document.documentElement.dataset.link = 'pending';
   app.urlTimer = setTimeout(() => {
+    if (app.page) return;
     const hash = currentHash();
     if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
     document.documentElement.dataset.link = 'written';
@@ -101,11 +105,26 @@ function renderHeader() {
       on: { click: () => setLang(lang) },
     }));
   }
+  renderSections();
   const engine = document.getElementById('engine');
   if (app.pe) {
     engine.textContent = `${app.pe.simd ? t('app.simdOn') : t('app.simdOff')} ${t('app.private')}`;
     engine.dataset.simd = String(!!app.pe.simd);
   } else engine.textContent = t('app.loading');
+}
+
+/** The header's links to the explorer and the pages; the current one is marked. */
+function renderSections() {
+  const { t } = app;
+  const nav = document.getElementById('sections');
+  if (!nav) return;
+  nav.setAttribute('aria-label', t('app.sections'));
+  const current = app.page?.id ?? 'explorer';
+  const explorer = app.kind && app.pe ? currentHash() : '#sinusoidal';
+  const links = [['explorer', explorer], ...PAGE_IDS.map((id) => [id, pageHash(id, '', null, app.lang)])];
+  nav.replaceChildren(...links.map(([id, href]) => h('a', {
+    href, class: 'section-link', 'data-section': id, 'aria-current': id === current ? 'page' : null, text: t(`app.section.${id}`),
+  })));
 }
 
 function renderCatalogue() {
@@ -475,8 +494,14 @@ function setLang(lang) {
   } catch { /* private mode */ }
   renderHeader();
   renderCatalogue();
-  showKind(app.kind, app.specs[app.kind]);
-  scheduleUrl();
+  if (app.page) {
+    const { route } = app.page;
+    showPage({ ...route, lang }, { remount: true });
+    history.replaceState(null, '', `${location.pathname}${location.search}${pageHash(route.page, route.path, route.params, lang)}`);
+  } else {
+    showKind(app.kind, app.specs[app.kind]);
+    scheduleUrl();
+  }
   document.querySelector(`#lang [lang="${lang}"]`)?.focus();
 }
 
@@ -504,6 +529,22 @@ function applyLink(link, { focus = false } = {}) {
 }
 
 function onHashChange() {
+  const route = pageRoute(location.hash);
+  if (route) {
+    const relang = !!route.lang && LANGS.includes(route.lang) && applyLinkLang(route.lang);
+    showPage(route, { remount: relang });
+    return;
+  }
+  if (app.page) {
+    // Back to the explorer: as it was left (or at its first kind).
+    hidePage();
+    const link = decodePermalink(location.hash);
+    if (link.status !== 'ok' || !link.hasParams) {
+      showKind(link.status === 'ok' ? link.kind : app.kind, app.specs[link.status === 'ok' ? link.kind : app.kind], { focus: true });
+      scheduleUrl();
+      return;
+    }
+  }
   if (location.hash === currentHash()) return;
   const link = decodePermalink(location.hash);
   if (link.status === 'empty') return;
@@ -523,6 +564,80 @@ function onHashChange() {
   applyLink(link, { focus: true });
 }
 
+// ---------------------------------------------------------------------------------------------
+// Pages beside the explorer (web/app/pages.js): Learn, Arena
+
+/** Shows a page route: mounts the page (its code loads on demand), or updates the one shown. */
+async function showPage(route, { remount = false } = {}) {
+  const root = document.documentElement;
+  if (app.page && app.page.id === route.page && !remount) {
+    app.page.route = route;
+    app.page.handle?.update?.(route);
+    return;
+  }
+  hidePage({ keepHidden: true });
+  destroyViews();
+  cancelAnimationFrame(app.frame);
+  app.frame = 0;
+  clearTimeout(app.urlTimer);
+  const token = {};
+  app.page = { id: route.page, route, handle: null, token };
+  root.dataset.page = route.page;
+  root.dataset.pageState = 'loading';
+  document.querySelector('.layout').hidden = true;
+  const host = document.getElementById('page');
+  host.hidden = false;
+  host.replaceChildren(h('p', { class: 'page-loading', text: app.t('app.loading') }));
+  renderSections();
+  let mod;
+  try {
+    mod = (await PAGES[route.page]()).default;
+  } catch (err) {
+    if (app.page?.token !== token) return;
+    host.replaceChildren(h('p', { class: 'load-error', role: 'alert', text: app.t('app.loadFailed', err?.message ?? String(err)) }));
+    root.dataset.pageState = 'error';
+    return;
+  }
+  if (app.page?.token !== token) return; // another route came first
+  host.replaceChildren();
+  const lang = app.lang;
+  app.page.handle = mod.mount(host, {
+    pe: app.pe,
+    t: app.t,
+    lang,
+    route,
+    hashFor: (path = '', params = null) => pageHash(route.page, path, params, lang),
+    replaceLink: (path = '', params = null) => {
+      const hash = pageHash(route.page, path, params, lang);
+      if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+      if (app.page?.token === token) app.page.route = pageRoute(hash);
+    },
+    explorerHash: (kind, spec, view) => explorerHash(kind, spec, lang, view),
+  });
+  root.dataset.pageState = 'ready';
+  document.getElementById('page-title')?.focus?.({ preventScroll: true });
+}
+
+/** Leaves the page shown (if any) and brings the explorer back. */
+function hidePage({ keepHidden = false } = {}) {
+  if (!app.page) return;
+  try {
+    app.page.handle?.destroy?.();
+  } catch (err) {
+    console.warn(err);
+  }
+  app.page = null;
+  const root = document.documentElement;
+  delete root.dataset.page;
+  delete root.dataset.pageState;
+  const host = document.getElementById('page');
+  host.replaceChildren();
+  if (keepHidden) return;
+  host.hidden = true;
+  document.querySelector('.layout').hidden = false;
+  renderSections();
+}
+
 async function main() {
   performance.mark('pe:script');
   const root = document.documentElement;
@@ -531,12 +646,14 @@ async function main() {
     stored = localStorage.getItem(LANG_KEY);
   } catch { /* private mode */ }
   const search = new URLSearchParams(location.search);
-  const link = decodePermalink(location.hash);
+  const route = pageRoute(location.hash);
+  const link = route ? { status: 'empty' } : decodePermalink(location.hash);
   app.embed = search.has('embed') ? search.get('embed') || 'all' : null;
   if (app.embed) root.classList.add('pe-embed');
   app.lang = link.status === 'ok' && link.version >= 1 && (link.lang || !search.get('lang'))
     ? link.lang ?? DEFAULT_LANG
-    : pickLang({ query: search.get('lang'), stored, languages: navigator.languages ?? [navigator.language] });
+    : route?.lang && LANGS.includes(route.lang) ? route.lang
+      : pickLang({ query: search.get('lang'), stored, languages: navigator.languages ?? [navigator.language] });
   app.t = translator(app.lang);
   const wasm = inlineWasm(); // the offline single file carries the module in the page
   const loading = createPE(wasm ? { wasm } : {}); // fetch and compile while the header is built
@@ -557,7 +674,11 @@ async function main() {
   app.kind = ok ? link.kind : (SCHEMA.sinusoidal ? 'sinusoidal' : Object.keys(SCHEMA)[0]);
   if (ok && link.version >= 1) app.shared[app.kind] = { ...VIEW_DEFAULTS, compare: null, ...link.view };
   renderCatalogue();
-  showKind(app.kind, ok ? link.spec ?? undefined : undefined);
+  if (route) {
+    app.specs[app.kind] ??= app.pe.defaults(app.kind);
+    app.shared[app.kind] ??= { colormap: 'viridis', head: 0 };
+    showPage(route);
+  } else showKind(app.kind, ok ? link.spec ?? undefined : undefined);
   if (link.status === 'error') showNotice(app.t, link, 'defaults');
   else if (link.dropped?.length) showDroppedNotice(app.t, link.dropped);
   window.addEventListener('hashchange', onHashChange);
