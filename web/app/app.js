@@ -615,6 +615,7 @@ async function showPage(route, { remount = false } = {}) {
     explorerHash: (kind, spec, view) => explorerHash(kind, spec, lang, view),
   });
   root.dataset.pageState = 'ready';
+  root.dataset.state ||= 'ready'; // the app has started (on the explorer: its first plot)
   document.getElementById('page-title')?.focus?.({ preventScroll: true });
 }
 

@@ -33,9 +33,10 @@ export function pageRoute(hash) {
 
 /** The fragment of a page route: path (a step id, or '') and params (an object or URLSearchParams). */
 export function pageHash(page, path = '', params = null, lang = 'en') {
-  const q = new URLSearchParams(params ?? {});
-  if (lang && lang !== 'en') q.set('~lang', lang);
-  const qs = q.toString();
+  const q = [...new URLSearchParams(params ?? {})].filter(([k]) => k !== '~lang');
+  if (lang && lang !== 'en') q.push(['~lang', lang]);
+  // encodeURIComponent, not URLSearchParams' form encoding: "~" and "," stay readable.
+  const qs = q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%2C/g, ',')}`).join('&');
   return `#${page}${path ? `/${path}` : ''}${qs ? `?${qs}` : ''}`;
 }
 

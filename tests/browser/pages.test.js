@@ -1,0 +1,81 @@
+// Browser tests of the page host (web/app/pages.js): the sections beside the explorer (#learn,
+// #arena) open from a link, keep the explorer's state while away, switch language in place and
+// write the language into their route. What each page shows is tested in its own suite.
+//   npx vitest run tests/browser/pages.test.js
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { suiteAvailability, openPage, gotoApp, logProblems } from '../helpers/browser.js';
+
+const avail = suiteAvailability('pages.test');
+
+describe.skipIf(avail.skip)('pages beside the explorer, in Chromium', () => {
+  let page;
+  let log;
+  let close;
+  let base;
+
+  beforeAll(async () => {
+    let server;
+    ({ page, log, close, server } = await openPage({ avail }));
+    base = server.url;
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  const pageReady = (id) => page.waitForFunction((p) => document.documentElement.dataset.page === p
+    && document.documentElement.dataset.pageState === 'ready', id);
+  const current = () => page.getAttribute('#sections [aria-current="page"]', 'data-section');
+
+  it.each(['learn', 'arena'])('a link to #%s opens that page, the explorer hidden', async (id) => {
+    await gotoApp(page, `${base}?lang=en#${id}`);
+    await pageReady(id);
+    expect(await current()).toBe(id);
+    expect(await page.isVisible('#page')).toBe(true);
+    expect(await page.isHidden('.layout')).toBe(true);
+    expect(await page.textContent(`#sections [data-section="${id}"]`)).toBe(id === 'learn' ? 'Learn' : 'Arena');
+  });
+
+  it('goes back to the explorer as it was left, and back again with the browser history', async () => {
+    await gotoApp(page, `${base}?lang=en#v1/rope?base=20000`);
+    expect(await current()).toBe('explorer');
+    await page.click('#sections [data-section="learn"]');
+    await pageReady('learn');
+    expect(page.url()).toMatch(/#learn$/);
+    // The explorer link holds the explorer's state.
+    expect(await page.getAttribute('#sections [data-section="explorer"]', 'href')).toContain('base=20000');
+    await page.click('#sections [data-section="explorer"]');
+    await page.waitForFunction(() => !document.documentElement.dataset.page && !document.querySelector('.layout').hidden);
+    expect(await page.getAttribute('#main', 'data-kind')).toBe('rope');
+    await page.waitForFunction(() => Number(document.querySelector('input[id$="base"]')?.value) === 20000);
+    await page.goBack();
+    await pageReady('learn');
+    await page.goBack();
+    await page.waitForFunction(() => !document.documentElement.dataset.page);
+    expect(await page.getAttribute('#main', 'data-kind')).toBe('rope');
+  });
+
+  it('switches language in place and writes it into the route; a link carries it', async () => {
+    await gotoApp(page, `${base}?lang=en#arena`);
+    await pageReady('arena');
+    await page.click('#lang [lang="ko"]');
+    await page.waitForFunction(() => location.hash === '#arena?~lang=ko');
+    await pageReady('arena');
+    expect(await page.textContent('#sections [data-section="arena"]')).toBe('아레나');
+    expect(await page.getAttribute('html', 'lang')).toBe('ko');
+    // A fresh load of a Korean link, from an English browser.
+    await gotoApp(page, `${base}#learn?~lang=ko`);
+    await pageReady('learn');
+    expect(await page.getAttribute('html', 'lang')).toBe('ko');
+    expect(await page.textContent('#sections [data-section="learn"]')).toBe('배우기');
+  });
+
+  it('an unknown section is not a page: the explorer says the link is damaged and shows its defaults', async () => {
+    await gotoApp(page, `${base}?lang=en#nosuchpage/step`);
+    expect(await page.evaluate(() => document.documentElement.dataset.page)).toBeUndefined();
+    expect(await page.isHidden('.layout')).toBe(false);
+  });
+
+  it('logs no errors and loads nothing from outside 127.0.0.1', () => {
+    expect(logProblems(log)).toEqual({});
+  });
+});
