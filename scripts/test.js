@@ -9,6 +9,10 @@
 //   node scripts/test.js                 all layers
 //   node scripts/test.js native vitest   some layers
 //   node scripts/test.js vitest -- tests/rope.test.js   arguments after -- go to Vitest
+//
+// Vitest (mostly Chromium waiting for frames) runs beside the other layers, which run one after
+// another and print their output as a block when they are done; PE_TEST_SERIAL=1 runs every layer
+// in turn instead. The summary lists the layers in the order above either way.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,15 +33,37 @@ for (const l of chosen) {
 }
 const layers = chosen.length ? chosen : LAYERS;
 
-/** Runs a command with inherited stdio, also collecting its stdout; resolves { code, out }. */
-function run(cmd, args) {
+/**
+ * Where a layer's output goes: straight to the terminal, or (for a layer running beside Vitest)
+ * into a block printed when the layer is done.
+ */
+class Output {
+  constructor(buffered) {
+    this.buffered = buffered;
+    this.text = '';
+  }
+
+  log(line) {
+    this.write(`${line}\n`);
+  }
+
+  write(d, stream = process.stdout) {
+    if (this.buffered) this.text += d;
+    else stream.write(d);
+  }
+}
+const TERMINAL = new Output(false);
+
+/** Runs a command, also collecting its stdout; resolves { code, out }. */
+function run(cmd, args, sink = TERMINAL) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', sink.buffered ? 'pipe' : 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
-      process.stdout.write(d);
+      sink.write(d);
     });
+    child.stderr?.on('data', (d) => sink.write(d, process.stderr));
     child.on('error', (e) => resolve({ code: 127, out: String(e) }));
     child.on('close', (code) => resolve({ code: code ?? 1, out }));
   });
@@ -52,28 +78,28 @@ function record(layer, passed, failed, skipped = 0, note = '') {
   lines.push(`${layer}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${note ? ` (${note})` : ''}`);
 }
 
-async function lint() {
-  console.log('\n== lint (ESLint, tsc --noEmit on tests/types, clang-format --dry-run)');
+async function lint(out = TERMINAL) {
+  out.log('\n== lint (ESLint, tsc --noEmit on tests/types, clang-format --dry-run)');
   let passed = 0;
   let failed = 0;
   if (existsSync(path.join(ROOT, 'eslint.config.js'))) {
-    const r = await run('npx', ['--no-install', 'eslint', '--max-warnings=0', '.']);
+    const r = await run('npx', ['--no-install', 'eslint', '--max-warnings=0', '.'], out);
     r.code === 0 ? passed++ : failed++;
   }
   if (existsSync(path.join(ROOT, 'tests', 'types', 'tsconfig.json'))) {
-    const r = await run('npx', ['--no-install', 'tsc', '-p', 'tests/types']);
+    const r = await run('npx', ['--no-install', 'tsc', '-p', 'tests/types'], out);
     r.code === 0 ? passed++ : failed++;
   }
   if (existsSync(path.join(ROOT, '.clang-format'))) {
-    const r = await run('bash', ['scripts/format.sh', '--check']);
+    const r = await run('bash', ['scripts/format.sh', '--check'], out);
     r.code === 0 ? passed++ : failed++;
   }
   if (passed + failed) record('lint', passed, failed);
 }
 
-async function native() {
-  console.log('\n== native C tests (tests/native/run.sh)');
-  const r = await run('bash', ['tests/native/run.sh']);
+async function native(out = TERMINAL) {
+  out.log('\n== native C tests (tests/native/run.sh)');
+  const r = await run('bash', ['tests/native/run.sh'], out);
   // Each suite ends with "<suite>: N checks passed, M failed".
   const suites = [...r.out.matchAll(/^(.+?): (\d+) checks passed, (\d+) failed$/gm)];
   const bad = suites.filter((m) => Number(m[3]) > 0).length;
@@ -84,9 +110,9 @@ async function native() {
   record('native', suites.length - bad, failed, 0, `${checks} checks in ${suites.length} suites`);
 }
 
-async function fuzz() {
-  console.log('\n== fuzz corpora replay (tests/fuzz/run.sh --replay)');
-  const r = await run('bash', ['tests/fuzz/run.sh', '--replay']);
+async function fuzz(out = TERMINAL) {
+  out.log('\n== fuzz corpora replay (tests/fuzz/run.sh --replay)');
+  const r = await run('bash', ['tests/fuzz/run.sh', '--replay'], out);
   const harnesses = readdirCount('tests/fuzz', /^fuzz_.*\.c$/);
   if (r.code === 0) record('fuzz', harnesses, 0, 0, 'corpora replayed, nothing found');
   else {
@@ -95,18 +121,18 @@ async function fuzz() {
   }
 }
 
-async function vitest() {
-  console.log('\n== Vitest (Node and Chromium suites)');
-  const out = path.join(ROOT, 'build', 'vitest-report.json');
-  mkdirSync(path.dirname(out), { recursive: true });
-  rmSync(out, { force: true });
+async function vitest(out = TERMINAL) {
+  out.log('\n== Vitest (Node and Chromium suites)');
+  const report = path.join(ROOT, 'build', 'vitest-report.json');
+  mkdirSync(path.dirname(report), { recursive: true });
+  rmSync(report, { force: true });
   const r = await run('npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json',
-    `--outputFile.json=${out}`, ...vitestArgs]);
-  if (!existsSync(out)) {
+    `--outputFile.json=${report}`, ...vitestArgs], out);
+  if (!existsSync(report)) {
     record('vitest', 0, 1, 0, `Vitest exited ${r.code} without a report`);
     return;
   }
-  const rep = JSON.parse(readFileSync(out, 'utf8'));
+  const rep = JSON.parse(readFileSync(report, 'utf8'));
   const skipped = (rep.numPendingTests || 0) + (rep.numTodoTests || 0);
   // A file that fails to load (syntax error, failing beforeAll) counts as one failure of its own.
   const brokenFiles = (rep.testResults || []).filter((f) => f.status === 'failed'
@@ -120,11 +146,29 @@ function readdirCount(dir, re) {
 }
 
 const t0 = Date.now();
-for (const layer of layers) {
-  await { lint, native, fuzz, vitest }[layer]();
+const RUN = { lint, native, fuzz, vitest };
+const others = layers.filter((l) => l !== 'vitest');
+if (layers.includes('vitest') && others.length && !process.env.PE_TEST_SERIAL) {
+  // Two lanes: Vitest streams to the terminal; the others run in turn into a block of their own.
+  const lane = (async () => {
+    const block = new Output(true);
+    for (const layer of others) {
+      const started = Date.now();
+      await RUN[layer](block);
+      block.log(`(${layer}: ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    }
+    return block;
+  })();
+  const vitestDone = RUN.vitest();
+  const block = await lane;
+  await vitestDone;
+  process.stdout.write(`\n== the layers that ran beside Vitest: ${others.join(', ')}${block.text}`);
+} else {
+  for (const layer of layers) await RUN[layer]();
 }
 const secs = ((Date.now() - t0) / 1000).toFixed(0);
 console.log(`\n== summary (${secs} s)`);
-for (const l of lines) console.log(l);
+const order = (l) => LAYERS.indexOf(l.split(':')[0]);
+for (const l of [...lines].sort((a, b) => order(a) - order(b))) console.log(l);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.failed ? 1 : 0);
