@@ -86,6 +86,18 @@ def matrix_seeds():
         b'{"w":{"dtype":"F32","shape":[4294967296,4294967296,4],"data_offsets":[0,0]}}')
     seeds['st_duplicate_name'] = (lambda t: struct.pack('<Q', len(t)) + t + bytes(8))(
         b'{"w":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]},"w":{"dtype":"F32","shape":[1,1],"data_offsets":[4,8]}}')
+    # Repeated names and overlapping data_offsets are refused whatever is asked (issue 14, item 8);
+    # touching ranges are not an overlap.
+    raw = lambda t, n: struct.pack('<Q', len(t)) + t + bytes(n)
+    seeds['st_duplicate_escaped'] = raw(
+        b'{"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]},"\\u0061":{"dtype":"F32","shape":[1,1],"data_offsets":[4,8]}}', 8)
+    seeds['st_overlap'] = raw(
+        b'{"a":{"dtype":"F32","shape":[2,1],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2,1],"data_offsets":[4,12]}}', 12)
+    seeds['st_empty_inside'] = raw(
+        b'{"a":{"dtype":"F32","shape":[2,1],"data_offsets":[0,8]},"e":{"dtype":"F32","shape":[0,1],"data_offsets":[4,4]}}', 8)
+    seeds['st_touching'] = raw(
+        b'{"b":{"dtype":"F32","shape":[1,1],"data_offsets":[4,8]},"e":{"dtype":"F32","shape":[0],"data_offsets":[4,4]},'
+        b'"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]}}', 8)
     return seeds
 
 
@@ -104,6 +116,8 @@ def write_matrix_corpus(directory):
     write(directory, 'ctl_st_name_listed', bytes([0x10, 0, 255, 0x60]) + st)
     write(directory, 'ctl_st_name_weight', bytes([0, 0, 255, 0x70]) + seeds['st_mixed_dtypes'])
     write(directory, 'ctl_st_duplicate_asked', bytes([0, 0, 255, 0x60]) + seeds['st_duplicate_name'])
+    write(directory, 'ctl_st_overlap_asked', bytes([0, 0, 255, 0x70]) + seeds['st_overlap'])
+    write(directory, 'ctl_st_touching_asked', bytes([0x20, 0, 255, 0x60]) + seeds['st_touching'])
     write(directory, 'ctl_st_tiny_message', bytes([0, 0x20, 255, 0x03]) + st)
     write(directory, 'ctl_npy_file_size_longer', bytes([0, 5, 9, 0]) + seeds['npy_v2_le_f4'])
     write(directory, 'ctl_npy_prefix', bytes([0, 4, 3, 0]) + seeds['npy_v1_le_f8'])
