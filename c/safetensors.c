@@ -522,13 +522,27 @@ static pe_status st_next(pe_scanner *j, uint64_t buffer_len, st_range *r, int *m
     }
 }
 
-// The two refusals; a and b in either order, the message names the later one first.
-static pe_status st_twice(pe_parse_ctx *c, const st_range *a, const st_range *b) {
+// The two refusals; a and b in either order, the message names the later one first. A repeated
+// name is counted over the whole header (one more reading).
+static pe_status st_twice(pe_parse_ctx *c, const st_range *a, const st_range *b, uint64_t header_len,
+                          uint64_t buffer_len) {
     const st_range *later = a->seq > b->seq ? a : b;
+    pe_scanner j = {c, c->bytes + 8, c->bytes + 9, c->bytes + 8 + header_len};   // after the '{'
+    uint64_t times = 0;
+    for (;;) {
+        st_range r;
+        int more;
+        pe_status status = st_next(&j, buffer_len, &r, &more);
+        if (status != PE_OK) return status;
+        if (!more) break;
+        times += st_same_name(&r, later);
+    }
     pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
-    pe_msg_str(m, "tensor ");
+    pe_msg_str(m, "the tensor name ");
     msg_name(m, later->name, later->name_n);
-    pe_msg_str(m, " appears twice in the .safetensors header");
+    pe_msg_str(m, " appears ");
+    pe_msg_u64(m, times);
+    pe_msg_str(m, " times in the .safetensors header");
     return PE_ERR_MATRIX;
 }
 
@@ -567,14 +581,15 @@ static int st_by_hash(const void *x, const void *y) {
 
 // Sorts a block and checks its pairs. Afterwards its ranges are disjoint and sorted by (begin,
 // end), so their ends never decrease either.
-static pe_status st_block_check(pe_parse_ctx *c, st_range *block, st_key *keys, int32_t count) {
+static pe_status st_block_check(pe_parse_ctx *c, st_range *block, st_key *keys, int32_t count, uint64_t header_len,
+                                uint64_t buffer_len) {
     qsort(block, (size_t)count, sizeof *block, st_by_range);
     for (int32_t k = 0; k < count; k++) keys[k] = (st_key){block[k].hash, k};
     qsort(keys, (size_t)count, sizeof *keys, st_by_hash);
     for (int32_t k = 1; k < count; k++)   // names first: a repeated entry also overlaps itself
         for (int32_t i = k - 1; i >= 0 && keys[i].hash == keys[k].hash; i--)
             if (st_same_name(&block[keys[i].at], &block[keys[k].at]))
-                return st_twice(c, &block[keys[i].at], &block[keys[k].at]);
+                return st_twice(c, &block[keys[i].at], &block[keys[k].at], header_len, buffer_len);
     // Sorted by begin, range k overlaps an earlier one exactly when it starts before the largest
     // end so far (for an empty range [x, x): the earlier ranges starting at x are empty too).
     int32_t widest = 0;
@@ -587,7 +602,7 @@ static pe_status st_block_check(pe_parse_ctx *c, st_range *block, st_key *keys, 
 
 // A later range r against a checked block.
 static pe_status st_block_find(pe_parse_ctx *c, const st_range *block, const st_key *keys, int32_t count,
-                               const st_range *r) {
+                               const st_range *r, uint64_t header_len, uint64_t buffer_len) {
     int32_t lo = 0, hi = count;   // the first key with hash ≥ r's
     while (lo < hi) {
         int32_t mid = lo + (hi - lo) / 2;
@@ -596,7 +611,7 @@ static pe_status st_block_find(pe_parse_ctx *c, const st_range *block, const st_
             hi = mid;
     }
     for (; lo < count && keys[lo].hash == r->hash; lo++)
-        if (st_same_name(&block[keys[lo].at], r)) return st_twice(c, &block[keys[lo].at], r);
+        if (st_same_name(&block[keys[lo].at], r)) return st_twice(c, &block[keys[lo].at], r, header_len, buffer_len);
     lo = 0, hi = count;   // the ranges starting before r ends: block[0 .. lo)
     while (lo < hi) {
         int32_t mid = lo + (hi - lo) / 2;
@@ -625,7 +640,7 @@ static pe_status st_distinct(pe_parse_ctx *c, uint64_t header_len, uint64_t buff
             if (!more) break;
             block[count++].seq = seq++;
         }
-        if ((status = st_block_check(c, block, keys, count)) != PE_OK) return status;
+        if ((status = st_block_check(c, block, keys, count, header_len, buffer_len)) != PE_OK) return status;
         if (!more) return PE_OK;                // the last block
         at = j;                                 // the next block starts after this one
         for (int64_t later = seq;; later++) {   // the rest of the header against this block
@@ -633,7 +648,7 @@ static pe_status st_distinct(pe_parse_ctx *c, uint64_t header_len, uint64_t buff
             if ((status = st_next(&j, buffer_len, &r, &more)) != PE_OK) return status;
             if (!more) break;
             r.seq = later;
-            if ((status = st_block_find(c, block, keys, count, &r)) != PE_OK) return status;
+            if ((status = st_block_find(c, block, keys, count, &r, header_len, buffer_len)) != PE_OK) return status;
         }
     }
 }

@@ -112,6 +112,53 @@ describe('7: code export writes U+2028 and U+2029 so that Python reads them back
   });
 });
 
+describe('8: a .safetensors header with a repeated name or overlapping data_offsets is refused', () => {
+  /** A .safetensors file in memory: 8-byte little-endian header length, the JSON, the data. */
+  function safetensors(entries, dataBytes) {
+    const header = new TextEncoder().encode(typeof entries === 'string' ? entries : JSON.stringify(entries));
+    const file = new Uint8Array(8 + header.length + dataBytes);
+    new DataView(file.buffer).setBigUint64(0, BigInt(header.length), true);
+    file.set(header, 8);
+    const values = new Float32Array(dataBytes / 4).map((_, k) => k + 1);
+    file.set(new Uint8Array(values.buffer), 8 + header.length);
+    return file;
+  }
+  const f32 = (rows, cols, begin) => ({ dtype: 'F32', shape: [rows, cols], data_offsets: [begin, begin + 4 * rows * cols] });
+
+  it('a repeated name: refused as a file error, whether a name is asked or not, and never listed', () => {
+    // JSON.stringify cannot write a key twice: the text is written by hand (the second "wpe" escaped).
+    const file = safetensors('{"wpe":{"dtype":"F32","shape":[1,2],"data_offsets":[0,8]},'
+      + '"w\\u0070e":{"dtype":"F32","shape":[1,2],"data_offsets":[8,16]}}', 16);
+    for (const options of [undefined, { name: 'wpe' }]) {
+      const e = expectPEError(() => pe.loadMatrix(file, options), 'bytes', 'the tensor name "wpe" appears 2 times in the .safetensors header');
+      expect(e.names).toBeUndefined();   // no list of names to choose from
+    }
+  });
+
+  it('overlapping data_offsets: refused, naming both tensors and their ranges', () => {
+    const file = safetensors({ a: f32(2, 2, 0), b: f32(2, 2, 8) }, 24);
+    for (const options of [undefined, { name: 'a' }, { name: 'b' }]) {
+      expectPEError(() => pe.loadMatrix(file, options), 'bytes', 'tensor "b": data_offsets [8, 24] overlap those of tensor "a" [0, 16]');
+    }
+  });
+
+  it('touching ranges are not an overlap: both tensors load', () => {
+    const file = safetensors({ a: f32(1, 2, 0), b: f32(1, 2, 8) }, 16);
+    expect([...pe.loadMatrix(file, { name: 'a' }).data]).toEqual([1, 2]);
+    expect([...pe.loadMatrix(file, { name: 'b' }).data]).toEqual([3, 4]);
+  });
+
+  it('a normal multi-tensor file: lists its names when none is given, loads each by name', () => {
+    const file = safetensors({ __metadata__: { format: 'pt' }, 'wte.weight': f32(3, 2, 0), 'wpe.weight': f32(2, 2, 24), 'ln.bias': f32(1, 1, 40) }, 44);
+    const e = expectPEError(() => pe.loadMatrix(file), 'name', /holds 3 tensors: pick one by name/);
+    expect(e.names).toEqual(['wte.weight', 'wpe.weight', 'ln.bias']);
+    const r = pe.loadMatrix(file, { name: 'wpe.weight' });
+    expect(r.shape).toEqual([2, 2]);
+    expect([...r.data]).toEqual([7, 8, 9, 10]);
+    expect(pe.loadMatrix(file, { name: 'ln.bias' }).data[0]).toBe(11);
+  });
+});
+
 describe('10: one bad field in a link drops that field, not the link', () => {
   it.each([
     ['#v1/rope?dim=abc&base=500000', 'rope', { base: 500000, dim: 128 }, 'dim'],

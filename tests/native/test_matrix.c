@@ -389,18 +389,24 @@ static void test_distinct_and_disjoint(void) {
     } cases[] = {
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
          "\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]}}",
-         8, "tensor \"a\" appears twice in the .safetensors header"},
+         8, "the tensor name \"a\" appears 2 times in the .safetensors header"},
         // Names are compared decoded: \u0061 is "a"; so are escaped UTF-8 names.
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
          "\"\\u0061\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]}}",
-         8, "tensor \"a\" appears twice in the .safetensors header"},
+         8, "the tensor name \"a\" appears 2 times in the .safetensors header"},
         {"{\"\xC3\xA9\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},\"__metadata__\":{\"x\":\"y\"},"
          "\"\\u00e9\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]}}",
-         8, "tensor \"\xC3\xA9\" appears twice in the .safetensors header"},
+         8, "the tensor name \"\xC3\xA9\" appears 2 times in the .safetensors header"},
+        // Counted over the whole header.
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
+         "\"b\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[8,12]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[12,16]}}",
+         16, "the tensor name \"a\" appears 3 times in the .safetensors header"},
         // The same entry twice: named as a repeat, not as an overlap.
         {"{\"w\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
          "\"w\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]}}",
-         4, "tensor \"w\" appears twice in the .safetensors header"},
+         4, "the tensor name \"w\" appears 2 times in the .safetensors header"},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2,1],\"data_offsets\":[0,8]},"
          "\"b\":{\"dtype\":\"F32\",\"shape\":[2,1],\"data_offsets\":[4,12]}}",
          12, "tensor \"b\": data_offsets [4, 12] overlap those of tensor \"a\" [0, 8]"},
@@ -465,7 +471,7 @@ static void test_distinct_and_disjoint(void) {
         char want[MSG];
         if (trial == 0) strcpy(want, "the file holds 2600 tensors: pick one by name");
         else if (trial <= 2)
-            sprintf(want, "tensor \"layer.%d.w\" appears twice in the .safetensors header", i);
+            sprintf(want, "the tensor name \"layer.%d.w\" appears 2 times in the .safetensors header", i);
         else
             sprintf(want,
                     "tensor \"layer.%d.w\": data_offsets [%d, %d] overlap those of tensor \"layer.%d.w\" [%d, %d]", j,
@@ -487,7 +493,7 @@ static void test_distinct_and_disjoint(void) {
     sprintf(header + len, "}");
     f = make_big_safetensors(header, 0, &size);
     st = parse_all(f, size, "0", message, &named, &listed);
-    CHECK(st == PE_ERR_MATRIX && strstr(message, "more than PE_SAFETENSORS_MAX_TENSORS = 65536 tensors") != NULL,
+    CHECK(st == PE_ERR_MATRIX && strstr(message, "more than PE_SAFETENSORS_MAX_TENSORS = 32768 tensors") != NULL,
           "too many tensors: %d \"%s\"", st, message);
     free(f);
     free(header);
