@@ -1,6 +1,7 @@
 // Regression tests for the audit's findings that live in the page (the Node ones are in
 // tests/hardening.test.js): a tap reads out the tapped cell, one bad field of a link is dropped
-// and named, a refused file does not stay "being read", the consistency note follows its numbers,
+// and named, a refused file does not stay "being read", a .safetensors file with a repeated name
+// or overlapping ranges is refused without offering a choice, the consistency note follows its numbers,
 // and the offline single file offers embed snippets that can work.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOffline } from '../../scripts/build-offline.js';
-import { WEB, suiteAvailability, startBrowser, gotoApp, nextFrames, watchPage } from '../helpers/browser.js';
+import { WEB, suiteAvailability, startBrowser, gotoApp, nextFrames, watchPage, screenshot } from '../helpers/browser.js';
 
 const avail = suiteAvailability('hardening.test');
 
@@ -67,6 +68,49 @@ describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
     expect(status).not.toMatch(/Reading bad\.npy/);
     expect(status).toMatch(/bad\.npy could not be used/);
     await context.close();
+  });
+
+  it('8: a .safetensors file with a repeated name or overlapping ranges is refused; the last good table stays', async () => {
+    const { context, page, log } = await open('#v1/learned?length=32&dim=16');
+    /** A .safetensors file: 8-byte little-endian header length, the JSON header, the data. */
+    const safetensors = (header, values) => {
+      const text = Buffer.from(header, 'utf8');
+      const length = Buffer.alloc(8);
+      length.writeBigUInt64LE(BigInt(text.length));
+      return Buffer.concat([length, text, Buffer.from(new Float32Array(values).buffer)]);
+    };
+    const entry = (rows, cols, begin) => `{"dtype":"F32","shape":[${rows},${cols}],"data_offsets":[${begin},${begin + 4 * rows * cols}]}`;
+    const choose = (name, buffer) => page.setInputFiles('#view-load input[type=file]', { name, mimeType: 'application/octet-stream', buffer });
+    const loaded = () => page.textContent('.loaded-note .loaded-text');
+    await page.locator('#view-load').scrollIntoViewIfNeeded();
+
+    // A good file with two tensors: the view picks wpe.weight and the page shows it.
+    await choose('good.safetensors', safetensors(`{"wte.weight":${entry(2, 2, 0)},"wpe.weight":${entry(3, 2, 16)}}`, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
+    await page.waitForFunction(() => !document.querySelector('.loaded-note').hidden);
+    expect(await loaded()).toContain('good.safetensors · wpe.weight [3 × 2, float32]');
+    const renders = await page.evaluate(() => document.getElementById('main').dataset.renders);
+
+    for (const [name, header, values, refusal] of [
+      ['repeated.safetensors', `{"wpe.weight":${entry(1, 2, 0)},"wpe.weight":${entry(1, 2, 8)}}`, [1, 2, 3, 4],
+        'the tensor name "wpe.weight" appears 2 times in the .safetensors header'],
+      ['overlap.safetensors', `{"wte.weight":${entry(2, 2, 0)},"wpe.weight":${entry(2, 2, 8)}}`, [1, 2, 3, 4, 5, 6],
+        'tensor "wpe.weight": data_offsets [8, 24] overlap those of tensor "wte.weight" [0, 16]'],
+    ]) {
+      await choose(name, safetensors(header, values));
+      await page.waitForFunction((text) => {
+        const error = document.querySelector('#view-load .field-error');
+        return !error.hidden && error.textContent.includes(text);
+      }, refusal);
+      // No tensor is offered to choose from, the status says the file was refused, and the
+      // explorer still shows the last good table.
+      expect(await page.locator('#view-load select').isVisible()).toBe(false);
+      expect(await page.textContent('#view-load .view-body')).toContain(`${name} could not be used`);
+      expect(await loaded()).toContain('good.safetensors · wpe.weight [3 × 2, float32]');
+      expect(await page.evaluate(() => document.getElementById('main').dataset.renders)).toBe(renders);
+    }
+    await screenshot(page, 'hardening-8-refused-safetensors', '#view-load');
+    await context.close();
+    expect(log.pageErrors).toEqual([]);
   });
 
   it('12: the relative-consistency note follows the computed verdict', async () => {
