@@ -299,8 +299,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // name was offered as a choice, then refused).
     for (int k = 0; k < names.count; k++)
         for (int i = 0; i < k; i++)
-            REQUIRE(strcmp(names.names[i], names.names[k]) != 0, "pe_matrix_names lists \"%s\" twice",
-                    names.names[k]);
+            REQUIRE(strcmp(names.names[i], names.names[k]) != 0, "pe_matrix_names lists \"%s\" twice", names.names[k]);
 
     // The tensor name.
     static const char LONG_NAME[] =
