@@ -162,7 +162,8 @@ def E(v):
 
 NAN = float('nan')
 KERNELS = ['sinusoidal', 'sinusoidal2d', 'sinusoidal3d', 'mrope', 'rope', 'rope_apply', 'alibi', 't5', 'shaw',
-           'distance', 'integer', 'binary', 'learned', 'colorize', 'rope_axial', 'rope_apply_tables', 'misc']
+           'distance', 'integer', 'binary', 'learned', 'colorize', 'rope_axial', 'rope_apply_tables', 'misc',
+           'rope_precision']
 
 
 def call(kernel, *tokens, nulls=0):
@@ -252,6 +253,20 @@ def kernel_seeds():
     s['edge_colorize_too_many'] = call('colorize', I((1 << 26) + 1), E(0), D(-1.0), D(1.0), bytes([0]), bytes(12), bytes(8))
     s['edge_mrope_video_one_frame'] = call('mrope', mrope([(2, 1, 2, 2, 2.0)], tps=2.0))
     s['edge_mrope_too_many_tokens'] = call('mrope', mrope([(1, 4096, 4096, 4096)], merge=1))
+    # rope_precision: recipe dtypes (inv_freq, position, phase, table: 0 float64, 1 float32,
+    # 2 bfloat16, 3 float16), offset, then the rope spec.
+    def precision(dtypes, offset, **rope):
+        return call('rope_precision', bytes(dtypes), I(offset), rope_config(**rope))
+    s['precision_float32'] = precision((1, 1, 1, 1), 0)
+    s['precision_float64_at_the_end'] = precision((0, 0, 0, 0), 2**31 - 17, length=16, dim=8)
+    s['precision_bf16_positions_far'] = precision((0, 2, 1, 2), 1 << 20, length=32, dim=16)
+    s['precision_f16_phase_overflow'] = precision((0, 0, 3, 3), 100000, length=4, dim=8)
+    s['precision_yarn_mixed'] = precision((2, 1, 2, 1), 7, rope_type=3, factor=4.0, orig=32)
+    s['precision_llama3_partial'] = precision((1, 3, 1, 0), 3, dim=12, partial=0.5, rope_type=4, factor=8.0, orig=8)
+    s['precision_offset_past_the_end'] = precision((1, 1, 1, 1), 2**31 - 1)
+    s['precision_unknown_dtype'] = precision((0, 4, 0, 0), 0)
+    s['precision_null_scratch'] = call('rope_precision', bytes((1, 1, 1, 1)), I(0), rope_config(), nulls=32)
+    s['precision_too_large'] = precision((1, 1, 1, 1), 0, length=1 << 20, dim=16384)
     return s
 
 
