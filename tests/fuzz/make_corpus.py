@@ -298,6 +298,53 @@ def regression_seeds():
     return k
 
 
+# --- fuzz_arena: the spec, a control byte, steps, the gradient batch, the evaluation ---------------
+
+
+def arena(task=0, encoding=5, causal=1, layers=1, d_model=16, heads=2, symbols=8, n=4, batch=4, lr=0.01, wd=0.0,
+          seed=1.0, control=0, steps=2, grad=(0, 1234, 0), length=6, samples=4, eval_seed=3.0, rope_type=0, factor=2.0):
+    spec = (E(task) + E(encoding) + E(causal) + I(layers) + I(d_model) + I(heads) + I(symbols) + I(n) + I(batch) +
+            D(lr) + D(wd) + D(seed))
+    return (spec + bytes([control]) + I(steps) + bytes([grad[0]]) + struct.pack('<I', grad[1]) + bytes([grad[2]]) +
+            I(length) + I(samples) + D(eval_seed) + E(rope_type) + D(factor))
+
+
+def arena_seeds():
+    a = {}
+    a['copy_rope_decoder_linear_eval'] = arena(rope_type=1, factor=2.0)
+    a['copy_rope_ntk_eval'] = arena(rope_type=5, factor=4.0, length=12)
+    a['copy_rope_yarn_eval'] = arena(rope_type=3, factor=8.0)
+    a['sort_learned_encoder'] = arena(task=3, encoding=2, causal=0, layers=2, d_model=8, heads=1, n=5, batch=3)
+    a['kback_t5'] = arena(task=2, encoding=4, layers=1, d_model=12, heads=3, n=6, batch=2, length=9)
+    a['reverse_alibi'] = arena(task=1, encoding=3, d_model=8, heads=4, symbols=3)
+    a['none_encoder'] = arena(encoding=0, causal=0, symbols=1, n=1, batch=1, length=1, samples=1)
+    a['sinusoidal_wd'] = arena(encoding=1, wd=0.1, seed=4294967295.0)
+    a['refused_yarn_on_alibi'] = arena(encoding=3, rope_type=3)
+    a['refused_ntk_head_size_2'] = arena(d_model=4, heads=2, rope_type=5, factor=2.0)
+    a['refused_factor_below_1'] = arena(rope_type=1, factor=0.5)
+    a['refused_odd_head_size'] = arena(d_model=12, heads=4)
+    a['refused_heads_not_dividing'] = arena(d_model=16, heads=3)
+    a['refused_seed'] = arena(seed=0.5)
+    a['refused_lr_zero'] = arena(lr=0.0)
+    a['refused_eval_seed'] = arena(eval_seed=-1.0)
+    a['refused_samples'] = arena(samples=0)
+    a['refused_eval_length'] = arena(length=257)
+    a['lr_one'] = arena(lr=1.0, steps=3, d_model=8, heads=2, n=3, batch=2)
+    a['too_large'] = arena(layers=8, d_model=256, heads=16, symbols=64, n=64, batch=256)
+    a['largest_heavy_skipped'] = arena(layers=8, d_model=256, heads=16, symbols=64, n=8, batch=8)
+    a['control_null_bytes'] = arena(control=1)
+    a['control_null_arena'] = arena(control=2)
+    a['control_misaligned'] = arena(control=4)
+    a['control_short_arena'] = arena(control=8)
+    a['control_null_losses'] = arena(control=16)
+    a['control_steps_zero'] = arena(control=32, steps=0)
+    a['control_scratch_short'] = arena(control=0x40)
+    a['gradient_token_out_of_range'] = arena(grad=(1, 99, 1))
+    a['gradient_target_out_of_range'] = arena(grad=(0, 7, 0x82))
+    a['gradient_no_target'] = arena(grad=(1, 5, 3))
+    return a
+
+
 def matrix_regressions(directory):
     # safetensors.c: an unknown dtype quoted to 16 bytes split a UTF-8 character (message not UTF-8).
     write(directory, 'regress_dtype_message_split_utf8', bytes.fromhex(
@@ -311,7 +358,7 @@ def write(directory, tag, data):
 
 
 def main():
-    for harness in ('fuzz_matrix', 'fuzz_kernels'):
+    for harness in ('fuzz_matrix', 'fuzz_kernels', 'fuzz_arena'):
         directory = os.path.join(HERE, 'corpus', harness)
         shutil.rmtree(directory, ignore_errors=True)
         os.makedirs(directory)
@@ -319,6 +366,8 @@ def main():
     matrix_regressions(os.path.join(HERE, 'corpus', 'fuzz_matrix'))
     for tag, data in {**kernel_seeds(), **regression_seeds()}.items():
         write(os.path.join(HERE, 'corpus', 'fuzz_kernels'), tag, data)
+    for tag, data in arena_seeds().items():
+        write(os.path.join(HERE, 'corpus', 'fuzz_arena'), tag, data)
     write_dictionary(os.path.join(HERE, 'matrix.dict'))
 
 

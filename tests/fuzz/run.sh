@@ -29,7 +29,7 @@ case "${1:-}" in
   *[!0-9]*) echo "usage: bash tests/fuzz/run.sh [SECONDS | --replay | --coverage [CORPUS_ROOT]]" >&2; exit 2 ;;
   *) seconds=$1 ;;
 esac
-harnesses=(${FUZZ_HARNESSES:-fuzz_matrix fuzz_kernels})
+harnesses=(${FUZZ_HARNESSES:-fuzz_matrix fuzz_kernels fuzz_arena})
 
 # --coverage: line and branch coverage of c/ by a corpus (CORPUS_ROOT/<harness>/, by default the
 # committed one; e.g. a FUZZ_KEEP_CORPUS directory after a long run), with clang's source-based
@@ -43,7 +43,11 @@ if [ -n "$coverage" ]; then
     LLVM_PROFILE_FILE="$out/$h.profraw" "$out/$h" "$coverage/$h" >/dev/null
     llvm-profdata merge -sparse "$out/$h.profraw" -o "$out/$h.profdata"
     echo "== $h over $coverage/$h"
-    if [ "$h" = fuzz_matrix ]; then files=(c/matrix.c c/npy.c c/safetensors.c); else files=($(ls c/*.c c/*.h | grep -v -e matrix -e npy -e safetensors -e attention)); fi
+    case "$h" in
+      fuzz_matrix) files=(c/matrix.c c/npy.c c/safetensors.c) ;;
+      fuzz_arena) files=(c/arena_model.c c/arena_train.c c/arena_tasks.c) ;;
+      *) files=($(ls c/*.c c/*.h | grep -v -e matrix -e npy -e safetensors -e attention -e arena)) ;;
+    esac
     llvm-cov report "$out/$h" -instr-profile="$out/$h.profdata" "${files[@]}" 2>/dev/null | grep -v -e '^Files which' -e '  0  *0  *- '
   done
   exit 0
@@ -93,7 +97,7 @@ if ! have_libfuzzer; then
   exit 1
 fi
 
-max_len() { case "$1" in fuzz_matrix) echo 16384 ;; *) echo 512 ;; esac; }
+max_len() { case "$1" in fuzz_matrix) echo 16384 ;; fuzz_arena) echo 128 ;; *) echo 512 ;; esac; }
 # fuzz_kernels: value profiles (comparison operands as features) find the range ends, but the
 # entropic schedule's bookkeeping of the many features they make took ~70% of the time; the
 # classic schedule runs ~3× more inputs per second for the same coverage.
