@@ -59,6 +59,23 @@ describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
     expect(log.pageErrors).toEqual([]);
   });
 
+  it('10, in Korean: the notice says in Korean which field was dropped and why', async () => {
+    const { context, page, log } = await open('#v1/rope?dim=abc&base=500000&length=64&~lang=ko', { locale: 'ko-KR' });
+    await page.waitForSelector('#link-notice:not([hidden])');
+    const text = await page.textContent('#link-notice .link-notice-text');
+    expect(text).toBe('링크의 일부를 쓸 수 없었습니다: dim(2 이상 16384 이하의 정수여야 합니다. 링크의 값은 “abc”입니다). '
+      + '그 설정은 기본값으로 두고, 나머지는 링크대로 보여 줍니다.');
+    expect(text).not.toMatch(/must|got|integer|a string/);
+    expect(await page.inputValue('#f-rope-base')).toBe('500000');
+    await screenshot(page, 'hardening-10-korean-notice', '#link-notice');
+    // A link refused whole (not a PE Lab link): the reason in Korean too.
+    await page.evaluate(() => { location.hash = '#%3F%3F%3F'; });
+    await page.waitForFunction(() => /PE Lab 링크 형식이 아닙니다/.test(document.querySelector('#link-notice')?.textContent ?? ''));
+    expect(await page.textContent('#link-notice .link-notice-text')).toBe('링크가 손상되었습니다: PE Lab 링크 형식이 아닙니다: “???”. 화면은 그대로입니다.');
+    await context.close();
+    expect(log.pageErrors).toEqual([]);
+  });
+
   it('14: after a refused file, the load view no longer says it is reading it', async () => {
     const { context, page } = await open('#v1/learned?length=32&dim=16');
     await page.locator('#view-load').scrollIntoViewIfNeeded();

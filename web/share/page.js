@@ -81,14 +81,15 @@ const gotText = (why) => {
 /**
  * Why a link or one of its fields was refused, in t's language: `detail` is the API's English
  * message, shown as it is on the English page; other languages compose the same reason from
- * `why` (decodePermalink's data: web/share/permalink.js). Without a `why` (a rule between fields,
- * say), the English detail is all there is.
+ * `why` (decodePermalink's data: web/share/permalink.js); `key`, for a dropped field. Without a
+ * `why` (a rule between fields, say), the English detail is all there is.
  */
-export function reasonText(t, { detail, why }) {
+export function reasonText(t, { key, detail, why }) {
   const english = String(detail ?? '');
   if (!why || t.lang === 'en') return english;
   switch (why.code) {
-    case 'value': return t('share.why.value', why.param, expectedText(t, why.expected), gotText(why));
+    // A dropped field already named by its key is not named again.
+    case 'value': return t('share.why.value', why.param === key ? null : why.param, expectedText(t, why.expected), gotText(why));
     case 'parse': return t('share.why.parse', why, t(`share.why.what.${why.what}`, why.key));
     case 'compare': return t('share.why.compare', why.inner ? reasonText(t, { detail: why.message, why: why.inner }) : why.message);
     default: return t.has(`share.why.${why.code}`) ? t(`share.why.${why.code}`, why) : english;

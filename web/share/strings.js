@@ -49,7 +49,7 @@ const strings = {
     // Why a link or one of its fields was refused, from decodePermalink's `why` (web/share/page.js
     // composes them). The English page shows the API's own message (`detail`), which says the same.
     'share.notice.item': (key, why) => `${key} (${why})`,
-    'share.why.value': (param, expected, got) => `${param} must be ${expected}${got === null ? '' : `, got ${got}`}`,
+    'share.why.value': (param, expected, got) => `${param === null ? 'it' : param} must be ${expected}${got === null ? '' : `, got ${got}`}`,
     'share.why.parse': (a, what) => `${what} at character ${a.at} of “${a.text}”`,
     'share.why.what.nested': 'too deeply nested',
     'share.why.what.commaOrClose': 'expected , or )',
@@ -144,7 +144,7 @@ const strings = {
     'share.notice.dismiss': '닫기',
     'share.notice.partial': (d) => `링크의 일부를 쓸 수 없었습니다: ${d}. 그 설정은 기본값으로 두고, 나머지는 링크대로 보여 줍니다.`,
     'share.notice.item': (key, why) => `${key}(${why})`,
-    'share.why.value': (param, expected, got) => `${param}: ${expected}여야 합니다${got === null ? '' : `. 링크의 값은 ${got}입니다`}`,
+    'share.why.value': (param, expected, got) => `${param === null ? '' : `${param}: `}${expected}여야 합니다${got === null ? '' : `. 링크의 값은 ${got}입니다`}`,
     'share.why.parse': (a, what) => `“${a.text}”의 ${a.at}번째 글자: ${what}`,
     'share.why.what.nested': '괄호가 너무 깊게 겹쳐 있습니다',
     'share.why.what.commaOrClose': '쉼표(,)나 닫는 괄호())가 와야 합니다',
