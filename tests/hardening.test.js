@@ -208,11 +208,11 @@ describe('link notices say why in the page\'s language (the Korean notice quoted
   });
 
   it('the Korean notice composes the reason in Korean; the English one keeps the API message', () => {
-    expect(items(ko, '#v1/rope?dim=abc&base=500000')).toBe('dim(dim: 2 이상 16384 이하의 정수여야 합니다. 링크의 값은 “abc”입니다)');
+    expect(items(ko, '#v1/rope?dim=abc&base=500000')).toBe('dim(2 이상 16384 이하의 정수여야 합니다. 링크의 값은 “abc”입니다)');
     expect(items(en, '#v1/rope?dim=abc&base=500000')).toBe('dim (dim must be an integer in [2, 16384], got "abc" (a string))');
     expect(items(ko, '#v1/rope?rope_scaling=(rope_type:linear,factor:1e-40)'))
       .toBe('rope_scaling(rope_scaling.factor: 0.000001 이상 1000000 이하의 유한한 수여야 합니다. 링크의 값은 1e-40입니다)');
-    expect(items(ko, '#v1/rope?layout=zig')).toBe('layout(layout: "half", "interleaved" 중 하나여야 합니다. 링크의 값은 “zig”입니다)');
+    expect(items(ko, '#v1/rope?layout=zig')).toBe('layout("half", "interleaved" 중 하나여야 합니다. 링크의 값은 “zig”입니다)');
   });
 
   it.each([
