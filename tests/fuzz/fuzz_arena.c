@@ -47,8 +47,9 @@ static uint64_t spec_bad(const pe_arena_spec *s) {
     if (!in_range(s->encoding, PE_ARENA_NONE, PE_ARENA_ROPE)) bad |= BIT(2);
     if (s->causal != 0 && s->causal != 1) bad |= BIT(3);
     if (!in_range(s->layers, 1, PE_ARENA_MAX_LAYERS)) bad |= BIT(4);
-    const int d_ok = in_range(s->d_model, 1, PE_ARENA_MAX_D_MODEL), h_ok = in_range(s->heads, 1, PE_ARENA_MAX_HEADS);
-    if (!d_ok) bad |= BIT(5);
+    // An even head size is at least 2, so C ≥ 2 and even whatever H is.
+    const int d_ok = in_range(s->d_model, 2, PE_ARENA_MAX_D_MODEL), h_ok = in_range(s->heads, 1, PE_ARENA_MAX_HEADS);
+    if (!d_ok || s->d_model % 2 != 0) bad |= BIT(5);
     if (!h_ok) bad |= BIT(6);
     // "C, a multiple of heads with an even head size C/H": either field may be named.
     if (d_ok && h_ok && (s->d_model % s->heads != 0 || (s->d_model / s->heads) % 2 != 0)) bad |= BIT(5) | BIT(6);

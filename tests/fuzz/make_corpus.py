@@ -342,6 +342,9 @@ def arena_seeds():
     a['gradient_token_out_of_range'] = arena(grad=(1, 99, 1))
     a['gradient_target_out_of_range'] = arena(grad=(0, 7, 0x82))
     a['gradient_no_target'] = arena(grad=(1, 5, 3))
+    # Harness findings (fuzz_arena's own prediction was wrong): d_model 1 with heads out of range
+    # is refused on d_model (an even head size needs C >= 2).
+    a['regress_harness_d_model_1_heads_17'] = arena(d_model=1, heads=17)
     return a
 
 
