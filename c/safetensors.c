@@ -2,7 +2,9 @@
 // JSON object mapping each tensor name to {"dtype", "shape", "data_offsets": [begin, end]}
 // (offsets into the byte buffer that follows the header) plus an optional "__metadata__" object
 // of strings, then the buffer. The JSON is validated in full (RFC 8259), nested at most
-// PE_JSON_MAX_DEPTH deep.
+// PE_JSON_MAX_DEPTH deep; as the safetensors library requires, tensor names are distinct and
+// the tensors' data_offsets do not overlap, whichever tensor is asked for.
+#include <stdlib.h>
 #include <string.h>
 
 #include "matrix_internal.h"
@@ -160,6 +162,7 @@ static int json_next_char(const uint8_t **at, const uint8_t *end, uint8_t out[4]
 
 // Whether a validated JSON string span decodes to the bytes want[0 .. want_n).
 static int json_equals(const uint8_t *s, size_t n, const uint8_t *want, size_t want_n) {
+    if (memchr(s, '\\', n) == NULL) return n == want_n && memcmp(s, want, n) == 0;   // no escapes: raw = decoded
     const uint8_t *at = s, *end = s + n;
     size_t k = 0;
     while (at < end) {
@@ -431,6 +434,226 @@ static pe_status st_entry(pe_scanner *j, st_tensor *t, uint64_t buffer_len) {
     return PE_OK;
 }
 
+// --- distinct names, disjoint byte ranges ---------------------------------------------------------
+//
+// The safetensors library refuses a header in which two tensors share a name (JSON lets a key
+// repeat; a reader keeping one of them would show another table than the one listed) or in which
+// two tensors' data_offsets overlap (writing one would change the other). Names are compared
+// decoded, so "a" and "\u0061" are the same name. Ranges [b1, e1) and [b2, e2) overlap when
+// b1 < e2 and b2 < e1: ranges that only touch (e1 = b2) do not, nor do two empty ranges.
+//
+// Nothing may be allocated, so the validated header is read again in blocks of ST_BLOCK entries
+// kept on the stack. A block is sorted by (begin, end) and by name hash: neighbours then show a
+// repeated name (equal hashes, then the names compared) and an overlap (a range starting before
+// the largest end so far). Every later entry, read again from the header, is then looked up in
+// the sorted block (binary searches). For n entries: n / ST_BLOCK re-readings of the rest of the
+// header and n²/ST_BLOCK · log ST_BLOCK comparisons; PE_SAFETENSORS_MAX_TENSORS (c/matrix.h)
+// bounds n, so the time. A block takes ST_BLOCK · 56 bytes of stack (28 KiB, well inside even the
+// 64 KiB stack of newer Emscripten defaults); 1024 was 1.5x faster at the limit, 256 2x slower.
+
+#define ST_BLOCK 512
+
+typedef struct {
+    const uint8_t *name;   // raw JSON span
+    size_t name_n;
+    uint64_t begin, end;   // data_offsets
+    uint64_t hash;         // FNV-1a of the decoded name
+    int64_t seq;           // position in the header (0 for the first tensor)
+} st_range;
+
+typedef struct {
+    uint64_t hash;
+    int32_t at;   // index in the block's array
+} st_key;
+
+// FNV-1a (64-bit) of the decoded bytes of a validated JSON string span.
+static uint64_t st_name_hash(const uint8_t *s, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (memchr(s, '\\', n) == NULL) {   // no escapes: the raw bytes are the decoded ones
+        for (size_t k = 0; k < n; k++) h = (h ^ s[k]) * 0x100000001b3ull;
+        return h;
+    }
+    const uint8_t *at = s, *end = s + n;
+    while (at < end) {
+        uint8_t ch[4];
+        int len = json_next_char(&at, end, ch);
+        for (int k = 0; k < len; k++) h = (h ^ ch[k]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+// Whether two validated JSON string spans decode to the same text.
+static int st_same_name(const st_range *a, const st_range *b) {
+    if (a->hash != b->hash) return 0;
+    const uint8_t *p = a->name, *p_end = a->name + a->name_n, *q = b->name, *q_end = b->name + b->name_n;
+    while (p < p_end && q < q_end) {
+        uint8_t x[4], y[4];
+        int lx = json_next_char(&p, p_end, x), ly = json_next_char(&q, q_end, y);
+        if (lx != ly || memcmp(x, y, (size_t)lx) != 0) return 0;
+    }
+    return p == p_end && q == q_end;
+}
+
+// The next tensor of a header that st_header has validated, from j (just after the opening '{'
+// or after the previous entry): *more = 1 and its range in *r, or *more = 0 at the closing '}'.
+static pe_status st_next(pe_scanner *j, uint64_t buffer_len, st_range *r, int *more) {
+    pe_status status;
+    for (;;) {
+        if (pe_scan_eat(j, '}')) {
+            *more = 0;
+            return PE_OK;
+        }
+        pe_scan_eat(j, ',');
+        st_tensor t;
+        memset(&t, 0, sizeof t);
+        if ((status = json_string(j, &t.name, &t.name_n)) != PE_OK) return status;
+        if (!pe_scan_eat(j, ':')) return json_error(j, "expected ':'");
+        if (json_is(t.name, t.name_n, "__metadata__")) {
+            if ((status = json_skip(j, 1)) != PE_OK) return status;
+            continue;
+        }
+        if ((status = st_entry(j, &t, buffer_len)) != PE_OK) return status;
+        r->name = t.name;
+        r->name_n = t.name_n;
+        r->begin = t.begin;
+        r->end = t.end;
+        r->hash = st_name_hash(t.name, t.name_n);
+        *more = 1;
+        return PE_OK;
+    }
+}
+
+// The two refusals; a and b in either order, the message names the later one first. A repeated
+// name is counted over the whole header (one more reading).
+static pe_status st_twice(pe_parse_ctx *c, const st_range *a, const st_range *b, uint64_t header_len,
+                          uint64_t buffer_len) {
+    const st_range *later = a->seq > b->seq ? a : b;
+    pe_scanner j = {c, c->bytes + 8, c->bytes + 9, c->bytes + 8 + header_len};   // after the '{'
+    uint64_t times = 0;
+    for (;;) {
+        st_range r;
+        int more;
+        pe_status status = st_next(&j, buffer_len, &r, &more);
+        if (status != PE_OK) return status;
+        if (!more) break;
+        times += st_same_name(&r, later);
+    }
+    pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
+    pe_msg_str(m, "the tensor name ");
+    msg_name(m, later->name, later->name_n);
+    pe_msg_str(m, " appears ");
+    pe_msg_u64(m, times);
+    pe_msg_str(m, " times in the .safetensors header");
+    return PE_ERR_MATRIX;
+}
+
+static pe_status st_overlap(pe_parse_ctx *c, const st_range *a, const st_range *b) {
+    const st_range *later = a->seq > b->seq ? a : b, *earlier = later == a ? b : a;
+    pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
+    pe_msg_str(m, "tensor ");
+    msg_name(m, later->name, later->name_n);
+    pe_msg_str(m, ": data_offsets [");
+    pe_msg_u64(m, later->begin);
+    pe_msg_str(m, ", ");
+    pe_msg_u64(m, later->end);
+    pe_msg_str(m, "] overlap those of tensor ");
+    msg_name(m, earlier->name, earlier->name_n);
+    pe_msg_str(m, " [");
+    pe_msg_u64(m, earlier->begin);
+    pe_msg_str(m, ", ");
+    pe_msg_u64(m, earlier->end);
+    pe_msg_str(m, "]");
+    return PE_ERR_MATRIX;
+}
+
+// Orders of a block: ranges by (begin, end, seq), keys by (hash, at).
+static int st_by_range(const void *x, const void *y) {
+    const st_range *a = x, *b = y;
+    if (a->begin != b->begin) return a->begin < b->begin ? -1 : 1;
+    if (a->end != b->end) return a->end < b->end ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int st_by_hash(const void *x, const void *y) {
+    const st_key *a = x, *b = y;
+    if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+// Sorts a block and checks its pairs. Afterwards its ranges are disjoint and sorted by (begin,
+// end), so their ends never decrease either.
+static pe_status st_block_check(pe_parse_ctx *c, st_range *block, st_key *keys, int32_t count, uint64_t header_len,
+                                uint64_t buffer_len) {
+    qsort(block, (size_t)count, sizeof *block, st_by_range);
+    for (int32_t k = 0; k < count; k++) keys[k] = (st_key){block[k].hash, k};
+    qsort(keys, (size_t)count, sizeof *keys, st_by_hash);
+    for (int32_t k = 1; k < count; k++)   // names first: a repeated entry also overlaps itself
+        for (int32_t i = k - 1; i >= 0 && keys[i].hash == keys[k].hash; i--)
+            if (st_same_name(&block[keys[i].at], &block[keys[k].at]))
+                return st_twice(c, &block[keys[i].at], &block[keys[k].at], header_len, buffer_len);
+    // Sorted by begin, range k overlaps an earlier one exactly when it starts before the largest
+    // end so far (for an empty range [x, x): the earlier ranges starting at x are empty too).
+    int32_t widest = 0;
+    for (int32_t k = 1; k < count; k++) {
+        if (block[k].begin < block[widest].end) return st_overlap(c, &block[widest], &block[k]);
+        if (block[k].end > block[widest].end) widest = k;
+    }
+    return PE_OK;
+}
+
+// A later range r against a checked block.
+static pe_status st_block_find(pe_parse_ctx *c, const st_range *block, const st_key *keys, int32_t count,
+                               const st_range *r, uint64_t header_len, uint64_t buffer_len) {
+    int32_t lo = 0, hi = count;   // the first key with hash ≥ r's
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (keys[mid].hash < r->hash) lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < count && keys[lo].hash == r->hash; lo++)
+        if (st_same_name(&block[keys[lo].at], r)) return st_twice(c, &block[keys[lo].at], r, header_len, buffer_len);
+    lo = 0, hi = count;   // the ranges starting before r ends: block[0 .. lo)
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (block[mid].begin < r->end) lo = mid + 1;
+        else
+            hi = mid;
+    }
+    // Of those, the last has the largest end.
+    if (lo > 0 && r->begin < block[lo - 1].end) return st_overlap(c, &block[lo - 1], r);
+    return PE_OK;
+}
+
+// Every pair of tensors in the validated header: distinct names, disjoint data.
+static pe_status st_distinct(pe_parse_ctx *c, uint64_t header_len, uint64_t buffer_len) {
+    st_range block[ST_BLOCK];
+    st_key keys[ST_BLOCK];
+    pe_scanner at = {c, c->bytes + 8, c->bytes + 9, c->bytes + 8 + header_len};   // after the '{'
+    pe_status status;
+    int64_t seq = 0;
+    for (;;) {
+        int32_t count = 0;
+        int more = 1;
+        pe_scanner j = at;
+        while (count < ST_BLOCK) {
+            if ((status = st_next(&j, buffer_len, &block[count], &more)) != PE_OK) return status;
+            if (!more) break;
+            block[count++].seq = seq++;
+        }
+        if ((status = st_block_check(c, block, keys, count, header_len, buffer_len)) != PE_OK) return status;
+        if (!more) return PE_OK;                // the last block
+        at = j;                                 // the next block starts after this one
+        for (int64_t later = seq;; later++) {   // the rest of the header against this block
+            st_range r;
+            if ((status = st_next(&j, buffer_len, &r, &more)) != PE_OK) return status;
+            if (!more) break;
+            r.seq = later;
+            if ((status = st_block_find(c, block, keys, count, &r, header_len, buffer_len)) != PE_OK) return status;
+        }
+    }
+}
+
 // What a pass over the header collects.
 typedef struct {
     const uint8_t *want;   // the requested name, or NULL for "the only tensor"
@@ -478,7 +701,13 @@ static pe_status st_header(pe_parse_ctx *c, uint64_t header_len, st_walk *w) {
             } else {
                 if ((status = st_entry(&j, &t, buffer_len)) != PE_OK) return status;
                 if (t.end > max_end) max_end = t.end;
-                w->tensors++;
+                if (++w->tensors > PE_SAFETENSORS_MAX_TENSORS) {
+                    pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
+                    pe_msg_str(m, "the .safetensors header lists more than PE_SAFETENSORS_MAX_TENSORS = ");
+                    pe_msg_u64(m, PE_SAFETENSORS_MAX_TENSORS);
+                    pe_msg_str(m, " tensors");
+                    return PE_ERR_MATRIX;
+                }
                 if (w->want != NULL ? json_equals(t.name, t.name_n, w->want, w->want_n) : w->tensors == 1) {
                     w->matches++;
                     w->chosen = t;
@@ -501,6 +730,7 @@ static pe_status st_header(pe_parse_ctx *c, uint64_t header_len, st_walk *w) {
     }
     pe_scan_ws(&j);
     if (j.p != j.end) return json_error(&j, "only spaces may follow the header object");
+    if ((status = st_distinct(c, header_len, buffer_len)) != PE_OK) return status;
     if (max_end != buffer_len) {
         pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
         pe_msg_str(m, "the file is longer than its header describes: the tensors' data_offsets end at ");
@@ -554,15 +784,6 @@ pe_status pe_safetensors_parse(pe_parse_ctx *c, const uint8_t *name, int32_t nam
         memcpy(text, w.want, n);
         pe_msg_raw(m, text, n);
         pe_msg_str(m, w.want_n > n ? "…\" in the file" : "\" in the file");
-        return PE_ERR_MATRIX;
-    }
-    if (w.matches > 1) {
-        pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
-        pe_msg_str(m, "the tensor name ");
-        msg_name(m, w.chosen.name, w.chosen.name_n);
-        pe_msg_str(m, " appears ");
-        pe_msg_u64(m, (uint64_t)w.matches);
-        pe_msg_str(m, " times in the header");
         return PE_ERR_MATRIX;
     }
     if (w.want == NULL && w.tensors > 1) {

@@ -8,6 +8,8 @@ import { request } from 'node:http';
 import { createPE } from '../web/pe.js';
 import { fromHFConfig } from '../web/api/hfconfig.js';
 import { decodePermalink } from '../web/share/permalink.js';
+import { reasonText } from '../web/share/page.js';
+import { translator } from '../web/i18n/index.js';
 import { py } from '../web/share/codegen.js';
 import { startServer } from '../scripts/serve.js';
 import { expectPEError } from './helpers/pe.js';
@@ -47,7 +49,11 @@ describe('2, 5: derived quantities stay finite, and a refusal names the field at
     expect(d.status).toBe('ok');
     expect(d.spec.rope_scaling).toBe(null);
     expect(d.spec.length).toBe(64);
-    expect(d.dropped).toEqual([{ key: 'rope_scaling', detail: expect.stringMatching(/rope_scaling\.factor must be/) }]);
+    expect(d.dropped).toEqual([{
+      key: 'rope_scaling',
+      detail: expect.stringMatching(/rope_scaling\.factor must be/),
+      why: { code: 'value', param: 'rope_scaling.factor', expected: expect.objectContaining({ type: 'number', min: 1e-6, max: 1e6 }), got: 1e-40 },
+    }]);
   });
 
   it('hidden_size 1e308 is reported on hidden_size, a key of the config (not on dim)', () => {
@@ -112,6 +118,53 @@ describe('7: code export writes U+2028 and U+2029 so that Python reads them back
   });
 });
 
+describe('8: a .safetensors header with a repeated name or overlapping data_offsets is refused', () => {
+  /** A .safetensors file in memory: 8-byte little-endian header length, the JSON, the data. */
+  function safetensors(entries, dataBytes) {
+    const header = new TextEncoder().encode(typeof entries === 'string' ? entries : JSON.stringify(entries));
+    const file = new Uint8Array(8 + header.length + dataBytes);
+    new DataView(file.buffer).setBigUint64(0, BigInt(header.length), true);
+    file.set(header, 8);
+    const values = new Float32Array(dataBytes / 4).map((_, k) => k + 1);
+    file.set(new Uint8Array(values.buffer), 8 + header.length);
+    return file;
+  }
+  const f32 = (rows, cols, begin) => ({ dtype: 'F32', shape: [rows, cols], data_offsets: [begin, begin + 4 * rows * cols] });
+
+  it('a repeated name: refused as a file error, whether a name is asked or not, and never listed', () => {
+    // JSON.stringify cannot write a key twice: the text is written by hand (the second "wpe" escaped).
+    const file = safetensors('{"wpe":{"dtype":"F32","shape":[1,2],"data_offsets":[0,8]},'
+      + '"w\\u0070e":{"dtype":"F32","shape":[1,2],"data_offsets":[8,16]}}', 16);
+    for (const options of [undefined, { name: 'wpe' }]) {
+      const e = expectPEError(() => pe.loadMatrix(file, options), 'bytes', 'the tensor name "wpe" appears 2 times in the .safetensors header');
+      expect(e.names).toBeUndefined();   // no list of names to choose from
+    }
+  });
+
+  it('overlapping data_offsets: refused, naming both tensors and their ranges', () => {
+    const file = safetensors({ a: f32(2, 2, 0), b: f32(2, 2, 8) }, 24);
+    for (const options of [undefined, { name: 'a' }, { name: 'b' }]) {
+      expectPEError(() => pe.loadMatrix(file, options), 'bytes', 'tensor "b": data_offsets [8, 24] overlap those of tensor "a" [0, 16]');
+    }
+  });
+
+  it('touching ranges are not an overlap: both tensors load', () => {
+    const file = safetensors({ a: f32(1, 2, 0), b: f32(1, 2, 8) }, 16);
+    expect([...pe.loadMatrix(file, { name: 'a' }).data]).toEqual([1, 2]);
+    expect([...pe.loadMatrix(file, { name: 'b' }).data]).toEqual([3, 4]);
+  });
+
+  it('a normal multi-tensor file: lists its names when none is given, loads each by name', () => {
+    const file = safetensors({ __metadata__: { format: 'pt' }, 'wte.weight': f32(3, 2, 0), 'wpe.weight': f32(2, 2, 24), 'ln.bias': f32(1, 1, 40) }, 44);
+    const e = expectPEError(() => pe.loadMatrix(file), 'name', /holds 3 tensors: pick one by name/);
+    expect(e.names).toEqual(['wte.weight', 'wpe.weight', 'ln.bias']);
+    const r = pe.loadMatrix(file, { name: 'wpe.weight' });
+    expect(r.shape).toEqual([2, 2]);
+    expect([...r.data]).toEqual([7, 8, 9, 10]);
+    expect(pe.loadMatrix(file, { name: 'ln.bias' }).data[0]).toBe(11);
+  });
+});
+
 describe('10: one bad field in a link drops that field, not the link', () => {
   it.each([
     ['#v1/rope?dim=abc&base=500000', 'rope', { base: 500000, dim: 128 }, 'dim'],
@@ -130,6 +183,50 @@ describe('10: one bad field in a link drops that field, not the link', () => {
 
   it('a link whose kind is unknown is still refused whole', () => {
     expect(decodePermalink('#v1/nope?dim=3').status).toBe('error');
+  });
+});
+
+describe('link notices say why in the page\'s language (the Korean notice quoted the English validator)', () => {
+  const ko = translator('ko');
+  const en = translator('en');
+  const items = (t, hash) => {
+    const d = decodePermalink(hash);
+    return d.status === 'ok' ? d.dropped.map((x) => t('share.notice.item', x.key, reasonText(t, x))).join('; ') : reasonText(t, d);
+  };
+  const HANGUL = /[\uac00-\ud7a3]/;
+  // English words of the validator and the link reader that must not reach a Korean notice.
+  const ENGLISH = /\b(must|got|integer|number|one of|is not|unknown|missing|character|expected|required|field|comparison|link)\b/;
+
+  it('a PEError carries what its field allows and the value given, as data', () => {
+    const e = expectPEError(() => pe.compute({ ...pe.defaults('rope'), dim: 'abc' }), 'dim');
+    expect(e.expected).toEqual({ type: 'int', nullable: false, min: 2, max: 16384, exclusiveMin: false });
+    expect(e.got).toBe('abc');
+    expect(e.message).toBe('dim must be an integer in [2, 16384], got "abc" (a string)');   // unchanged
+    const f = expectPEError(() => pe.compute({ ...pe.defaults('attention'), encoding: { kind: 'rope', base: 0 } }), 'encoding.base');
+    expect(f.expected).toMatchObject({ type: 'number', min: 1, exclusiveMin: true });
+    expect(f.got).toBe(0);
+  });
+
+  it('the Korean notice composes the reason in Korean; the English one keeps the API message', () => {
+    expect(items(ko, '#v1/rope?dim=abc&base=500000')).toBe('dim(2 이상 16384 이하의 정수여야 합니다. 링크의 값은 “abc”입니다)');
+    expect(items(en, '#v1/rope?dim=abc&base=500000')).toBe('dim (dim must be an integer in [2, 16384], got "abc" (a string))');
+    expect(items(ko, '#v1/rope?rope_scaling=(rope_type:linear,factor:1e-40)'))
+      .toBe('rope_scaling(rope_scaling.factor: 0.000001 이상 1000000 이하의 유한한 수여야 합니다. 링크의 값은 1e-40입니다)');
+    expect(items(ko, '#v1/rope?layout=zig')).toBe('layout("half", "interleaved" 중 하나여야 합니다. 링크의 값은 “zig”입니다)');
+  });
+
+  it.each([
+    '#v1/rope?dim=abc', '#v1/rope?base=0', '#v1/rope?layout=zig', '#v1/rope?rope_scaling=5', '#v1/rope?rope_scaling=(rope_type:yarn,factor:1e-40)',
+    '#v1/rope?dim=(a:', '#v1/rope?dim=!x', '#v1/rope?dim=1e999', "#v1/rope?dim='abc", '#v1/rope?dim=1)', '#v1/rope?rope_scaling=(__proto__:1)',
+    '#v1/rope?nope=3', '#v1/rope?dim', '#v1/rope?~map=pink', '#v1/rope?~tf=x', '#v1/rope?~cols=a', '#v1/rope?~lang=xx', '#v1/rope?~head=-1',
+    '#v1/rope?~cols=1&~rows=2', '#v1/rope?~cmp=5', '#v1/rope?~cmp=(nope:1)', '#v1/rope?~cmp=(base:-1)', '#v1/rope?~x.__proto__=1',
+    '#v1/attention?encoding=(kind:nope)', '#v1/attention?encoding=(kind:rope,base:0)', '#v1/mrope?segments=!((type:text))',
+    '#v1/rope?dim=64&dim=32', '#v1/rope?dim=%zz', '#???', '#sinusoidal?nope=1', '#rope?rope_scaling=%7Bx', `#v1/rope?${'a'.repeat(262145)}`,
+  ])('%s: Korean words only', (hash) => {
+    const text = items(ko, hash);
+    expect(text, hash).toMatch(HANGUL);
+    // Quoted text is the link's own (values, names of kinds): the rest must be Korean.
+    expect(text.replace(/“[^”]*”|"[^"]*"/g, ''), hash).not.toMatch(ENGLISH);
   });
 });
 

@@ -1,6 +1,7 @@
 // Regression tests for the audit's findings that live in the page (the Node ones are in
 // tests/hardening.test.js): a tap reads out the tapped cell, one bad field of a link is dropped
-// and named, a refused file does not stay "being read", the consistency note follows its numbers,
+// and named, a refused file does not stay "being read", a .safetensors file with a repeated name
+// or overlapping ranges is refused without offering a choice, the consistency note follows its numbers,
 // and the offline single file offers embed snippets that can work.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOffline } from '../../scripts/build-offline.js';
-import { WEB, suiteAvailability, startBrowser, gotoApp, nextFrames, watchPage } from '../helpers/browser.js';
+import { WEB, suiteAvailability, startBrowser, gotoApp, nextFrames, watchPage, screenshot } from '../helpers/browser.js';
 
 const avail = suiteAvailability('hardening.test');
 
@@ -58,6 +59,23 @@ describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
     expect(log.pageErrors).toEqual([]);
   });
 
+  it('10, in Korean: the notice says in Korean which field was dropped and why', async () => {
+    const { context, page, log } = await open('#v1/rope?dim=abc&base=500000&length=64&~lang=ko', { locale: 'ko-KR' });
+    await page.waitForSelector('#link-notice:not([hidden])');
+    const text = await page.textContent('#link-notice .link-notice-text');
+    expect(text).toBe('링크의 일부를 쓸 수 없었습니다: dim(2 이상 16384 이하의 정수여야 합니다. 링크의 값은 “abc”입니다). '
+      + '그 설정은 기본값으로 두고, 나머지는 링크대로 보여 줍니다.');
+    expect(text).not.toMatch(/must|got|integer|a string/);
+    expect(await page.inputValue('#f-rope-base')).toBe('500000');
+    await screenshot(page, 'hardening-10-korean-notice', '#link-notice');
+    // A link refused whole (not a PE Lab link): the reason in Korean too.
+    await page.evaluate(() => { location.hash = '#%3F%3F%3F'; });
+    await page.waitForFunction(() => /PE Lab 링크 형식이 아닙니다/.test(document.querySelector('#link-notice')?.textContent ?? ''));
+    expect(await page.textContent('#link-notice .link-notice-text')).toBe('링크가 손상되었습니다: PE Lab 링크 형식이 아닙니다: “???”. 화면은 그대로입니다.');
+    await context.close();
+    expect(log.pageErrors).toEqual([]);
+  });
+
   it('14: after a refused file, the load view no longer says it is reading it', async () => {
     const { context, page } = await open('#v1/learned?length=32&dim=16');
     await page.locator('#view-load').scrollIntoViewIfNeeded();
@@ -67,6 +85,49 @@ describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
     expect(status).not.toMatch(/Reading bad\.npy/);
     expect(status).toMatch(/bad\.npy could not be used/);
     await context.close();
+  });
+
+  it('8: a .safetensors file with a repeated name or overlapping ranges is refused; the last good table stays', async () => {
+    const { context, page, log } = await open('#v1/learned?length=32&dim=16');
+    /** A .safetensors file: 8-byte little-endian header length, the JSON header, the data. */
+    const safetensors = (header, values) => {
+      const text = Buffer.from(header, 'utf8');
+      const length = Buffer.alloc(8);
+      length.writeBigUInt64LE(BigInt(text.length));
+      return Buffer.concat([length, text, Buffer.from(new Float32Array(values).buffer)]);
+    };
+    const entry = (rows, cols, begin) => `{"dtype":"F32","shape":[${rows},${cols}],"data_offsets":[${begin},${begin + 4 * rows * cols}]}`;
+    const choose = (name, buffer) => page.setInputFiles('#view-load input[type=file]', { name, mimeType: 'application/octet-stream', buffer });
+    const loaded = () => page.textContent('.loaded-note .loaded-text');
+    await page.locator('#view-load').scrollIntoViewIfNeeded();
+
+    // A good file with two tensors: the view picks wpe.weight and the page shows it.
+    await choose('good.safetensors', safetensors(`{"wte.weight":${entry(2, 2, 0)},"wpe.weight":${entry(3, 2, 16)}}`, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
+    await page.waitForFunction(() => !document.querySelector('.loaded-note').hidden);
+    expect(await loaded()).toContain('good.safetensors · wpe.weight [3 × 2, float32]');
+    const renders = await page.evaluate(() => document.getElementById('main').dataset.renders);
+
+    for (const [name, header, values, refusal] of [
+      ['repeated.safetensors', `{"wpe.weight":${entry(1, 2, 0)},"wpe.weight":${entry(1, 2, 8)}}`, [1, 2, 3, 4],
+        'the tensor name "wpe.weight" appears 2 times in the .safetensors header'],
+      ['overlap.safetensors', `{"wte.weight":${entry(2, 2, 0)},"wpe.weight":${entry(2, 2, 8)}}`, [1, 2, 3, 4, 5, 6],
+        'tensor "wpe.weight": data_offsets [8, 24] overlap those of tensor "wte.weight" [0, 16]'],
+    ]) {
+      await choose(name, safetensors(header, values));
+      await page.waitForFunction((text) => {
+        const error = document.querySelector('#view-load .field-error');
+        return !error.hidden && error.textContent.includes(text);
+      }, refusal);
+      // No tensor is offered to choose from, the status says the file was refused, and the
+      // explorer still shows the last good table.
+      expect(await page.locator('#view-load select').isVisible()).toBe(false);
+      expect(await page.textContent('#view-load .view-body')).toContain(`${name} could not be used`);
+      expect(await loaded()).toContain('good.safetensors · wpe.weight [3 × 2, float32]');
+      expect(await page.evaluate(() => document.getElementById('main').dataset.renders)).toBe(renders);
+    }
+    await screenshot(page, 'hardening-8-refused-safetensors', '#view-load');
+    await context.close();
+    expect(log.pageErrors).toEqual([]);
   });
 
   it('12: the relative-consistency note follows the computed verdict', async () => {

@@ -20,6 +20,7 @@
 #include "colormap.h"
 #include "fuzz_util.h"
 #include "pe.h"
+#include "precision.h"
 
 #define MAXE ((int64_t)PE_MAX_ELEMENTS)
 #define BIT(k) (1ull << (k))
@@ -1094,6 +1095,112 @@ static void fuzz_colorize(reader *r, uint64_t nulls) {
     free(out), free(values);
 }
 
+// --- rope_precision ------------------------------------------------------------------------------------------
+
+// Output size above which a pe_rope_precision call is skipped (each entry takes an exact angle
+// error; the harness stays quick).
+#define PRECISION_CAP ((int64_t)1 << 18)
+
+static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
+
+// pe_rope_precision (c/precision.h): out, cos_out, sin_out, row_error, stats, scratch (1..6),
+// offset (7), four recipe dtypes (8..11), then the rope spec (12 = length ...).
+static void fuzz_rope_precision(reader *r, uint64_t nulls) {
+    int32_t dtypes[4];
+    for (int k = 0; k < 4; k++) dtypes[k] = rd_enum(r, 4, k == 3 ? PE_RECIPE_FLOAT32 : PE_RECIPE_FLOAT64);
+    const int32_t offset = rd_int(r, 0);
+    pe_rope_config c = rd_rope_config(r);
+    uint64_t bad = rope_bad(&c, 11);
+    for (int k = 0; k < 6; k++)
+        if (nulls & (1u << k)) bad |= BIT(k + 1);
+    for (int k = 0; k < 4; k++)
+        if (!in_range(dtypes[k], PE_RECIPE_FLOAT64, PE_RECIPE_FLOAT16)) bad |= BIT(8 + k);
+    // Positions offset + r stay within int32; with an invalid length the bound is meaningless, and
+    // the kernel may name offset as well as length.
+    if (offset < 0 || (int64_t)offset > (int64_t)PE_MAX_POSITION - c.length || (bad & BIT(12))) bad |= BIT(7);
+    const int32_t n = rope_rotary(&c) / 2;
+    const int64_t need = mul_size(c.length, n);
+    const int too_large = !(bad & (BIT(12) | BIT(13) | BIT(15))) && need > MAXE;
+    if (!bad && !too_large && need > PRECISION_CAP) return;
+    const int64_t alloc = bad || too_large ? -1 : need;
+    float *out = alloc_exact(alloc, sizeof(float), NULL), *cos_out = alloc_exact(alloc, sizeof(float), NULL);
+    float *sin_out = alloc_exact(alloc, sizeof(float), NULL);
+    float *row_error = alloc_exact(bad || too_large ? -1 : c.length, sizeof(float), NULL);
+    double *stats = alloc_exact(2, sizeof(double), NULL);
+    double *scratch = alloc_exact(bad || too_large ? -1 : PE_PRECISION_SCRATCH(n), sizeof(double), NULL);
+    pe_status st = pe_rope_precision(
+        (nulls & 1) ? NULL : out, (nulls & 2) ? NULL : cos_out, (nulls & 4) ? NULL : sin_out,
+        (nulls & 8) ? NULL : row_error, (nulls & 16) ? NULL : stats, (nulls & 32) ? NULL : scratch, offset, dtypes[0],
+        dtypes[1], dtypes[2], dtypes[3], c.length, c.dim, c.base, c.partial_rotary_factor, c.max_position_embeddings,
+        c.rope_type, c.factor, c.original_max_position_embeddings, c.beta_fast, c.beta_slow, c.truncate, c.mscale,
+        c.mscale_all_dim, c.attention_factor, c.low_freq_factor, c.high_freq_factor);
+    // As pe_rope: a frequency that comes out non-finite is reported on factor.
+    if (expect("pe_rope_precision", st, bad, too_large, BIT(11 + 7))) {
+        const float pi = (float)3.14159265358979323846;
+        int64_t collisions = 0, first = -1;
+        for (int32_t row = 0; row < c.length; row++) {
+            float worst = 0.0f;
+            int same = row > 0;
+            for (int32_t i = 0; i < n; i++) {
+                const int64_t at = (int64_t)row * n + i;
+                const float e = out[at], cv = cos_out[at], sv = sin_out[at];
+                REQUIRE(e >= 0.0f && e <= pi, "pe_rope_precision: error [%d, %d] = %.9g outside [0, pi]", row, i, e);
+                REQUIRE((isnan(cv) || fabsf(cv) <= 1.0f) && (isnan(sv) || fabsf(sv) <= 1.0f),
+                        "pe_rope_precision: (cos, sin) [%d, %d] = (%.9g, %.9g)", row, i, cv, sv);
+                if (isnan(cv) || isnan(sv))
+                    REQUIRE(e == pi, "pe_rope_precision: error %.9g with a NaN table entry [%d, %d]", e, row, i);
+                if (e > worst) worst = e;
+                if (same && !(same_float(cv, cos_out[at - n]) && same_float(sv, sin_out[at - n]))) same = 0;
+            }
+            REQUIRE(row_error[row] == worst, "pe_rope_precision: row_error[%d] = %.9g, the row's largest is %.9g", row,
+                    row_error[row], worst);
+            if (same) {
+                collisions++;
+                if (first < 0) first = (int64_t)offset + row;
+            }
+        }
+        const double count = stats[0], at = stats[1];
+        REQUIRE(is_integer(count) && count >= 0 && count <= c.length - 1, "pe_rope_precision: %g collisions", count);
+        REQUIRE(count == 0 ? at == -1.0
+                           : is_integer(at) && at >= (double)offset + 1 && at <= (double)offset + c.length - 1,
+                "pe_rope_precision: first collision %g with %g collisions", at, count);
+        // Tables in bfloat16, float16 or float32 are exact in the float32 outputs: the harness
+        // counts the repeated rows itself.
+        if (dtypes[3] != PE_RECIPE_FLOAT64)
+            REQUIRE(count == (double)collisions && at == (double)first,
+                    "pe_rope_precision: %g collisions from row %g, the tables show %lld from %lld", count, at,
+                    (long long)collisions, (long long)first);
+        // All in float64: the angles are right to float64 rounding of p·f (when p·f < 2^30).
+        double *inv_freq = alloc_exact(n, sizeof(double), NULL), af = 0.0;
+        float *angles = alloc_exact(need, sizeof(float), NULL);
+        if (dtypes[0] == 0 && dtypes[1] == 0 && dtypes[2] == 0 && dtypes[3] == 0 &&
+            rope_call(angles, NULL, NULL, inv_freq, &af, &c) == PE_OK)
+            for (int32_t i = 0; i < n; i++)
+                if (((double)offset + c.length) * inv_freq[i] < 1073741824.0)
+                    for (int32_t row = 0; row < c.length; row++)
+                        REQUIRE(out[(int64_t)row * n + i] <= 1e-6f,
+                                "pe_rope_precision: a float64 recipe is off by %.9g at [%d, %d]",
+                                out[(int64_t)row * n + i], row, i);
+        free(inv_freq), free(angles);
+        if (need <= FULL_CHECK) {   // the scalar reference loops, bit for bit
+            float *o2 = alloc_exact(need, sizeof(float), NULL), *c2 = alloc_exact(need, sizeof(float), NULL);
+            float *s2 = alloc_exact(need, sizeof(float), NULL), *r2 = alloc_exact(c.length, sizeof(float), NULL);
+            double st2[2], *sc2 = alloc_exact(PE_PRECISION_SCRATCH(n), sizeof(double), NULL);
+            REQUIRE(pe_rope_precision_variant(o2, c2, s2, r2, st2, sc2, offset, dtypes, &c, pe_round_array_scalar,
+                                              pe_phase_array_scalar) == PE_OK,
+                    "pe_rope_precision_variant (scalar) refuses what pe_rope_precision accepts");
+            REQUIRE(memcmp(o2, out, (size_t)need * sizeof(float)) == 0 &&
+                        memcmp(c2, cos_out, (size_t)need * sizeof(float)) == 0 &&
+                        memcmp(s2, sin_out, (size_t)need * sizeof(float)) == 0 &&
+                        memcmp(r2, row_error, (size_t)c.length * sizeof(float)) == 0 &&
+                        memcmp(st2, stats, sizeof st2) == 0,
+                    "pe_rope_precision: SIMD and scalar loops differ");
+            free(o2), free(c2), free(s2), free(r2), free(sc2);
+        }
+    }
+    free(out), free(cos_out), free(sin_out), free(row_error), free(stats), free(scratch);
+}
+
 // --- the rest of the API ------------------------------------------------------------------------------------
 
 static void fuzz_misc(reader *r) {
@@ -1106,7 +1213,8 @@ static void fuzz_misc(reader *r) {
 
 // clang-format off
 enum { K_SINUSOIDAL, K_SIN2D, K_SIN3D, K_MROPE, K_ROPE, K_ROPE_APPLY, K_ALIBI, K_T5, K_SHAW, K_DISTANCE,
-       K_INTEGER, K_BINARY, K_LEARNED, K_COLORIZE, K_ROPE_AXIAL, K_ROPE_APPLY_TABLES, K_MISC, K_COUNT };
+       K_INTEGER, K_BINARY, K_LEARNED, K_COLORIZE, K_ROPE_AXIAL, K_ROPE_APPLY_TABLES, K_MISC, K_ROPE_PRECISION,
+       K_COUNT };
 // clang-format on
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -1133,6 +1241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case K_COLORIZE: fuzz_colorize(&r, nulls); break;
     case K_ROPE_AXIAL: fuzz_rope_axial(&r, nulls); break;
     case K_ROPE_APPLY_TABLES: fuzz_rope_apply_tables(&r, nulls); break;
+    case K_ROPE_PRECISION: fuzz_rope_precision(&r, nulls); break;
     default: fuzz_misc(&r); break;
     }
     return 0;

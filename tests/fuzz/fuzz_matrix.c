@@ -15,7 +15,8 @@
 // statuses, data_begin <= data_end <= file_size, rows·cols·itemsize = data_end − data_begin,
 // NUL-terminated UTF-8 messages, that reading the header in prefixes (PE_MATRIX_NEED_MORE)
 // ends exactly where reading the whole file does, that every listed name can be asked for, and
-// that converted values are finite and equal an independent decoding of the file's bytes.
+// that converted values are finite and equal an independent decoding of the file's bytes, and
+// that a listing never holds a name twice.
 #include <stddef.h>
 
 #include "fuzz_util.h"
@@ -294,6 +295,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         REQUIRE(k < names.count && strcmp(small.names[k], names.names[k]) == 0,
                 "pe_matrix_names: name %d differs by capacity", k);
     free_listing(&small);
+    // A listing is only given for a header whose tensor names are distinct (issue 14: a repeated
+    // name was offered as a choice, then refused).
+    for (int k = 0; k < names.count; k++)
+        for (int i = 0; i < k; i++)
+            REQUIRE(strcmp(names.names[i], names.names[k]) != 0, "pe_matrix_names lists \"%s\" twice", names.names[k]);
 
     // The tensor name.
     static const char LONG_NAME[] =

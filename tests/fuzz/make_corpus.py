@@ -86,6 +86,18 @@ def matrix_seeds():
         b'{"w":{"dtype":"F32","shape":[4294967296,4294967296,4],"data_offsets":[0,0]}}')
     seeds['st_duplicate_name'] = (lambda t: struct.pack('<Q', len(t)) + t + bytes(8))(
         b'{"w":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]},"w":{"dtype":"F32","shape":[1,1],"data_offsets":[4,8]}}')
+    # Repeated names and overlapping data_offsets are refused whatever is asked (issue 14, item 8);
+    # touching ranges are not an overlap.
+    raw = lambda t, n: struct.pack('<Q', len(t)) + t + bytes(n)
+    seeds['st_duplicate_escaped'] = raw(
+        b'{"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]},"\\u0061":{"dtype":"F32","shape":[1,1],"data_offsets":[4,8]}}', 8)
+    seeds['st_overlap'] = raw(
+        b'{"a":{"dtype":"F32","shape":[2,1],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2,1],"data_offsets":[4,12]}}', 12)
+    seeds['st_empty_inside'] = raw(
+        b'{"a":{"dtype":"F32","shape":[2,1],"data_offsets":[0,8]},"e":{"dtype":"F32","shape":[0,1],"data_offsets":[4,4]}}', 8)
+    seeds['st_touching'] = raw(
+        b'{"b":{"dtype":"F32","shape":[1,1],"data_offsets":[4,8]},"e":{"dtype":"F32","shape":[0],"data_offsets":[4,4]},'
+        b'"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]}}', 8)
     return seeds
 
 
@@ -104,6 +116,8 @@ def write_matrix_corpus(directory):
     write(directory, 'ctl_st_name_listed', bytes([0x10, 0, 255, 0x60]) + st)
     write(directory, 'ctl_st_name_weight', bytes([0, 0, 255, 0x70]) + seeds['st_mixed_dtypes'])
     write(directory, 'ctl_st_duplicate_asked', bytes([0, 0, 255, 0x60]) + seeds['st_duplicate_name'])
+    write(directory, 'ctl_st_overlap_asked', bytes([0, 0, 255, 0x70]) + seeds['st_overlap'])
+    write(directory, 'ctl_st_touching_asked', bytes([0x20, 0, 255, 0x60]) + seeds['st_touching'])
     write(directory, 'ctl_st_tiny_message', bytes([0, 0x20, 255, 0x03]) + st)
     write(directory, 'ctl_npy_file_size_longer', bytes([0, 5, 9, 0]) + seeds['npy_v2_le_f4'])
     write(directory, 'ctl_npy_prefix', bytes([0, 4, 3, 0]) + seeds['npy_v1_le_f8'])
@@ -148,7 +162,8 @@ def E(v):
 
 NAN = float('nan')
 KERNELS = ['sinusoidal', 'sinusoidal2d', 'sinusoidal3d', 'mrope', 'rope', 'rope_apply', 'alibi', 't5', 'shaw',
-           'distance', 'integer', 'binary', 'learned', 'colorize', 'rope_axial', 'rope_apply_tables', 'misc']
+           'distance', 'integer', 'binary', 'learned', 'colorize', 'rope_axial', 'rope_apply_tables', 'misc',
+           'rope_precision']
 
 
 def call(kernel, *tokens, nulls=0):
@@ -238,6 +253,20 @@ def kernel_seeds():
     s['edge_colorize_too_many'] = call('colorize', I((1 << 26) + 1), E(0), D(-1.0), D(1.0), bytes([0]), bytes(12), bytes(8))
     s['edge_mrope_video_one_frame'] = call('mrope', mrope([(2, 1, 2, 2, 2.0)], tps=2.0))
     s['edge_mrope_too_many_tokens'] = call('mrope', mrope([(1, 4096, 4096, 4096)], merge=1))
+    # rope_precision: recipe dtypes (inv_freq, position, phase, table: 0 float64, 1 float32,
+    # 2 bfloat16, 3 float16), offset, then the rope spec.
+    def precision(dtypes, offset, **rope):
+        return call('rope_precision', bytes(dtypes), I(offset), rope_config(**rope))
+    s['precision_float32'] = precision((1, 1, 1, 1), 0)
+    s['precision_float64_at_the_end'] = precision((0, 0, 0, 0), 2**31 - 17, length=16, dim=8)
+    s['precision_bf16_positions_far'] = precision((0, 2, 1, 2), 1 << 20, length=32, dim=16)
+    s['precision_f16_phase_overflow'] = precision((0, 0, 3, 3), 100000, length=4, dim=8)
+    s['precision_yarn_mixed'] = precision((2, 1, 2, 1), 7, rope_type=3, factor=4.0, orig=32)
+    s['precision_llama3_partial'] = precision((1, 3, 1, 0), 3, dim=12, partial=0.5, rope_type=4, factor=8.0, orig=8)
+    s['precision_offset_past_the_end'] = precision((1, 1, 1, 1), 2**31 - 1)
+    s['precision_unknown_dtype'] = precision((0, 4, 0, 0), 0)
+    s['precision_null_scratch'] = call('rope_precision', bytes((1, 1, 1, 1)), I(0), rope_config(), nulls=32)
+    s['precision_too_large'] = precision((1, 1, 1, 1), 0, length=1 << 20, dim=16384)
     return s
 
 
@@ -269,6 +298,56 @@ def regression_seeds():
     return k
 
 
+# --- fuzz_arena: the spec, a control byte, steps, the gradient batch, the evaluation ---------------
+
+
+def arena(task=0, encoding=5, causal=1, layers=1, d_model=16, heads=2, symbols=8, n=4, batch=4, lr=0.01, wd=0.0,
+          seed=1.0, control=0, steps=2, grad=(0, 1234, 0), length=6, samples=4, eval_seed=3.0, rope_type=0, factor=2.0):
+    spec = (E(task) + E(encoding) + E(causal) + I(layers) + I(d_model) + I(heads) + I(symbols) + I(n) + I(batch) +
+            D(lr) + D(wd) + D(seed))
+    return (spec + bytes([control]) + I(steps) + bytes([grad[0]]) + struct.pack('<I', grad[1]) + bytes([grad[2]]) +
+            I(length) + I(samples) + D(eval_seed) + E(rope_type) + D(factor))
+
+
+def arena_seeds():
+    a = {}
+    a['copy_rope_decoder_linear_eval'] = arena(rope_type=1, factor=2.0)
+    a['copy_rope_ntk_eval'] = arena(rope_type=5, factor=4.0, length=12)
+    a['copy_rope_yarn_eval'] = arena(rope_type=3, factor=8.0)
+    a['sort_learned_encoder'] = arena(task=3, encoding=2, causal=0, layers=2, d_model=8, heads=1, n=5, batch=3)
+    a['kback_t5'] = arena(task=2, encoding=4, layers=1, d_model=12, heads=3, n=6, batch=2, length=9)
+    a['reverse_alibi'] = arena(task=1, encoding=3, d_model=8, heads=4, symbols=3)
+    a['none_encoder'] = arena(encoding=0, causal=0, symbols=1, n=1, batch=1, length=1, samples=1)
+    a['sinusoidal_wd'] = arena(encoding=1, wd=0.1, seed=4294967295.0)
+    a['refused_yarn_on_alibi'] = arena(encoding=3, rope_type=3)
+    a['refused_ntk_head_size_2'] = arena(d_model=4, heads=2, rope_type=5, factor=2.0)
+    a['refused_factor_below_1'] = arena(rope_type=1, factor=0.5)
+    a['refused_odd_head_size'] = arena(d_model=12, heads=4)
+    a['refused_heads_not_dividing'] = arena(d_model=16, heads=3)
+    a['refused_seed'] = arena(seed=0.5)
+    a['refused_lr_zero'] = arena(lr=0.0)
+    a['refused_eval_seed'] = arena(eval_seed=-1.0)
+    a['refused_samples'] = arena(samples=0)
+    a['refused_eval_length'] = arena(length=257)
+    a['lr_one'] = arena(lr=1.0, steps=3, d_model=8, heads=2, n=3, batch=2)
+    a['too_large'] = arena(layers=8, d_model=256, heads=16, symbols=64, n=64, batch=256)
+    a['largest_heavy_skipped'] = arena(layers=8, d_model=256, heads=16, symbols=64, n=8, batch=8)
+    a['control_null_bytes'] = arena(control=1)
+    a['control_null_arena'] = arena(control=2)
+    a['control_misaligned'] = arena(control=4)
+    a['control_short_arena'] = arena(control=8)
+    a['control_null_losses'] = arena(control=16)
+    a['control_steps_zero'] = arena(control=32, steps=0)
+    a['control_scratch_short'] = arena(control=0x40)
+    a['gradient_token_out_of_range'] = arena(grad=(1, 99, 1))
+    a['gradient_target_out_of_range'] = arena(grad=(0, 7, 0x82))
+    a['gradient_no_target'] = arena(grad=(1, 5, 3))
+    # Harness findings (fuzz_arena's own prediction was wrong): d_model 1 with heads out of range
+    # is refused on d_model (an even head size needs C >= 2).
+    a['regress_harness_d_model_1_heads_17'] = arena(d_model=1, heads=17)
+    return a
+
+
 def matrix_regressions(directory):
     # safetensors.c: an unknown dtype quoted to 16 bytes split a UTF-8 character (message not UTF-8).
     write(directory, 'regress_dtype_message_split_utf8', bytes.fromhex(
@@ -282,7 +361,7 @@ def write(directory, tag, data):
 
 
 def main():
-    for harness in ('fuzz_matrix', 'fuzz_kernels'):
+    for harness in ('fuzz_matrix', 'fuzz_kernels', 'fuzz_arena'):
         directory = os.path.join(HERE, 'corpus', harness)
         shutil.rmtree(directory, ignore_errors=True)
         os.makedirs(directory)
@@ -290,6 +369,8 @@ def main():
     matrix_regressions(os.path.join(HERE, 'corpus', 'fuzz_matrix'))
     for tag, data in {**kernel_seeds(), **regression_seeds()}.items():
         write(os.path.join(HERE, 'corpus', 'fuzz_kernels'), tag, data)
+    for tag, data in arena_seeds().items():
+        write(os.path.join(HERE, 'corpus', 'fuzz_arena'), tag, data)
     write_dictionary(os.path.join(HERE, 'matrix.dict'))
 
 

@@ -29,7 +29,7 @@ case "${1:-}" in
   *[!0-9]*) echo "usage: bash tests/fuzz/run.sh [SECONDS | --replay | --coverage [CORPUS_ROOT]]" >&2; exit 2 ;;
   *) seconds=$1 ;;
 esac
-harnesses=(${FUZZ_HARNESSES:-fuzz_matrix fuzz_kernels})
+harnesses=(${FUZZ_HARNESSES:-fuzz_matrix fuzz_kernels fuzz_arena})
 
 # --coverage: line and branch coverage of c/ by a corpus (CORPUS_ROOT/<harness>/, by default the
 # committed one; e.g. a FUZZ_KEEP_CORPUS directory after a long run), with clang's source-based
@@ -43,7 +43,11 @@ if [ -n "$coverage" ]; then
     LLVM_PROFILE_FILE="$out/$h.profraw" "$out/$h" "$coverage/$h" >/dev/null
     llvm-profdata merge -sparse "$out/$h.profraw" -o "$out/$h.profdata"
     echo "== $h over $coverage/$h"
-    if [ "$h" = fuzz_matrix ]; then files=(c/matrix.c c/npy.c c/safetensors.c); else files=($(ls c/*.c c/*.h | grep -v -e matrix -e npy -e safetensors -e attention)); fi
+    case "$h" in
+      fuzz_matrix) files=(c/matrix.c c/npy.c c/safetensors.c) ;;
+      fuzz_arena) files=(c/arena_model.c c/arena_train.c c/arena_tasks.c) ;;
+      *) files=($(ls c/*.c c/*.h | grep -v -e matrix -e npy -e safetensors -e attention -e arena)) ;;
+    esac
     llvm-cov report "$out/$h" -instr-profile="$out/$h.profdata" "${files[@]}" 2>/dev/null | grep -v -e '^Files which' -e '  0  *0  *- '
   done
   exit 0
@@ -76,13 +80,23 @@ FLAGS=(-std=c11 -O1 -g -Wall -Wextra -ffp-contract=off -msse4.2
        -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
        -DPE_NATIVE_SIMDE -Ic -Itests/fuzz)
 SOURCES=(c/*.c)
+# c/*.c compiled once for all harnesses (on every core), each harness then linked against them.
+compile_sources() {   # compiler, object directory, extra flags...
+  local cc=$1 dir=$2
+  shift 2
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  export FUZZ_CC_LINE="$cc ${FLAGS[*]} $*"
+  printf '%s\n' "${SOURCES[@]}" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c '$FUZZ_CC_LINE -c "{}" -o "'"$dir"'/$(basename "{}" .c).o"'
+}
 
 if ! have_libfuzzer; then
   if [ "$replay" = 1 ] && command -v gcc >/dev/null 2>&1; then
     echo "tests/fuzz: clang with libFuzzer not found; replaying the corpora with gcc (tests/fuzz/replay.c)"
     status=0
+    compile_sources gcc "$out/obj-gcc"
     for h in "${harnesses[@]}"; do
-      gcc "${FLAGS[@]}" "tests/fuzz/$h.c" tests/fuzz/replay.c "${SOURCES[@]}" -lm -o "$out/$h-replay"
+      gcc "${FLAGS[@]}" "tests/fuzz/$h.c" tests/fuzz/replay.c "$out"/obj-gcc/*.o -lm -o "$out/$h-replay"
       echo "== $h"
       if ! "$out/$h-replay" "tests/fuzz/corpus/$h"; then status=1; fi
     done
@@ -93,7 +107,7 @@ if ! have_libfuzzer; then
   exit 1
 fi
 
-max_len() { case "$1" in fuzz_matrix) echo 16384 ;; *) echo 512 ;; esac; }
+max_len() { case "$1" in fuzz_matrix) echo 16384 ;; fuzz_arena) echo 128 ;; *) echo 512 ;; esac; }
 # fuzz_kernels: value profiles (comparison operands as features) find the range ends, but the
 # entropic schedule's bookkeeping of the many features they make took ~70% of the time; the
 # classic schedule runs ~3× more inputs per second for the same coverage.
@@ -101,8 +115,9 @@ extra_args() { case "$1" in fuzz_kernels) echo -entropic=0 ;; *) ;; esac; }
 
 status=0
 summary=()
+compile_sources "$CC" "$out/obj" -fsanitize=fuzzer-no-link
 for h in "${harnesses[@]}"; do
-  "$CC" "${FLAGS[@]}" -fsanitize=fuzzer "tests/fuzz/$h.c" "${SOURCES[@]}" -lm -o "$out/$h"
+  "$CC" "${FLAGS[@]}" -fsanitize=fuzzer "tests/fuzz/$h.c" "$out"/obj/*.o -lm -o "$out/$h"
   # The working corpus on tmpfs when there is one: libFuzzer writes every new input as a file.
   if [ -d /dev/shm ] && [ -w /dev/shm ]; then work=$(mktemp -d -p /dev/shm pe-fuzz.XXXXXX); else work=$(mktemp -d); fi
   trap 'rm -rf "$work"' EXIT

@@ -6,6 +6,7 @@
 //   3. Seeded random corruption of valid files: a status and a message, never a bad read.
 //   4. float16/bfloat16 conversion of every bit pattern; SIMD vs scalar conversion at every tail.
 //   5. Bad arguments, tiny message buffers, the names listing.
+//   6. Repeated tensor names and overlapping data_offsets, refused wherever they lie.
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -351,6 +352,153 @@ static void test_bad_arguments_and_messages(void) {
           "dtype cut at a character: %s", message);
 }
 
+// --- distinct names, disjoint data_offsets (issue 14, item 8) ------------------------------------
+
+// A .safetensors file with a header of any length, on the heap: *size bytes (buffer zero-filled).
+static uint8_t *make_big_safetensors(const char *header, size_t buffer_bytes, size_t *size) {
+    const size_t n = strlen(header);
+    *size = 8 + n + buffer_bytes;
+    uint8_t *f = calloc(*size, 1);
+    for (int k = 0; k < 8; k++) f[k] = (uint8_t)((uint64_t)n >> (8 * k));
+    memcpy(f + 8, header, n);
+    return f;
+}
+
+// Parses (no name, then name), lists names: the three statuses and the parse message.
+static pe_status parse_all(const uint8_t *f, size_t size, const char *name, char *message, pe_status *named,
+                           pe_status *listed) {
+    double info[PE_MI_COUNT];
+    char other[MSG];
+    static char names[1 << 16];
+    pe_status st = pe_matrix_parse(info, message, MSG, f, (int32_t)size, (double)size, NULL, -1);
+    *named =
+        pe_matrix_parse(info, other, MSG, f, (int32_t)size, (double)size, (const uint8_t *)name, (int32_t)strlen(name));
+    *listed = pe_matrix_names(names, sizeof names, info, other, MSG, f, (int32_t)size, (double)size);
+    return st;
+}
+
+static void test_distinct_and_disjoint(void) {
+    char message[MSG];
+    pe_status named, listed, st;
+    size_t size;
+    uint8_t *f;
+    static const struct {
+        const char *header;
+        size_t buffer;
+        const char *want;   // the message, or NULL: accepted (one of several tensors: a name error)
+    } cases[] = {
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]}}",
+         8, "the tensor name \"a\" appears 2 times in the .safetensors header"},
+        // Names are compared decoded: \u0061 is "a"; so are escaped UTF-8 names.
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
+         "\"\\u0061\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]}}",
+         8, "the tensor name \"a\" appears 2 times in the .safetensors header"},
+        {"{\"\xC3\xA9\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},\"__metadata__\":{\"x\":\"y\"},"
+         "\"\\u00e9\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]}}",
+         8, "the tensor name \"\xC3\xA9\" appears 2 times in the .safetensors header"},
+        // Counted over the whole header.
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
+         "\"b\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[8,12]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[12,16]}}",
+         16, "the tensor name \"a\" appears 3 times in the .safetensors header"},
+        // The same entry twice: named as a repeat, not as an overlap.
+        {"{\"w\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
+         "\"w\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]}}",
+         4, "the tensor name \"w\" appears 2 times in the .safetensors header"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2,1],\"data_offsets\":[0,8]},"
+         "\"b\":{\"dtype\":\"F32\",\"shape\":[2,1],\"data_offsets\":[4,12]}}",
+         12, "tensor \"b\": data_offsets [4, 12] overlap those of tensor \"a\" [0, 8]"},
+        // Listed in the other order: the later entry is named first all the same.
+        {"{\"b\":{\"dtype\":\"F32\",\"shape\":[2,1],\"data_offsets\":[4,12]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[2,1],\"data_offsets\":[0,8]}}",
+         12, "tensor \"a\": data_offsets [0, 8] overlap those of tensor \"b\" [4, 12]"},
+        // One range inside another; an empty range inside another.
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[4,1],\"data_offsets\":[0,16]},"
+         "\"b\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]}}",
+         16, "tensor \"b\": data_offsets [4, 8] overlap those of tensor \"a\" [0, 16]"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[4,1],\"data_offsets\":[0,16]},"
+         "\"e\":{\"dtype\":\"F32\",\"shape\":[0,1],\"data_offsets\":[8,8]}}",
+         16, "tensor \"e\": data_offsets [8, 8] overlap those of tensor \"a\" [0, 16]"},
+        // Touching ranges, empty ranges at a boundary or at the same place: accepted.
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
+         "\"b\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]}}",
+         8, NULL},
+        {"{\"b\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]},\"e\":{\"dtype\":\"F32\",\"shape\":[0],"
+         "\"data_offsets\":[4,4]},\"f\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[4,4]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]}}",
+         8, NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        f = make_big_safetensors(cases[k].header, cases[k].buffer, &size);
+        st = parse_all(f, size, cases[k].want != NULL ? "a" : "b", message, &named, &listed);
+        if (cases[k].want != NULL) {
+            CHECK(st == PE_ERR_MATRIX && strcmp(message, cases[k].want) == 0, "case %zu: %d \"%s\"", k, st, message);
+            // Asked by name or listed: the same refusal, so no name is ever offered from such a file.
+            CHECK(named == PE_ERR_MATRIX && listed == PE_ERR_MATRIX, "case %zu: by name %d, listing %d", k, named,
+                  listed);
+        } else {
+            CHECK(st == PE_ERR_MATRIX && strstr(message, "pick one by name") != NULL && named == PE_OK &&
+                      listed == PE_OK,
+                  "case %zu accepted: %d \"%s\", by name %d, listing %d", k, st, message, named, listed);
+        }
+        free(f);
+    }
+
+    // Many tensors (more than one block of the check): each pair is found wherever it lies.
+    enum { N = 2600 };
+    char *header = malloc((size_t)N * 96 + 64);
+    for (int trial = 0; trial < 6; trial++) {
+        // trial 0: all distinct and tiled; 1–2: a repeated name; 3–5: an overlap (first/last, within
+        // a block, across blocks).
+        static const int pairs[6][2] = {{0, 0}, {3, 2599}, {1500, 2100}, {0, 2599}, {1030, 1031}, {17, 2048}};
+        const int i = pairs[trial][0], j = pairs[trial][1];
+        size_t len = (size_t)sprintf(header, "{");
+        for (int k = 0; k < N; k++) {
+            int id = (trial == 1 || trial == 2) && k == j ? i : k;
+            uint64_t b = 4u * (uint64_t)k, e = b + 4;
+            if (trial >= 3 && k == j) b = 4u * (uint64_t)i, e = b + 4;   // j takes i's bytes
+            len += (size_t)sprintf(header + len,
+                                   "%s\"layer.%d.w\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[%llu,%llu]}",
+                                   k ? "," : "", id, (unsigned long long)b, (unsigned long long)e);
+        }
+        sprintf(header + len, "}");
+        // An overlap leaves 4 bytes nowhere: the last tensor still ends the buffer unless it moved.
+        const size_t buffer = trial >= 3 && j == N - 1 ? 4u * (N - 1) : 4u * N;
+        f = make_big_safetensors(header, buffer, &size);
+        st = parse_all(f, size, "layer.5.w", message, &named, &listed);
+        char want[MSG];
+        if (trial == 0) strcpy(want, "the file holds 2600 tensors: pick one by name");
+        else if (trial <= 2)
+            sprintf(want, "the tensor name \"layer.%d.w\" appears 2 times in the .safetensors header", i);
+        else
+            sprintf(want,
+                    "tensor \"layer.%d.w\": data_offsets [%d, %d] overlap those of tensor \"layer.%d.w\" [%d, %d]", j,
+                    4 * i, 4 * i + 4, i, 4 * i, 4 * i + 4);
+        CHECK(st == PE_ERR_MATRIX && strcmp(message, want) == 0, "%d tensors, trial %d: \"%s\"", N, trial, message);
+        CHECK((trial == 0) == (named == PE_OK && listed == PE_OK), "%d tensors, trial %d: by name %d, listing %d", N,
+              trial, named, listed);
+        free(f);
+    }
+    free(header);
+
+    // At most PE_SAFETENSORS_MAX_TENSORS tensors (the pairwise check stays bounded in time).
+    const int over = PE_SAFETENSORS_MAX_TENSORS + 1;
+    header = malloc((size_t)over * 64 + 16);
+    size_t len = (size_t)sprintf(header, "{");
+    for (int k = 0; k < over; k++)
+        len += (size_t)sprintf(header + len, "%s\"%x\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[0,0]}",
+                               k ? "," : "", k);
+    sprintf(header + len, "}");
+    f = make_big_safetensors(header, 0, &size);
+    st = parse_all(f, size, "0", message, &named, &listed);
+    CHECK(st == PE_ERR_MATRIX && strstr(message, "more than PE_SAFETENSORS_MAX_TENSORS = 32768 tensors") != NULL,
+          "too many tensors: %d \"%s\"", st, message);
+    free(f);
+    free(header);
+}
+
 int main(void) {
     printf("matrix readers (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
     test_valid_files();
@@ -359,5 +507,6 @@ int main(void) {
     test_convert_simd_matches_scalar();
     test_bad_arguments_and_messages();
     test_random_corruption();
+    test_distinct_and_disjoint();
     return test_summary("native matrix");
 }

@@ -4,10 +4,17 @@ import { SCHEMA, KINDS, PE_MAX_ELEMENTS } from './schema/index.js';
 
 /** The error every bad spec produces: `.param` names the offending field. */
 export class PEError extends Error {
-  constructor(param, message) {
+  /**
+   * `details`, when the error is a value outside a field's range, so that a page can say it in
+   * its own language: { expected: what the field allows (expectedOf below), got: the value given
+   * when it is a string (cut to 40 characters), a number, a boolean or null }.
+   */
+  constructor(param, message, details) {
     super(message);
     this.name = 'PEError';
     this.param = param;
+    if (details?.expected) this.expected = details.expected;
+    if (details && own(details, 'got')) this.got = details.got;
   }
 }
 
@@ -78,6 +85,39 @@ export function allowedText(field, spec = {}, root = spec) {
 }
 
 /**
+ * What a field allows, as data (allowedText's words, for another language): { type, nullable,
+ * and per type min, max, exclusiveMin (int, number), values (enum, named presets, spec kinds,
+ * the tag values of an object), minItems, maxItems, item (list), maxLength (string), keys
+ * (named), tag (object) }.
+ */
+export function expectedOf(field, spec = {}, root = spec) {
+  const out = { type: field.type, nullable: !!field.nullable };
+  switch (field.type) {
+    case 'int':
+    case 'number': {
+      const { min, max } = fieldBounds(field, spec, root);
+      Object.assign(out, { min, max: max ?? Infinity, exclusiveMin: !!field.exclusiveMin });
+      break;
+    }
+    case 'enum': out.values = [...field.values]; break;
+    case 'list': Object.assign(out, { minItems: field.minItems, maxItems: field.maxItems, item: expectedOf(field.item, spec, root) }); break;
+    case 'object': Object.assign(out, { tag: field.discriminator, values: [...field.fields[field.discriminator].values ?? []] }); break;
+    case 'named': Object.assign(out, { values: Object.keys(field.presets), keys: Object.keys(field.fields) }); break;
+    case 'string': out.maxLength = field.maxLength; break;
+    case 'spec': out.values = [...field.kinds]; break;
+    default:
+  }
+  return out;
+}
+
+/** The value given, for PEError.got: plain values only (a string cut to 40 characters). */
+function given(value) {
+  if (typeof value === 'string') return { got: value.length > 40 ? `${value.slice(0, 40)}…` : value };
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return { got: value };
+  return {};
+}
+
+/**
  * Checks one value against a field descriptor of the schema vocabulary (web/api/schema/index.js),
  * outside any spec: the view state (web/model/view-state.js) is described and checked this way.
  * Returns the value; throws a PEError naming `name` with the allowed range.
@@ -87,7 +127,10 @@ export function checkValue(name, field, value) {
 }
 
 function checkField(name, field, value, spec, root = spec) {
-  const fail = () => { throw new PEError(name, `${name} must be ${allowedText(field, spec, root)}, got ${describe(value)}`); };
+  const fail = () => {
+    throw new PEError(name, `${name} must be ${allowedText(field, spec, root)}, got ${describe(value)}`,
+      { expected: expectedOf(field, spec, root), ...given(value) });
+  };
   if (value === null && field.nullable) return null;
   switch (field.type) {
     case 'int': {
@@ -126,7 +169,8 @@ function checkField(name, field, value, spec, root = spec) {
     case 'named':
       if (typeof value === 'string') {
         if (own(field.presets, value)) return value;
-        throw new PEError(name, `${name} must be ${allowedText(field, spec, root)}, got ${describe(value)}${suggestion(value, Object.keys(field.presets))}`);
+        throw new PEError(name, `${name} must be ${allowedText(field, spec, root)}, got ${describe(value)}${suggestion(value, Object.keys(field.presets))}`,
+          { expected: expectedOf(field, spec, root), ...given(value) });
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) fail();
       return checkNamed(name, field, value, root);
@@ -161,7 +205,7 @@ function checkObject(name, field, value, root) {
   }
   const tagName = `${name}.${tag}`;
   if (!own(input, tag) || input[tag] === undefined) {
-    throw new PEError(tagName, `${tagName} is required: ${allowedText(field.fields[tag])}`);
+    throw new PEError(tagName, `${tagName} is required: ${allowedText(field.fields[tag])}`, { expected: expectedOf(field.fields[tag]) });
   }
   const variant = checkField(tagName, field.fields[tag], input[tag], {}, root);
   const { required = [], optional = [] } = field.variants[variant];
@@ -179,7 +223,7 @@ function checkObject(name, field, value, root) {
     const subName = `${name}.${key}`;
     const isRequired = required.includes(key);
     if (!own(input, key) || input[key] === undefined || (input[key] === null && isRequired)) {
-      if (isRequired) throw new PEError(subName, `${subName} is required when ${tag} is "${variant}": ${allowedText({ ...sub, nullable: false }, out, root)}`);
+      if (isRequired) throw new PEError(subName, `${subName} is required when ${tag} is "${variant}": ${allowedText({ ...sub, nullable: false }, out, root)}`, { expected: expectedOf({ ...sub, nullable: false }, out, root) });
       out[key] = sub.default;
       continue;
     }
@@ -205,7 +249,7 @@ function checkNamed(name, field, value, root) {
   for (const [key, sub] of Object.entries(field.fields)) {
     const subName = `${name}.${key}`;
     if (!own(value, key) || value[key] === undefined) {
-      throw new PEError(subName, `${subName} is required (a recipe object gives all of ${keys.join(', ')}): ${allowedText(sub, out, root)}`);
+      throw new PEError(subName, `${subName} is required (a recipe object gives all of ${keys.join(', ')}): ${allowedText(sub, out, root)}`, { expected: expectedOf(sub, out, root) });
     }
     out[key] = checkField(subName, sub, value[key], out, root);
   }
@@ -226,7 +270,8 @@ function checkNestedSpec(name, field, value, root) {
   const { kind } = value;
   if (typeof kind !== 'string' || !field.kinds.includes(kind)) {
     const hint = typeof kind === 'string' ? suggestion(kind, field.kinds) : '';
-    throw new PEError(`${name}.kind`, `${name}.kind must be one of ${field.kinds.join(', ')}${field.rule ? ` (${field.rule})` : ''}, got ${describe(kind)}${hint}`);
+    throw new PEError(`${name}.kind`, `${name}.kind must be one of ${field.kinds.join(', ')}${field.rule ? ` (${field.rule})` : ''}, got ${describe(kind)}${hint}`,
+      { expected: { type: 'enum', nullable: false, values: [...field.kinds] }, ...given(kind) });
   }
   const inherited = field.inherit?.(kind, root, SCHEMA[kind]) ?? {};
   for (const [key, v] of Object.entries(inherited)) {
@@ -242,9 +287,9 @@ function checkNestedSpec(name, field, value, root) {
     full = normalizeSpec({ ...merged, ...inherited });
   } catch (e) {
     if (!(e instanceof PEError)) throw e;
-    if (own(inherited, e.param)) throw new PEError(e.param, `${e.message} (for ${name} "${kind}")`);
+    if (own(inherited, e.param)) throw new PEError(e.param, `${e.message} (for ${name} "${kind}")`, e);
     const message = e.message.startsWith(e.param) ? `${name}.${e.message}` : `${name} (${kind}): ${e.message}`;
-    throw new PEError(`${name}.${e.param}`, message);
+    throw new PEError(`${name}.${e.param}`, message, e);
   }
   const out = {};
   for (const [key, v] of Object.entries(full)) if (!own(inherited, key)) out[key] = v;
@@ -359,7 +404,7 @@ export function normalizeSpec(input) {
   // Fields are checked in schema order, so a bound that depends on an earlier field sees it valid.
   for (const [name, field] of Object.entries(schema.fields)) {
     if (!own(spec, name) || spec[name] === undefined) {
-      if (field.required) throw new PEError(name, `${name} is required: ${allowedText(field, out)}`);
+      if (field.required) throw new PEError(name, `${name} is required: ${allowedText(field, out)}`, { expected: expectedOf(field, out) });
       out[name] = field.default;
       continue;
     }

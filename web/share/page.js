@@ -53,8 +53,51 @@ export function copyLinkButton({ t, embed, link }) {
   return h('div', { class: 'kind-actions' }, button, status);
 }
 
+/** What a field allows (PEError.expected, web/api/spec.js), in the words of t's language. */
+function expectedText(t, x) {
+  const quoted = (values) => values.map((v) => `"${v}"`).join(t('share.expect.or'));
+  let text;
+  switch (x?.type) {
+    case 'int': text = t('share.expect.int', x); break;
+    case 'number': text = t('share.expect.number', x); break;
+    case 'enum': text = t('share.expect.enum', quoted(x.values)); break;
+    case 'bool': text = t('share.expect.bool'); break;
+    case 'list': text = t('share.expect.list', x.minItems === x.maxItems ? `${x.minItems}` : `${x.minItems}–${x.maxItems}`, expectedText(t, x.item)); break;
+    case 'object': text = t('share.expect.object', x.tag, quoted(x.values)); break;
+    case 'named': text = t('share.expect.named', quoted(x.values), x.keys.join(', ')); break;
+    case 'string': text = t('share.expect.string', x); break;
+    case 'spec': text = t('share.expect.spec', quoted(x.values)); break;
+    default: text = t('share.expect.other');
+  }
+  return x?.nullable ? t('share.expect.nullable', text) : text;
+}
+
+/** A value given in a link, as a notice quotes it. */
+const gotText = (why) => {
+  if (!Object.hasOwn(why, 'got')) return null;
+  return typeof why.got === 'string' ? `“${why.got}”` : String(why.got);
+};
+
 /**
- * Shows why a link was not used: decoded = decodePermalink's { reason, detail }; fallback
+ * Why a link or one of its fields was refused, in t's language: `detail` is the API's English
+ * message, shown as it is on the English page; other languages compose the same reason from
+ * `why` (decodePermalink's data: web/share/permalink.js); `key`, for a dropped field. Without a
+ * `why` (a rule between fields, say), the English detail is all there is.
+ */
+export function reasonText(t, { key, detail, why }) {
+  const english = String(detail ?? '');
+  if (!why || t.lang === 'en') return english;
+  switch (why.code) {
+    // A dropped field already named by its key is not named again.
+    case 'value': return t('share.why.value', why.param === key ? null : why.param, expectedText(t, why.expected), gotText(why));
+    case 'parse': return t('share.why.parse', why, t(`share.why.what.${why.what}`, why.key));
+    case 'compare': return t('share.why.compare', why.inner ? reasonText(t, { detail: why.message, why: why.inner }) : why.message);
+    default: return t.has(`share.why.${why.code}`) ? t(`share.why.${why.code}`, why) : english;
+  }
+}
+
+/**
+ * Shows why a link was not used: decoded = decodePermalink's { reason, detail, why }; fallback
  * 'defaults' (on load) or 'kept' (the view on screen stays). The detail is shown as text.
  */
 export function showNotice(t, decoded, fallback) {
@@ -66,7 +109,8 @@ export function showNotice(t, decoded, fallback) {
     else document.body.prepend(box);
   }
   const key = `share.notice.${decoded.reason}`;
-  const what = t.has(key) ? t(key, String(decoded.detail ?? '')) : t('share.notice.syntax', String(decoded.detail ?? ''));
+  const detail = decoded.reason === 'partial' ? String(decoded.detail ?? '') : reasonText(t, decoded);
+  const what = t.has(key) ? t(key, detail) : t('share.notice.syntax', detail);
   const text = h('p', { class: 'link-notice-text' });
   const after = { kept: t('share.notice.kept'), defaults: t('share.notice.defaults') }[fallback] ?? '';
   text.textContent = after ? `${what} ${after}` : what;
@@ -78,7 +122,7 @@ export function showNotice(t, decoded, fallback) {
 
 /** The notice for a link that opened without some of its settings (decodePermalink's `dropped`). */
 export function showDroppedNotice(t, dropped) {
-  const detail = dropped.map((d) => `${d.key} (${d.detail})`).join('; ');
+  const detail = dropped.map((d) => t('share.notice.item', d.key, reasonText(t, d))).join('; ');
   showNotice(t, { reason: 'partial', detail }, 'none');
 }
 

@@ -50,12 +50,29 @@ const own = (o, k) => o !== null && typeof o === 'object' && Object.prototype.ha
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 class LinkError extends Error {
-  constructor(reason, detail) {
+  /**
+   * detail: the reason in English words; why: the same as data, so that the page can say it in
+   * its own language (web/share/page.js): { code, ...arguments }, code one of parse, escape,
+   * toolong, twice, notLink, noValue, notField, colormap, head, transform, lang, bothSeries,
+   * curves, rowcol, cmpShape, cmpField, viewKey, json, keyForbidden, value (a PEError's param,
+   * expected and got: web/api/spec.js), compare.
+   */
+  constructor(reason, detail, why = null) {
     super(detail);
     this.reason = reason;
     this.detail = detail;
+    this.why = why;
   }
 }
+
+/** A PEError as a `why` (code 'value'), when it says what its field allows; else null. */
+function whyOf(e) {
+  if (e?.name !== 'PEError' || !e.expected) return null;
+  return { code: 'value', param: e.param, expected: e.expected, ...(own(e, 'got') ? { got: e.got } : {}) };
+}
+
+/** `{ why }` to spread into a result, or nothing. */
+const withWhy = (why) => (why ? { why } : {});
 
 /** A short, printable excerpt of untrusted text for messages (shown with textContent only). */
 export function excerpt(text, max = 40) {
@@ -97,11 +114,13 @@ export function encodeValue(v) {
 export function parseValue(text) {
   const s = String(text);
   let i = 0;
-  const fail = (what) => {
-    throw new LinkError('syntax', `${what} at character ${i + 1} of “${excerpt(s)}”`);
+  // what: the words; code (and key): the same for share.why.what.<code> (web/share/strings.js).
+  const fail = (what, code, key) => {
+    throw new LinkError('syntax', `${what} at character ${i + 1} of “${excerpt(s)}”`,
+      { code: 'parse', what: code, at: i + 1, text: excerpt(s), ...(key === undefined ? {} : { key }) });
   };
   function value(depth) {
-    if (depth > MAX_DEPTH) fail('too deeply nested');
+    if (depth > MAX_DEPTH) fail('too deeply nested', 'nested');
     const c = s[i];
     if (c === '!') {
       const d = s[i + 1];
@@ -116,10 +135,10 @@ export function parseValue(text) {
           out.push(value(depth + 1));
           if (s[i] === ',') { i++; continue; }
           if (s[i] === ')') { i++; return out; }
-          fail('expected , or )');
+          fail('expected , or )', 'commaOrClose');
         }
       }
-      fail('unknown ! escape');
+      fail('unknown ! escape', 'bang');
     }
     if (c === '(') {
       i++;
@@ -127,29 +146,29 @@ export function parseValue(text) {
       if (s[i] === ')') { i++; return out; }
       for (;;) {
         const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(s.slice(i, i + 128));
-        if (!m) fail('expected a key');
+        if (!m) fail('expected a key', 'key');
         const key = m[0];
-        if (FORBIDDEN_KEYS.has(key)) fail(`the key “${key}” is not allowed`);
-        if (own(out, key)) fail(`the key “${key}” is repeated`);
+        if (FORBIDDEN_KEYS.has(key)) fail(`the key “${key}” is not allowed`, 'keyForbidden', key);
+        if (own(out, key)) fail(`the key “${key}” is repeated`, 'keyRepeated', key);
         i += key.length;
-        if (s[i] !== ':') fail('expected :');
+        if (s[i] !== ':') fail('expected :', 'colon');
         i++;
         out[key] = value(depth + 1);
         if (s[i] === ',') { i++; continue; }
         if (s[i] === ')') { i++; return out; }
-        fail('expected , or )');
+        fail('expected , or )', 'commaOrClose');
       }
     }
     if (c === "'") {
       i++;
       let str = '';
       for (;;) {
-        if (i >= s.length) fail('unterminated string');
+        if (i >= s.length) fail('unterminated string', 'unterminated');
         const ch = s[i];
         if (ch === "'") { i++; return str; }
         if (ch === '!') {
           const nx = s[i + 1];
-          if (nx !== '!' && nx !== "'") fail('bad escape in a string');
+          if (nx !== '!' && nx !== "'") fail('bad escape in a string', 'stringEscape');
           str += nx;
           i += 2;
           continue;
@@ -161,9 +180,9 @@ export function parseValue(text) {
     if (c === '-' || (c >= '0' && c <= '9')) {
       const m = /^-?[0-9.eE+-]*/.exec(s.slice(i, i + 64));
       const tok = m[0];
-      if (tok.length > 40 || !NUMBER.test(tok)) fail('bad number');
+      if (tok.length > 40 || !NUMBER.test(tok)) fail('bad number', 'number');
       const n = Number(tok);
-      if (!Number.isFinite(n)) fail('number out of range');
+      if (!Number.isFinite(n)) fail('number out of range', 'range');
       i += tok.length;
       return n;
     }
@@ -172,10 +191,10 @@ export function parseValue(text) {
       i += m[0].length;
       return m[0];
     }
-    return fail(i >= s.length ? 'missing value' : 'unexpected character');
+    return fail(i >= s.length ? 'missing value' : 'unexpected character', i >= s.length ? 'missing' : 'character');
   }
   const v = value(0);
-  if (i !== s.length) fail('unexpected text after the value');
+  if (i !== s.length) fail('unexpected text after the value', 'trailing');
   return v;
 }
 
@@ -189,7 +208,7 @@ function unescape(text) {
   try {
     return decodeURIComponent(text);
   } catch {
-    throw new LinkError('syntax', `bad %-escape in “${excerpt(text)}”`);
+    throw new LinkError('syntax', `bad %-escape in “${excerpt(text)}”`, { code: 'escape', text: excerpt(text) });
   }
 }
 
@@ -326,7 +345,7 @@ function splitParams(query) {
     const eq = part.indexOf('=');
     const rawKey = eq < 0 ? part : part.slice(0, eq);
     const key = unescape(rawKey);
-    if (seen.has(key)) throw new LinkError('syntax', `“${excerpt(key)}” is given twice`);
+    if (seen.has(key)) throw new LinkError('syntax', `“${excerpt(key)}” is given twice`, { code: 'twice', key: excerpt(key) });
     seen.add(key);
     out.push([key, eq < 0 ? null : part.slice(eq + 1)]);
   }
@@ -334,11 +353,11 @@ function splitParams(query) {
 }
 
 /** A view field of a link, checked by the view-state schema; a bad one is a LinkError. */
-function viewValue(name, value, message) {
+function viewValue(name, value, message, code) {
   try {
     return checkView(name, value);
   } catch {
-    throw new LinkError('view', message(value));
+    throw new LinkError('view', message(value), { code, text: excerpt(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value)) });
   }
 }
 
@@ -346,9 +365,9 @@ function decodeSeries(raw, mode) {
   const text = unescape(raw);
   if (text === '') return { mode, list: [] };
   const items = text.split(',');
-  if (items.length > MAX_SERIES) throw new LinkError('view', `more than ${MAX_SERIES} curves`);
+  if (items.length > MAX_SERIES) throw new LinkError('view', `more than ${MAX_SERIES} curves`, { code: 'curves', max: MAX_SERIES });
   const list = items.map((x) => {
-    if (!/^(0|[1-9][0-9]{0,7})$/.test(x)) throw new LinkError('view', `“${excerpt(x)}” is not a row or column number`);
+    if (!/^(0|[1-9][0-9]{0,7})$/.test(x)) throw new LinkError('view', `“${excerpt(x)}” is not a row or column number`, { code: 'rowcol', text: excerpt(x) });
     return Number(x);
   });
   return { mode, list };
@@ -358,7 +377,7 @@ function validSpec(spec) {
   try {
     return normalizeSpec(spec);
   } catch (e) {
-    if (e?.name === 'PEError') throw new LinkError('spec', e.message);
+    if (e?.name === 'PEError') throw new LinkError('spec', e.message, whyOf(e));
     throw new LinkError('spec', String(e?.message ?? e));
   }
 }
@@ -377,14 +396,14 @@ function decodeV1(body) {
   const dropped = [];
   const drop = (key, e) => {
     if (!(e instanceof LinkError)) throw e;
-    dropped.push({ key, detail: e.detail });
+    dropped.push({ key, detail: e.detail, ...withWhy(e.why) });
   };
   for (const [key, raw] of splitParams(q < 0 ? '' : body.slice(q + 1))) {
     try {
-      if (raw === null) throw new LinkError('syntax', `“${excerpt(key)}” has no value`);
+      if (raw === null) throw new LinkError('syntax', `“${excerpt(key)}” has no value`, { code: 'noValue', key: excerpt(key) });
       if (!key.startsWith('~')) {
         if (!own(fields, key) || FORBIDDEN_KEYS.has(key)) {
-          throw new LinkError('spec', `“${excerpt(key)}” is not a field of ${kind}`);
+          throw new LinkError('spec', `“${excerpt(key)}” is not a field of ${kind}`, { code: 'notField', key: excerpt(key), kind });
         }
         spec[key] = parseValue(unescape(raw));
         given.add(key);
@@ -392,36 +411,36 @@ function decodeV1(body) {
       }
       switch (key) {
         case '~map':
-          view.colormap = viewValue('colormap', parseValue(unescape(raw)), (v) => `unknown colour map “${excerpt(v)}”`);
+          view.colormap = viewValue('colormap', parseValue(unescape(raw)), (v) => `unknown colour map “${excerpt(v)}”`, 'colormap');
           break;
         case '~head':
-          view.head = viewValue('head', parseValue(unescape(raw)), () => `head must be a whole number ≥ 0, got “${excerpt(raw)}”`);
+          view.head = viewValue('head', parseValue(unescape(raw)), () => `head must be a whole number ≥ 0, got “${excerpt(raw)}”`, 'head');
           break;
         case '~tf':
-          view.transform = viewValue('transform', parseValue(unescape(raw)), (v) => `unknown transform “${excerpt(v)}”`);
+          view.transform = viewValue('transform', parseValue(unescape(raw)), (v) => `unknown transform “${excerpt(v)}”`, 'transform');
           break;
         case '~cols':
         case '~rows':
-          if (view.series) throw new LinkError('syntax', 'both ~cols and ~rows are given');
+          if (view.series) throw new LinkError('syntax', 'both ~cols and ~rows are given', { code: 'bothSeries' });
           view.series = decodeSeries(raw, key === '~rows' ? 'rows' : 'cols');
           break;
         case '~cmp': {
           const v = parseValue(unescape(raw));
-          if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new LinkError('view', 'the comparison (~cmp) must be a list of fields in ( )');
+          if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new LinkError('view', 'the comparison (~cmp) must be a list of fields in ( )', { code: 'cmpShape' });
           for (const name of Object.keys(v)) {
-            if (!own(fields, name)) throw new LinkError('view', `the comparison changes “${excerpt(name)}”, which is not a field of ${kind}`);
+            if (!own(fields, name)) throw new LinkError('view', `the comparison changes “${excerpt(name)}”, which is not a field of ${kind}`, { code: 'cmpField', key: excerpt(name), kind });
           }
           compare = v;
           break;
         }
         case '~lang':
-          lang = viewValue('lang', parseValue(unescape(raw)), (v) => `unknown language “${excerpt(v)}”`);
+          lang = viewValue('lang', parseValue(unescape(raw)), (v) => `unknown language “${excerpt(v)}”`, 'lang');
           break;
         default:
           if (key.startsWith('~x.')) {
             const name = key.slice(3);
             if (!KEY.test(name) || FORBIDDEN_KEYS.has(name) || ['colormap', 'head', 'transform', 'series', 'compare'].includes(name)) {
-              throw new LinkError('view', `bad view key “${excerpt(key)}”`);
+              throw new LinkError('view', `bad view key “${excerpt(key)}”`, { code: 'viewKey', key: excerpt(key) });
             }
             view[name] = parseValue(unescape(raw));
           }
@@ -440,8 +459,8 @@ function decodeV1(body) {
       break;
     } catch (e) {
       const field = String(e?.param ?? '').split(/[.[]/)[0];
-      if (e?.name !== 'PEError' || !given.has(field)) throw new LinkError('spec', e?.message ?? String(e));
-      dropped.push({ key: field, detail: e.message });
+      if (e?.name !== 'PEError' || !given.has(field)) throw new LinkError('spec', e?.message ?? String(e), whyOf(e));
+      dropped.push({ key: field, detail: e.message, ...withWhy(whyOf(e)) });
       given.delete(field);
       spec[field] = fields[field].default;
     }
@@ -451,7 +470,8 @@ function decodeV1(body) {
       normalizeSpec({ ...full, ...compare, kind });
       view.compare = compare;
     } catch (e) {
-      dropped.push({ key: '~cmp', detail: `the comparison's setting B is not valid: ${e?.message ?? e}` });
+      dropped.push({ key: '~cmp', detail: `the comparison's setting B is not valid: ${e?.message ?? e}`,
+        why: { code: 'compare', inner: whyOf(e), message: String(e?.message ?? e) } });
     }
   }
   return { status: 'ok', version: 1, kind, spec: full, view, lang, hasParams: true, dropped };
@@ -465,7 +485,7 @@ function decodeLegacy(body) {
   const fields = SCHEMA[kind].fields;
   const spec = defaults(kind);
   for (const [name, raw] of splitParams(body.slice(q + 1).replace(/\+/g, '%20'))) {
-    if (!own(fields, name) || FORBIDDEN_KEYS.has(name)) throw new LinkError('spec', `“${excerpt(name)}” is not a field of ${kind}`);
+    if (!own(fields, name) || FORBIDDEN_KEYS.has(name)) throw new LinkError('spec', `“${excerpt(name)}” is not a field of ${kind}`, { code: 'notField', key: excerpt(name), kind });
     const text = raw === null ? '' : unescape(raw);
     const f = fields[name];
     if (f.type === 'int' || f.type === 'number') spec[name] = text === '' ? NaN : Number(text);
@@ -474,12 +494,12 @@ function decodeLegacy(body) {
     else {
       try {
         spec[name] = JSON.parse(text, (k, v) => {
-          if (FORBIDDEN_KEYS.has(k)) throw new LinkError('syntax', `the key “${k}” is not allowed`);
+          if (FORBIDDEN_KEYS.has(k)) throw new LinkError('syntax', `the key “${k}” is not allowed`, { code: 'keyForbidden', key: k });
           return v;
         });
       } catch (e) {
         if (e instanceof LinkError) throw e;
-        throw new LinkError('syntax', `${name} is not valid JSON`);
+        throw new LinkError('syntax', `${name} is not valid JSON`, { code: 'json', key: name });
       }
     }
   }
@@ -491,12 +511,14 @@ function decodeLegacy(body) {
  *   { status: 'ok', version, kind, spec, view, lang, hasParams }   spec normalized (null for a
  *                                                                  bare #kind catalogue link)
  *   { status: 'empty' }                                            no fragment
- *   { status: 'error', reason, detail }                            fall back; say why
+ *   { status: 'error', reason, detail, why? }                      fall back; say why
+ * `dropped` (v1) lists { key, detail, why? } of the fields left out. `detail` is English; `why`
+ * holds the same as data (LinkError above) for a notice in the page's language.
  */
 export function decodePermalink(hash) {
   try {
     const text = typeof hash === 'string' ? hash : '';
-    if (text.length > MAX_FRAGMENT) throw new LinkError('toolong', `${text.length} characters (the limit is ${MAX_FRAGMENT})`);
+    if (text.length > MAX_FRAGMENT) throw new LinkError('toolong', `${text.length} characters (the limit is ${MAX_FRAGMENT})`, { code: 'toolong', length: text.length, limit: MAX_FRAGMENT });
     const body = text.startsWith('#') ? text.slice(1) : text;
     if (body === '') return { status: 'empty' };
     const m = /^v([0-9]{1,6})\//.exec(body);
@@ -506,9 +528,9 @@ export function decodePermalink(hash) {
     }
     if (/^v[0-9]+(?:$|[^A-Za-z0-9_])/.test(body)) throw new LinkError('version', excerpt(body.split(/[/?]/)[0], 12));
     if (/^[A-Za-z][A-Za-z0-9_]*(\?|$)/.test(body)) return decodeLegacy(body);
-    throw new LinkError('syntax', `“${excerpt(unescapeLoose(body))}” is not a PE Lab link`);
+    throw new LinkError('syntax', `“${excerpt(unescapeLoose(body))}” is not a PE Lab link`, { code: 'notLink', text: excerpt(unescapeLoose(body)) });
   } catch (e) {
-    if (e instanceof LinkError) return { status: 'error', reason: e.reason, detail: e.detail };
+    if (e instanceof LinkError) return { status: 'error', reason: e.reason, detail: e.detail, ...withWhy(e.why) };
     // A bug here must not blank the page: report it as a damaged link.
     return { status: 'error', reason: 'syntax', detail: excerpt(e?.message ?? e, 80) };
   }
