@@ -5,7 +5,6 @@ import { h, uid } from '../../plot/dom.js';
 import { both, textFor } from '../../i18n/index.js';
 import { COLORMAP_NAMES } from '../../api/colormaps.js';
 import { float32String, formatInt, formatMs } from '../../plot/format.js';
-import { scanValues } from '../../plot/resample.js';
 import { DataTable, spread } from '../datatable.js';
 import { displayData, rowOffset, sliceOffset, transformOf, transformsFor, valueName } from '../../model/output.js';
 import { defaultSeries, toggleSeries } from '../../model/series.js';
@@ -58,6 +57,10 @@ export default {
     el.append(box);
     const hm = new Heatmap(box, {
       colorize: ctx.colorize,
+      // Pixels and value range in C (pe.heatmap, pe.heatmapRange): one copy in per new table,
+      // one copy out per frame.
+      render: (data, o) => ctx.pe.heatmap(data, o),
+      scan: (data, o) => ctx.pe.heatmapRange(data, o),
       t,
       axes: { x: tr(info.axes.col), y: tr(info.axes.row), value: tr(info.axes.value) },
       label: tr(ctx.schema.label),
@@ -78,7 +81,7 @@ export default {
       // Every head on one colour scale, so heads can be compared by eye.
       let valueRange = null;
       if (info.slices > 1) {
-        if (rangeOf.data !== data) Object.assign(rangeOf, { data, scan: scanValues(data) });
+        if (rangeOf.data !== data) Object.assign(rangeOf, { data, scan: ctx.pe.heatmapRange(data) });
         valueRange = [rangeOf.scan.lo, rangeOf.scan.hi];
       }
       hm.setData({ data, rows: info.rows, cols: info.cols, offset, rowOffset: rowOffset(info, spec), valueRange });
