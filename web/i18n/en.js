@@ -103,7 +103,7 @@ export default {
   'transform.angle': 'angle (rad)',
   'transform.wrapped': 'angle mod 2π (rad)',
   'view.heatmap.transform': 'Show',
-  'view.heatmap.stats': ({ shape, compute, draw }) => `${shape} values · computed in ${compute} · drawn in ${draw}`,
+  'view.heatmap.stats': ({ shape, paint }) => `${shape} values · input to screen in ${paint}`,
   'view.heatmap.explain': 'Every value of the output as a colour. The colour bar gives the scale.',
   'view.heatmap.explain.table': 'Each row is the vector added to the token at that position; each column is one dimension of it. Rows that look alike are positions the model finds hard to tell apart.',
   'view.heatmap.explain.sinusoidal': 'Each row is the vector added to the token at one position. Columns come in sine–cosine pairs: on the left they oscillate fast (high frequency), to the right ever more slowly, so together they spell out the position like the hands of a clock.',

@@ -103,7 +103,7 @@ export default {
   'transform.angle': '각도 (rad)',
   'transform.wrapped': '각도 mod 2π (rad)',
   'view.heatmap.transform': '표시',
-  'view.heatmap.stats': ({ shape, compute, draw }) => `값 ${shape}개 · 계산 ${compute} · 그리기 ${draw}`,
+  'view.heatmap.stats': ({ shape, paint }) => `값 ${shape}개 · 입력부터 화면까지 ${paint}`,
   'view.heatmap.explain': '출력의 모든 값을 색으로 나타냅니다. 오른쪽 색 눈금이 값의 크기를 알려 줍니다.',
   'view.heatmap.explain.table': '각 행은 그 위치의 토큰에 더해지는 벡터이고, 각 열은 그 벡터의 한 차원입니다. 서로 비슷해 보이는 행은 모델이 구별하기 어려운 위치입니다.',
   'view.heatmap.explain.sinusoidal': '각 행은 한 위치의 토큰에 더해지는 벡터입니다. 열은 사인–코사인 쌍으로 짝을 이룹니다. 왼쪽 열일수록 빠르게(높은 주파수), 오른쪽으로 갈수록 천천히 진동해서, 시계의 바늘들처럼 함께 위치를 나타냅니다.',

@@ -129,6 +129,14 @@ export default {
         plot.setData({ series: lines, x0 });
         if (!el.dataset.drawn) performance.mark('pe:lines-drawn');
         el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
+        // Input → the first animation frame after this redraw (read by bench/page.js).
+        const inputAt = state.timing?.inputAt;
+        if (Number.isFinite(inputAt)) {
+          requestAnimationFrame(() => {
+            performance.clearMeasures('pe:paint:lines');
+            performance.measure('pe:paint:lines', { start: inputAt, end: performance.now() });
+          });
+        }
       }
       table.set(() => {
         const idx = spread(n, 24);
