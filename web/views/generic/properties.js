@@ -125,15 +125,16 @@ export default {
         plotReady.then((p) => {
           if (!destroyed) p.setData({ series: [{ label: t('view.properties.dot.series'), values: v.meanDot }], x0: 0 });
         });
-        dots.value.textContent = t('view.properties.dot.value', formatValue(v.meanDot[0]), formatValue(v.meanDot[Math.min(v.n - 1, 1)]),
-          formatValue(v.meanDot[v.n - 1]), v.n - 1);
+        const m = v.meanDot.length; // every distance, also when the pairs above were limited
+        dots.value.textContent = t('view.properties.dot.value', formatValue(v.meanDot[0]), formatValue(v.meanDot[Math.min(m - 1, 1)]),
+          formatValue(v.meanDot[m - 1]), m - 1);
         table.set(() => {
-          const idx = spread(v.n, 24);
+          const idx = spread(m, 24);
           return {
             caption: t('view.properties.dot.title'),
             columns: [t('view.properties.dot.x'), t('view.properties.dot.y')],
             rows: idx.map((k) => [formatInt(k), formatValue(v.meanDot[k])]),
-            note: idx.length < v.n ? t('table.sampledRows', idx.length, v.n) : '',
+            note: idx.length < m ? t('table.sampledRows', idx.length, m) : '',
           };
         });
       } else if (part === 'linear') {
@@ -155,7 +156,7 @@ export default {
           h('p', { class: `verdict ${v.underdetermined ? 'warn' : exact ? 'ok' : 'no'}`,
             text: v.underdetermined ? t('view.properties.linear.underdetermined', v.n, v.rank)
               : exact ? t('view.properties.linear.yes') : t('view.properties.linear.no') }),
-          h('p', { class: 'help', text: t('view.properties.linear.note', v.n, v.rank) }));
+          h('p', { class: 'help', text: v.pairing ? t('view.properties.linear.notePairs', v.n) : t('view.properties.linear.note', v.n, v.rank) }));
       }
     }
 
