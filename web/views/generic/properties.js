@@ -44,12 +44,15 @@ export default {
     const plotBox = h('div', { class: 'lp-box lp-small' });
     dots.detail.append(plotBox);
     let plot = null; // made with the first numbers (Chart.js loads in its own chunk)
-    const plotReady = import('../../plot/lineplot.js').then(({ LinePlot }) => {
-      plot = new LinePlot(plotBox, {
-        t, xLabel: t('view.properties.dot.x'), yLabel: t('view.properties.dot.y'), label: t('view.properties.dot.title'), compact: true,
+    // Asked for after the next frame has been painted: Chart.js stays off the first screen's path.
+    const plotReady = new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+      .then(() => import('../../plot/lineplot.js'))
+      .then(({ LinePlot }) => {
+        plot = new LinePlot(plotBox, {
+          t, xLabel: t('view.properties.dot.x'), yLabel: t('view.properties.dot.y'), label: t('view.properties.dot.title'), compact: true,
+        });
+        return plot;
       });
-      return plot;
-    });
     let destroyed = false;
     const table = new DataTable(dots.detail, { summary: t('table.summary') });
 
