@@ -147,10 +147,14 @@ export async function runPage({ json = null, anchor = null, parts = ALL_PARTS } 
     await page.waitForFunction(() => performance.getEntriesByName('pe:first-plot').length > 0);
     return { context, page };
   }
-  const marks = (page) => page.evaluate(() => ({
-    firstPlot: performance.getEntriesByName('pe:first-plot')[0]?.startTime,
-    lines: performance.getEntriesByName('pe:lines-drawn')[0]?.startTime,
-  }));
+  /** The first heatmap's and the first line plot's marks (the line plot follows the first paint). */
+  const marks = async (page) => {
+    await page.waitForFunction(() => performance.getEntriesByName('pe:lines-drawn').length > 0);
+    return page.evaluate(() => ({
+      firstPlot: performance.getEntriesByName('pe:first-plot')[0]?.startTime,
+      lines: performance.getEntriesByName('pe:lines-drawn')[0]?.startTime,
+    }));
+  };
 
   try {
     // Page weight: every response of the first screen, gzipped.
@@ -172,32 +176,37 @@ export async function runPage({ json = null, anchor = null, parts = ALL_PARTS } 
       goal(`page weight, ${bodies.size} requests, gzipped`, 'page_weight_kb', total / 1000, GOALS.pageWeightKB, 'KB');
     }
 
-    // First plot: cold = a fresh context each time (no caches), warm = reloads of one page.
+    // First plot: cold = a fresh context each time (no caches), warm = reloads of one page; on
+    // the --anchor build too when one is given.
     if (want('first')) {
-      const cold = [];
-      for (let i = 0; i < 5; i++) {
-        const { context, page } = await open();
-        cold.push(await marks(page));
+      const loadsOn = async (base) => {
+        const cold = [];
+        for (let i = 0; i < 5; i++) {
+          const { context, page } = await open('', base);
+          cold.push(await marks(page));
+          await context.close();
+        }
+        const warm = [];
+        const { context, page } = await open('', base);
+        for (let i = 0; i < 5; i++) {
+          await page.reload({ waitUntil: 'load' });
+          await page.waitForFunction(() => performance.getEntriesByName('pe:first-plot').length > 0);
+          warm.push(await marks(page));
+        }
         await context.close();
-    }
-    const warm = [];
-    {
-      const { context, page } = await open();
-      for (let i = 0; i < 5; i++) {
-        await page.reload({ waitUntil: 'load' });
-        await page.waitForFunction(() => performance.getEntriesByName('pe:first-plot').length > 0);
-        warm.push(await marks(page));
-      }
-      await context.close();
-    }
-    report.firstPlot = { cold, warm };
-    const fp = (xs) => median(xs.map((m) => m.firstPlot));
-    const firstPlotGoal = (label, key, loads, need) => goal(label, key, fp(loads), need, 'ms', {
-      anchor: `line plot drawn at ${ms(median(loads.map((m) => m.lines)))} in the same loads`,
-      details: [`min ${ms(Math.min(...loads.map((m) => m.firstPlot)))} over ${loads.length} loads`],
-    });
-    firstPlotGoal('first plot, cold (navigation → heatmap painted)', 'first_plot_cold_ms', cold, GOALS.firstPlotColdMs);
-    firstPlotGoal('first plot, warm', 'first_plot_warm_ms', warm, GOALS.firstPlotWarmMs);
+        return { cold, warm };
+      };
+      const { cold, warm } = await loadsOn(server.url);
+      const old = anchorServer ? await loadsOn(anchorServer.url) : null;
+      report.firstPlot = { cold, warm, anchor: old };
+      const fp = (xs) => median(xs.map((m) => m.firstPlot));
+      const firstPlotGoal = (label, key, loads, oldLoads, need) => goal(label, key, fp(loads), need, 'ms', {
+        anchor: `line plot drawn at ${ms(median(loads.map((m) => m.lines)))} in the same loads`
+          + (oldLoads ? `; the --anchor build ${ms(fp(oldLoads))} → ${(fp(loads) / fp(oldLoads)).toFixed(2)}×` : ''),
+        details: [`min ${ms(Math.min(...loads.map((m) => m.firstPlot)))} over ${loads.length} loads`],
+      });
+      firstPlotGoal('first plot, cold (navigation → heatmap painted)', 'first_plot_cold_ms', cold, old?.cold, GOALS.firstPlotColdMs);
+      firstPlotGoal('first plot, warm', 'first_plot_warm_ms', warm, old?.warm, GOALS.firstPlotWarmMs);
     }
 
     // Input to paint: a control change, timed from the input event to the next animation frame
