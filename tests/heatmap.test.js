@@ -146,3 +146,17 @@ describe.each(BUILDS)('pe.heatmap, $name build', ({ simd }) => {
     expect(() => pe.heatmapRange(t, { offset: 13 })).toThrow(expect.objectContaining({ param: 'offset' }));
   });
 });
+
+describe('pe.heatmap, SIMD and scalar builds', () => {
+  it('draw the same pixels, byte for byte', async () => {
+    const [simd, scalar] = await Promise.all([peFor(true), peFor(false)]);
+    for (const spec of [{ kind: 'sinusoidal', length: 333, dim: 97 }, { kind: 'alibi', length: 257, heads: 1 }]) {
+      const r = simd.compute(spec);
+      const [rows, cols] = r.shape.slice(-2);
+      for (const [width, height] of [[61, 45], [cols, rows], [13, 200]]) {
+        const o = { rows, cols, width, height, window: { x0: 0.5, x1: cols, y0: 0, y1: rows - 0.25 } };
+        expect([...simd.heatmap(r.data, o)], `${spec.kind} ${width} × ${height}`).toEqual([...scalar.heatmap(r.data, o)]);
+      }
+    }
+  });
+});
