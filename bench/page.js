@@ -3,7 +3,16 @@
 // change (input event → the first animation frame after the page has redrawn), each beside its
 // goal and its anchor: the WebAssembly kernel's own time for the same table in the same page.
 //
-//   node bench/page.js [--json FILE] [--strict]   (npm run bench runs it after the kernel benchmarks)
+//   node bench/page.js [--json FILE] [--strict] [--anchor DIR] [--parts LIST]
+//   (npm run bench runs it after the kernel benchmarks)
+//
+// Slider drags: one input event per animation frame (as a dragged slider sends them), each timed
+// from its dispatch to the first animation frame after a redraw that includes it (the frame that
+// shows it has been painted), with the long tasks (> 50 ms) seen during the drag. --anchor DIR
+// serves DIR (the built web/ of an older commit: a copy of web/ after `bash build.sh` there) on a
+// second server and runs the same drags on it in the same run, so each figure has its ratio to
+// the old build on the same machine load. --parts picks parts: weight,first,paint,drag,views,
+// scroll,link (default all).
 //
 // A benchmark, not a test: it reports; --strict turns a missed goal into exit 1.
 import { gzipSync } from 'node:zlib';
@@ -49,8 +58,64 @@ async function browserTools() {
   return { launchChromium: helpers.launchChromium, startServer };
 }
 
-/** Runs the page benchmark: opts { json }. Returns { targets }. */
-export async function runPage({ json = null } = {}) {
+const ALL_PARTS = ['weight', 'first', 'paint', 'drag', 'views', 'scroll', 'link'];
+
+/**
+ * A slider drag in the page: n input events on `field`, one per animation frame, values from
+ * `values` in turn. Generic over builds: it reads only window.__peLab's render count, the end of
+ * the last render and its duration, polled once per frame (the frame after a render is the one
+ * that shows it). Returns { latencies (ms per input), longTasks (ms each), renders, paint views }.
+ */
+async function dragIn(page, { field, values, n }) {
+  return page.evaluate(async ({ field, values, n }) => {
+    const input = document.getElementById(field);
+    const d = window.__peLab;
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const long = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) long.push({ start: e.startTime, ms: e.duration });
+    });
+    try {
+      observer.observe({ type: 'longtask' });
+    } catch { /* no Long Tasks API: none are counted */ }
+    const sent = [];
+    const paints = []; // { start: when the render began, painted: the next frame after it }
+    let seen = d.renders;
+    const poll = () => {
+      if (d.renders !== seen) {
+        seen = d.renders;
+        paints.push({ start: d.lastRenderEnd - d.renderMs[d.renderMs.length - 1], painted: performance.now() });
+      }
+    };
+    await frame();
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      poll();
+      sent.push(performance.now());
+      input.value = String(values[i % values.length]);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+    }
+    // Until a render that began after the last input has been painted.
+    const last = sent[sent.length - 1];
+    for (let k = 0; k < 600 && !paints.some((p) => p.start >= last); k++) {
+      await frame();
+      poll();
+    }
+    await new Promise((r) => setTimeout(r, 0));
+    observer.disconnect();
+    const end = performance.now();
+    const latencies = sent.map((t) => {
+      const p = paints.find((q) => q.start >= t);
+      return p ? p.painted - t : NaN;
+    });
+    return { latencies, longTasks: long.filter((e) => e.start >= t0 && e.start <= end).map((e) => e.ms), renders: paints.length };
+  }, { field, values, n });
+}
+
+/** Runs the page benchmark: opts { json, anchor, parts }. Returns { targets }. */
+export async function runPage({ json = null, anchor = null, parts = ALL_PARTS } = {}) {
+  const want = (p) => parts.includes(p);
   const goals = new Goals();
   log('PE Lab benchmark: the page in headless Chromium');
   const tools = await browserTools();
@@ -63,8 +128,10 @@ export async function runPage({ json = null } = {}) {
     const { bundle } = await import('../scripts/bundle.js');
     await bundle({ webDir: WEB });
   }
+  if (anchor && !existsSync(path.join(anchor, 'dist', 'app.js'))) throw new Error(`--anchor ${anchor}: no dist/app.js there (a built web/ directory is needed)`);
   const load = loadWatch();
   const server = await tools.startServer({ port: 0, root: WEB });
+  const anchorServer = anchor ? await tools.startServer({ port: 0, root: anchor }) : null;
   const browser = await tools.launchChromium();
   const report = {};
   /** A time (ms) or size (KB) against its goal, lower is better. */
@@ -72,22 +139,26 @@ export async function runPage({ json = null } = {}) {
     key, name, value, need, show: unit === 'KB' ? kb : ms, showNeed: (x) => `${x} ${unit}`, anchor, details,
   });
 
-  async function open(hash = '') {
+  async function open(hash = '', base = server.url) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
-    await page.goto(`${server.url}${hash}`, { waitUntil: 'load' });
+    await page.goto(`${base}${hash}`, { waitUntil: 'load' });
     await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
     await page.waitForFunction(() => performance.getEntriesByName('pe:first-plot').length > 0);
     return { context, page };
   }
-  const marks = (page) => page.evaluate(() => ({
-    firstPlot: performance.getEntriesByName('pe:first-plot')[0]?.startTime,
-    lines: performance.getEntriesByName('pe:lines-drawn')[0]?.startTime,
-  }));
+  /** The first heatmap's and the first line plot's marks (the line plot follows the first paint). */
+  const marks = async (page) => {
+    await page.waitForFunction(() => performance.getEntriesByName('pe:lines-drawn').length > 0);
+    return page.evaluate(() => ({
+      firstPlot: performance.getEntriesByName('pe:first-plot')[0]?.startTime,
+      lines: performance.getEntriesByName('pe:lines-drawn')[0]?.startTime,
+    }));
+  };
 
   try {
     // Page weight: every response of the first screen, gzipped.
-    {
+    if (want('weight')) {
       const context = await browser.newContext();
       const page = await context.newPage();
       const bodies = new Map();
@@ -105,31 +176,38 @@ export async function runPage({ json = null } = {}) {
       goal(`page weight, ${bodies.size} requests, gzipped`, 'page_weight_kb', total / 1000, GOALS.pageWeightKB, 'KB');
     }
 
-    // First plot: cold = a fresh context each time (no caches), warm = reloads of one page.
-    const cold = [];
-    for (let i = 0; i < 5; i++) {
-      const { context, page } = await open();
-      cold.push(await marks(page));
-      await context.close();
+    // First plot: cold = a fresh context each time (no caches), warm = reloads of one page; on
+    // the --anchor build too when one is given.
+    if (want('first')) {
+      const loadsOn = async (base) => {
+        const cold = [];
+        for (let i = 0; i < 5; i++) {
+          const { context, page } = await open('', base);
+          cold.push(await marks(page));
+          await context.close();
+        }
+        const warm = [];
+        const { context, page } = await open('', base);
+        for (let i = 0; i < 5; i++) {
+          await page.reload({ waitUntil: 'load' });
+          await page.waitForFunction(() => performance.getEntriesByName('pe:first-plot').length > 0);
+          warm.push(await marks(page));
+        }
+        await context.close();
+        return { cold, warm };
+      };
+      const { cold, warm } = await loadsOn(server.url);
+      const old = anchorServer ? await loadsOn(anchorServer.url) : null;
+      report.firstPlot = { cold, warm, anchor: old };
+      const fp = (xs) => median(xs.map((m) => m.firstPlot));
+      const firstPlotGoal = (label, key, loads, oldLoads, need) => goal(label, key, fp(loads), need, 'ms', {
+        anchor: `line plot drawn at ${ms(median(loads.map((m) => m.lines)))} in the same loads`
+          + (oldLoads ? `; the --anchor build ${ms(fp(oldLoads))} → ${(fp(loads) / fp(oldLoads)).toFixed(2)}×` : ''),
+        details: [`min ${ms(Math.min(...loads.map((m) => m.firstPlot)))} over ${loads.length} loads`],
+      });
+      firstPlotGoal('first plot, cold (navigation → heatmap painted)', 'first_plot_cold_ms', cold, old?.cold, GOALS.firstPlotColdMs);
+      firstPlotGoal('first plot, warm', 'first_plot_warm_ms', warm, old?.warm, GOALS.firstPlotWarmMs);
     }
-    const warm = [];
-    {
-      const { context, page } = await open();
-      for (let i = 0; i < 5; i++) {
-        await page.reload({ waitUntil: 'load' });
-        await page.waitForFunction(() => performance.getEntriesByName('pe:first-plot').length > 0);
-        warm.push(await marks(page));
-      }
-      await context.close();
-    }
-    report.firstPlot = { cold, warm };
-    const fp = (xs) => median(xs.map((m) => m.firstPlot));
-    const firstPlotGoal = (label, key, loads, need) => goal(label, key, fp(loads), need, 'ms', {
-      anchor: `line plot drawn at ${ms(median(loads.map((m) => m.lines)))} in the same loads`,
-      details: [`min ${ms(Math.min(...loads.map((m) => m.firstPlot)))} over ${loads.length} loads`],
-    });
-    firstPlotGoal('first plot, cold (navigation → heatmap painted)', 'first_plot_cold_ms', cold, GOALS.firstPlotColdMs);
-    firstPlotGoal('first plot, warm', 'first_plot_warm_ms', warm, GOALS.firstPlotWarmMs);
 
     // Input to paint: a control change, timed from the input event to the next animation frame
     // after the page finished its redraw. Anchor: the WebAssembly compute of the same spec, in the
@@ -170,14 +248,50 @@ export async function runPage({ json = null } = {}) {
       });
     };
     const bases = [10000, 10001, 12000, 9000];
-    paintGoal('sinusoidal 512 × 512', 'paint_512_ms', await steps('#sinusoidal?length=512&dim=512', 'f-sinusoidal-base', bases, 40), GOALS.paint512Ms);
-    paintGoal('sinusoidal 2000 × 1600', 'paint_2000_ms', await steps('#sinusoidal?length=2000&dim=1600', 'f-sinusoidal-base', bases, 16), GOALS.paint2000Ms);
     const enc = [10002, 10003, 10006, 10005].map((b) => JSON.stringify({ kind: 'rope', base: b }));
-    paintGoal('attention 512 tokens × 8 heads', 'attention_512x8_ms', await steps('#attention?length=512&heads=8', 'f-attention-encoding', enc, 20), GOALS.attention512x8Ms);
-    paintGoal('attention 4096 tokens × 1 head', 'attention_4096x1_ms', await steps('#attention?length=4096&heads=1', 'f-attention-encoding', enc, 8), GOALS.attention4096x1Ms);
+    if (want('paint')) {
+      paintGoal('sinusoidal 512 × 512', 'paint_512_ms', await steps('#sinusoidal?length=512&dim=512', 'f-sinusoidal-base', bases, 40), GOALS.paint512Ms);
+      paintGoal('sinusoidal 2000 × 1600', 'paint_2000_ms', await steps('#sinusoidal?length=2000&dim=1600', 'f-sinusoidal-base', bases, 16), GOALS.paint2000Ms);
+      paintGoal('attention 512 tokens × 8 heads', 'attention_512x8_ms', await steps('#attention?length=512&heads=8', 'f-attention-encoding', enc, 20), GOALS.attention512x8Ms);
+      paintGoal('attention 4096 tokens × 1 head', 'attention_4096x1_ms', await steps('#attention?length=4096&heads=1', 'f-attention-encoding', enc, 8), GOALS.attention4096x1Ms);
+    }
+
+    // Slider drags: an input per frame; the median wait from an input to the painted frame that
+    // includes it, and the long tasks. Anchor: the same drag on the --anchor build, same run.
+    if (want('drag')) {
+      const drags = [
+        ['sinusoidal 2000 × 1600', 'drag_2000_ms', '#sinusoidal?length=2000&dim=1600', 'f-sinusoidal-base', 40, GOALS.paint2000Ms],
+        ['sinusoidal 512 × 512', 'drag_512_ms', '#sinusoidal?length=512&dim=512', 'f-sinusoidal-base', 40, GOALS.paint512Ms],
+        ['attention 512 tokens × 8 heads', 'drag_attention_512x8_ms', '#attention?length=512&heads=8', 'f-attention-encoding', 20, GOALS.attention512x8Ms],
+        ['attention 4096 tokens × 1 head', 'drag_attention_4096x1_ms', '#attention?length=4096&heads=1', 'f-attention-encoding', 8, GOALS.attention4096x1Ms],
+      ];
+      const dragOn = async (base, hash, field, n) => {
+        const { context, page } = await open(hash, base);
+        await page.waitForFunction(() => performance.getEntriesByName('pe:lines-drawn').length > 0);
+        const values = field === 'f-sinusoidal-base'
+          ? Array.from({ length: n }, (_, i) => 10000 + 37 * (i + 1))
+          : Array.from({ length: n }, (_, i) => JSON.stringify({ kind: 'rope', base: 10000 + 7 * (i + 1) }));
+        const out = await dragIn(page, { field, values, n });
+        await context.close();
+        return out;
+      };
+      for (const [label, key, hash, field, n, need] of drags) {
+        const now = await dragOn(server.url, hash, field, n);
+        const old = anchorServer ? await dragOn(anchorServer.url, hash, field, n) : null;
+        const med = (r) => median(r.latencies.filter(Number.isFinite));
+        const longest = (r) => (r.longTasks.length ? Math.max(...r.longTasks) : 0);
+        report[key] = { now, old };
+        goal(`slider drag → painted frame, ${label} (${n} inputs, one per frame)`, key, med(now), need, 'ms', {
+          anchor: old ? `the --anchor build ${ms(med(old))} → ${(med(now) / med(old)).toFixed(2)}× (old ${old.longTasks.length} long tasks, longest ${ms(longest(old))})`
+            : 'no --anchor build given',
+          details: [`p90 ${ms(percentile(now.latencies.filter(Number.isFinite), 0.9))}, ${now.renders} redraws, `
+            + `${now.longTasks.length} long tasks, longest ${ms(longest(now))} (goal: none over 50 ms)`],
+        });
+      }
+    }
 
     // The lazy views' own update() on a change (their drawing is scheduled for a frame).
-    for (const [label, hash, field, values, views] of [
+    if (want('views')) for (const [label, hash, field, values, views] of [
       ['rope views (Qwen2.5 YaRN)', '#rope?dim=128&base=1000000', 'f-rope-base', [1000997, 1001994, 1002991], ['rope-wavelengths', 'rope-scaling', 'rope-relative']],
       ['vision views (sinusoidal2d 14 × 14)', '#sinusoidal2d', 'f-sinusoidal2d-base', [10000, 10007, 9000], ['vision-similarity']],
     ]) {
@@ -194,7 +308,7 @@ export async function runPage({ json = null } = {}) {
 
     // A blog post with 100 <pe-plot> figures, one screen apart: scroll to the bottom a screen per
     // frame, then wait until the last figure has drawn. Anchor: the same post's first figure.
-    {
+    if (want('scroll')) {
       const figures = Array.from({ length: 100 }, (_, i) => `<section style="height: 720px"><pe-plot id="p${i}" kind="${i % 2 ? 'rope' : 'sinusoidal'}" length="${32 + i}" dim="16" view="heatmap"></pe-plot></section>`).join('');
       const html = `<!doctype html><meta charset="utf-8"><title>post</title><script type="module" src="./dist/pe-plot.js"></script><body>${figures}</body>`;
       const context = await browser.newContext({ viewport: { width: 900, height: 800 }, deviceScaleFactor: 1 });
@@ -224,7 +338,7 @@ export async function runPage({ json = null } = {}) {
 
     // A hostile link is decoded and refused (in Node: the same module the page runs), as long
     // as the longest fragment decoded (a longer one is refused whole, without being read).
-    {
+    if (want('link')) {
       const { decodePermalink } = await importPermalink();
       let seed = 12345;
       const alphabet = "()!',:~&=?#%/<>\"' \\abcdefghijklmnopqrstuvwxyz0123456789._-eE+\u0000\u2028한";
@@ -244,6 +358,7 @@ export async function runPage({ json = null } = {}) {
   } finally {
     await browser.close();
     await server.close();
+    await anchorServer?.close();
   }
   const busy = load.note();
   if (busy) log(`  note: ${busy}`);
@@ -252,4 +367,8 @@ export async function runPage({ json = null } = {}) {
   return { targets: goals.targets };
 }
 
-runIfMain(import.meta.url, { script: 'bench/page.js', part: 'page', use: ['json', 'strict'] }, runPage);
+const anchorOpt = { flag: '--anchor', value: 'DIR', help: 'a built web/ directory of an older commit: the drags run on it too, for ratios', set: (o, v) => { o.anchor = path.resolve(v); } };
+const partsOpt = { flag: '--parts', value: 'LIST', help: `parts to run, comma-separated: ${ALL_PARTS.join(',')} (default all)`, set: (o, v) => { o.parts = v.split(',').filter(Boolean); } };
+export const PAGE_OPTIONS = [anchorOpt, partsOpt];
+
+runIfMain(import.meta.url, { script: 'bench/page.js', part: 'page', use: ['json', 'strict'], extra: PAGE_OPTIONS }, runPage);

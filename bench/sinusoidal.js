@@ -274,6 +274,44 @@ export async function runSinusoidal({ runs = 30, warmup = 5, python = true, json
     + (py.skipped ? '' : `, PyTorch tutorial ${fmtErr(py.torch_err_at_1e6)} (torch_err_at_1e6)`));
   log();
 
+  // --- the heatmap image of the table ------------------------------------------------------------
+  // What the page draws per frame: the table on a 700 × 600 canvas. pe.heatmap (c/heatmap.c: tent
+  // means, colour, one copy out) with the table already in WASM memory (a redraw: zoom, pan) and
+  // a new table (copied in, range scanned, drawn: a slider step), against the anchor: the JS
+  // resampling (web/plot/resample.js box means) + pe.colorize that the page used before.
+  const heatmap = {};
+  if (peSimd) {
+    const { planAxis, resample } = await import('../web/plot/resample.js');
+    const table = peSimd.compute({ kind: 'sinusoidal', length: LENGTH, dim: DIM, base: BASE, offset: OFFSET }).data;
+    const W = 700;
+    const H = 600;
+    const opts = { rows: LENGTH, cols: DIM, width: W, height: H, map: 'viridis', vmin: -1, vmax: 1 };
+    const fresh = Array.from({ length: 4 }, () => table.slice());
+    let k = 0;
+    const hm = [
+      { key: 'heatmap_c_redraw', label: `pe.heatmap ${W} × ${H}, table in WASM memory (redraw)`, run: () => peSimd.heatmap(table, opts) },
+      { key: 'heatmap_c_new', label: `pe.heatmapRange + pe.heatmap ${W} × ${H}, new table (copy in)`, run: () => {
+        const t = fresh[k++ % fresh.length];
+        peSimd.heatmapRange(t);
+        peSimd.heatmap(t, opts);
+      } },
+      { key: 'heatmap_js', label: `JS resample (box means) + pe.colorize ${W} × ${H} (the old path)`, run: () => {
+        const xp = planAxis(0, DIM, W, DIM);
+        const yp = planAxis(0, LENGTH, H, LENGTH);
+        peSimd.colorize(resample(table, LENGTH, DIM, xp, yp, { finite: true }), { map: 'viridis', vmin: -1, vmax: 1 });
+      } },
+    ].map((m) => ({ ...m, output: () => null, release() {} }));
+    gc();
+    const st = measure(hm, { warmup, runs: Math.min(runs, 15), gc });
+    for (const m of hm) heatmap[m.key] = { label: m.label, median_ms: st.get(m.key).median, min_ms: st.get(m.key).min };
+    log('heatmap image of the table (what the page draws per frame):');
+    for (const m of hm) log(`  ${m.label.padEnd(72)} median ${st.get(m.key).median.toFixed(1).padStart(6)} ms, min ${st.get(m.key).min.toFixed(1).padStart(6)} ms`);
+    log(`  old path / pe.heatmap: ${(heatmap.heatmap_js.median_ms / heatmap.heatmap_c_redraw.median_ms).toFixed(1)}× (redraw), `
+      + `${(heatmap.heatmap_js.median_ms / heatmap.heatmap_c_new.median_ms).toFixed(1)}× (new table, with the copy in and the range)`);
+    log('  (the NumPy + matplotlib image anchor needs matplotlib, which this machine\'s Python lacks)');
+    log();
+  }
+
   // --- goals -------------------------------------------------------------------------------------
   const goals = new Goals();
   log('goals (verdict on the kernel-only SIMD median)');
@@ -297,6 +335,7 @@ export async function runSinusoidal({ runs = 30, warmup = 5, python = true, json
     python: py,
     identical,
     far_positions: far,
+    heatmap,
     targets: goals.targets,
     notes,
     seconds,

@@ -318,6 +318,31 @@ export interface Trainer {
   free(): void;
 }
 
+export interface HeatmapOptions {
+  rows: number;
+  cols: number;
+  /** Index of the first value (a slice of a 3-D output); default 0. */
+  offset?: number;
+  /** The part of the table to draw, in cells: 0 ≤ x0 < x1 ≤ cols, 0 ≤ y0 < y1 ≤ rows. */
+  window?: { x0: number; x1: number; y0: number; y1: number };
+  /** Pixels, 1 … 8192 each. */
+  width: number;
+  height: number;
+  map?: ColorMap;
+  /** Default: the table's finite range (symmetric around 0 for 'diverging'). */
+  vmin?: number;
+  vmax?: number;
+  special?: { nan?: [number, number, number, number]; negInf?: [number, number, number, number]; posInf?: [number, number, number, number] };
+}
+export interface TableRange {
+  lo: number;
+  hi: number;
+  negInf: boolean;
+  posInf: boolean;
+  nan: boolean;
+  finite: boolean;
+}
+
 export interface PE {
   /** True when the loaded build runs SIMD kernels. */
   readonly simd: boolean;
@@ -330,6 +355,15 @@ export interface PE {
     values: Float32Array,
     options?: { map?: ColorMap; vmin?: number; vmax?: number; special?: boolean },
   ): Uint8ClampedArray;
+  /**
+   * A heatmap's RGBA pixels in C: the window (in cells; default the whole table) resampled to
+   * width × height (the cell under each pixel when magnified, a tent-weighted mean when minified)
+   * and coloured as colorize colours. The last table stays in WebAssembly memory, recognised by
+   * identity: never change a drawn array in place. Throws PEError.
+   */
+  heatmap(table: Float32Array, options: HeatmapOptions): Uint8ClampedArray;
+  /** The finite range (NaN when none) and the non-finite kinds of values[offset, offset + count). */
+  heatmapRange(values: Float32Array, options?: { offset?: number; count?: number }): TableRange;
   loadMatrix(bytes: ArrayBuffer | ArrayBufferView, options?: { name?: string }): MatrixResult;
   applyRope(x: Float32Array, spec: RopeSpec, options?: { heads?: number }): RopeResult;
   ropeTables(spec: RopeSpec): RopeTables;

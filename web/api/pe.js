@@ -119,6 +119,30 @@ class PE {
   }
 
   /**
+   * A heatmap's pixels in C (web/api/kernels/heatmap.js, c/heatmap.c): the window { x0, x1, y0, y1 }
+   * (in cells; default the whole table) of the row-major [rows, cols] table (from offset) resampled
+   * to width × height pixels (the cell under each pixel when magnified, a tent-weighted mean when
+   * minified, so fine detail cannot alias into false patterns) and coloured as colorize colours:
+   * heatmap(table, { rows, cols, offset, window, width, height, map, vmin, vmax, special })
+   * → Uint8ClampedArray RGBA (a copy). The last table stays in WebAssembly memory for redraws:
+   * recognised by identity, so never change a drawn array in place. Throws PEError.
+   */
+  heatmap(table, options) {
+    const binding = KERNELS.heatmap;
+    return binding.compute(this.#context(binding.args), table, snapshot(options, 'options'));
+  }
+
+  /**
+   * The finite range and the non-finite kinds of a table's values, in C (SIMD):
+   * heatmapRange(values, { offset, count }) → { lo, hi, negInf, posInf, nan, finite }
+   * (lo and hi NaN when no value is finite). Throws PEError.
+   */
+  heatmapRange(values, options) {
+    const binding = KERNELS.heatmap;
+    return binding.range(this.#context(binding.args), values, snapshot(options, 'options'));
+  }
+
+  /**
    * Reads a trained 2-D table from a .npy or .safetensors file (bytes: ArrayBuffer or typed
    * array; options.name picks a safetensors tensor such as GPT-2's "wpe.weight"). Returns
    * { data, shape: [rows, cols], dtype, format, name?, kind: 'learned' }, which the views take

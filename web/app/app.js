@@ -15,7 +15,7 @@ import { h } from '../plot/dom.js';
 import { LANGS, LANG_NAMES, pickLang, translator } from '../i18n/index.js';
 import { outputInfo } from '../model/output.js';
 import { viewsFor } from './views.js';
-import { whenNearViewport } from '../views/lazy.js';
+import { watchVisibility, whenNearViewport } from '../views/lazy.js';
 import { decodePermalink, encodePermalink, DEFAULT_LANG, VIEW_DEFAULTS } from '../share/permalink.js';
 import { copyLinkButton, embedViews, hideNotice, inlineWasm, showDroppedNotice, showNotice } from '../share/page.js';
 import { PAGES, PAGE_IDS, explorerHash, pageHash, pageRoute } from './pages.js';
@@ -30,9 +30,10 @@ const groupOf = (kind) => SCHEMA[kind].group ?? 'other';
 
 /**
  * Diagnostics for tests and the curious: render count, the time of each render (compute and
- * every view's update, in ms) and of each view's updates, the time of the first plot.
+ * every view's update, in ms), of each view's updates, from the input to the next animation frame
+ * after the redraw (paintMs; paintedRender: the render it timed), the time of the first plot.
  */
-const diag = { renders: 0, renderMs: [], computeMs: [], viewMs: {}, firstPlotMs: null, lastRenderEnd: 0 };
+const diag = { renders: 0, renderMs: [], computeMs: [], paintMs: [], paintedRender: 0, viewMs: {}, firstPlotMs: null, lastRenderEnd: 0 };
 window.__peLab = diag;
 
 const app = {
@@ -310,17 +311,50 @@ function mountLazy(entry, body, ctx, info) {
   });
 }
 
+/**
+ * Hands a new state to the mounted views. A view out of sight (web/views/lazy.js watchVisibility)
+ * does no work: it keeps the latest state and the union of what changed, and catches up when it
+ * comes into view, so a slider drag recomputes and redraws only what the user can see.
+ */
 function updateViews(state) {
-  for (const { view, handle } of app.views) {
+  const run = (entry, next) => {
+    const { view, handle } = entry;
     try {
       const t0 = performance.now();
-      handle?.update(state);
+      handle.update(next);
       const list = (diag.viewMs[view.id] ??= []);
       list.push(performance.now() - t0);
       if (list.length > 500) list.shift();
     } catch (err) {
       console.error(`view ${view.id} failed to update`, err);
     }
+  };
+  const withMissed = (entry, next) => {
+    const missed = entry.missed;
+    entry.missed = null;
+    return missed ? { ...next, changed: new Set([...missed.changed, ...next.changed]) } : next;
+  };
+  for (const entry of app.views) {
+    if (!entry.handle) continue; // a lazy view still loading: it mounts with the latest state
+    if (!entry.sight) {
+      // Back in sight: the view catches up with what it missed, in the next frame.
+      entry.sight = watchVisibility(entry.section, () => {
+        if (!entry.missed || !app.views.includes(entry)) return;
+        requestAnimationFrame(() => {
+          if (entry.missed && app.views.includes(entry)) run(entry, withMissed(entry, entry.missed));
+        });
+      });
+      const cancel = entry.cancel;
+      entry.cancel = () => {
+        cancel?.();
+        entry.sight.stop();
+      };
+    }
+    if (entry.sight.visible === false) {
+      entry.missed = { ...state, changed: new Set([...(entry.missed?.changed ?? []), ...state.changed]) };
+      continue;
+    }
+    run(entry, withMissed(entry, state));
   }
 }
 
@@ -328,6 +362,9 @@ function updateViews(state) {
 // Computing and errors
 
 function schedule() {
+  // The first input waiting for a compute: what "input → painted frame" is timed from. Inputs
+  // within one frame share one compute (the newest values win).
+  app.inputAt ??= performance.now();
   if (!app.frame) app.frame = requestAnimationFrame(() => {
     app.frame = 0;
     compute();
@@ -440,6 +477,8 @@ function compute() {
   app.controls.updateBounds(spec);
   scheduleUrl();
   const t0 = performance.now();
+  const inputAt = app.inputAt ?? t0;
+  app.inputAt = null;
   const loaded = app.loaded[kind];
   markLoaded(loaded);
   let result;
@@ -462,7 +501,7 @@ function compute() {
   if (app.mountedKey !== key) mountViews(info);
   const shared = app.shared[kind];
   if ((shared.head ?? 0) >= info.slices) shared.head = 0;
-  app.good[kind] = { spec: result.spec, result, info, timing: { computeMs } };
+  app.good[kind] = { spec: result.spec, result, info, timing: { computeMs, inputAt } };
   if (!loaded) app.linkSpec[kind] = result.spec;
   updateViews(currentState({ changed: new Set(['result']) }));
   const ms = performance.now() - t0;
@@ -470,6 +509,14 @@ function compute() {
   diag.renderMs.push(ms);
   diag.computeMs.push(computeMs);
   diag.lastRenderEnd = performance.now();
+  // Input → the next animation frame after the redraw: the frame that shows it has been painted.
+  const renderNo = diag.renders;
+  requestAnimationFrame(() => {
+    const paintMs = performance.now() - inputAt;
+    diag.paintMs.push(paintMs);
+    if (diag.paintMs.length > 500) diag.paintMs.shift();
+    diag.paintedRender = renderNo;
+  });
   if (diag.renderMs.length > 500) {
     diag.renderMs.shift();
     diag.computeMs.shift();

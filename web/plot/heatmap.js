@@ -1,17 +1,22 @@
 // A canvas heatmap of a row-major [rows, cols] table: x = column, y = row.
 //
-// The canvas has exactly as many pixels as the screen area it covers. Each redraw resamples the
-// visible window of the table to those pixels (web/plot/resample.js: crisp cells when zoomed in, box
-// means when a pixel covers several cells) and colours them with the
-// `colorize` function it is given (the page passes pe.colorize: c/colormap.c). It knows no spec
-// and no WebAssembly.
+// The canvas has exactly as many pixels as the screen area it covers (one pixel per cell where
+// cells are larger than pixels: the browser scales it up crisply). Each redraw turns the visible
+// window of the table into those pixels with the `render` function it is given, when it has one
+// (the page passes pe.heatmap: c/heatmap.c resamples and colours in one pass, a tent-weighted
+// mean where a pixel covers several cells, so fine detail cannot alias into moiré; see
+// web/plot/README.md), or else resamples in JS (web/plot/resample.js: box means) and colours with
+// `colorize`. It knows no spec and no WebAssembly.
 // Masked values (−Infinity, e.g. ALiBi above the diagonal) come out transparent, over a hatched
 // background. Zoom: Ctrl/⌘ + wheel or pinch, the + − buttons, or + − 0 on the keyboard; pan by
 // dragging or with the arrow keys once zoomed. Hover (or the arrow keys) reads (row, column,
 // exact value); a click or Enter reports the cell to `onActivate`.
 //
-//   const hm = new Heatmap(element, { colorize, t, axes: { x, y, value }, onActivate });
+//   const hm = new Heatmap(element, { colorize, render, scan, t, axes: { x, y, value }, onActivate });
 //   colorize(values: Float32Array, { map, vmin, vmax }) → Uint8ClampedArray RGBA
+//   render(table, { rows, cols, offset, window: { x0, x1, y0, y1 }, width, height, map, vmin, vmax })
+//     → Uint8ClampedArray of width × height RGBA pixels (optional)
+//   scan(table, { offset, count }) → { lo, hi, negInf, posInf, nan, finite } (optional; default scanValues)
 //   hm.setData({ data, rows, cols, offset, rowOffset, colOffset, range });
 //   hm.setColormap('cividis'); hm.setStale(true); hm.destroy();
 import { h } from './dom.js';
@@ -25,11 +30,13 @@ const MIN_SPAN = 3; // cells visible at the deepest zoom
 export class Heatmap {
   /**
    * @param {HTMLElement} root  an empty element to build in
-   * @param {{ colorize: Function, t, axes: { x: string, y: string, value: string }, onActivate?: Function,
+   * @param {{ colorize: Function, render?: Function, scan?: Function, t, axes: { x: string, y: string, value: string }, onActivate?: Function,
    *   onWindow?: Function, colormap?: string, compact?: boolean, label?: string }} opts
    */
-  constructor(root, { colorize, t, axes, onActivate = null, onWindow = null, colormap = 'viridis', compact = false, label = '' }) {
+  constructor(root, { colorize, render = null, scan = null, t, axes, onActivate = null, onWindow = null, colormap = 'viridis', compact = false, label = '' }) {
     this.colorize = colorize;
+    this.render = render;
+    this.scanner = scan;
     this.t = t;
     this.axes = axes;
     this.onActivate = onActivate;
@@ -100,7 +107,7 @@ export class Heatmap {
   setData({ data, rows, cols, offset = 0, rowOffset = 0, colOffset = 0, range = null, valueRange = null }) {
     const sameShape = this.data && this.rows === rows && this.cols === cols;
     Object.assign(this, { data, rows, cols, offset, rowOffset, colOffset });
-    this.scan = scanValues(data, offset, rows * cols);
+    this.scan = this.scanner ? this.scanner(data, { offset, count: rows * cols }) : scanValues(data, offset, rows * cols);
     this.fixedRange = range;
     this.valueRange = valueRange;
     if (!sameShape) {
@@ -231,14 +238,35 @@ export class Heatmap {
       cs.left = `${xp.cssOffset * 100}%`;
       cs.top = `${yp.cssOffset * 100}%`;
     }
-    const values = resample(this.data, this.rows, this.cols, xp, yp, { offset: this.offset, finite: this.scan.finite });
     const [lo, hi] = this.colorRange();
-    const rgba = this.colorize(values, { map: this.colormap, vmin: lo, vmax: hi });
+    const rgba = this._pixels(xp, yp, lo, hi);
     this.ctx.putImageData(new ImageData(rgba, xp.count, yp.count), 0, 0);
     this._drawTicks();
     this._drawColorbar(lo, hi);
     this._placeCursor();
     this.lastDrawMs = performance.now() - t0;
+  }
+
+  /** The RGBA pixels of the window for the axis plans xp, yp, coloured between lo and hi. */
+  _pixels(xp, yp, lo, hi) {
+    if (this.render) {
+      // An identity plan draws whole cells [start, start + count); otherwise the window itself.
+      const { x0, x1, y0, y1 } = this.win;
+      const window = {
+        x0: xp.identity ? xp.start : x0, x1: xp.identity ? xp.start + xp.count : x1,
+        y0: yp.identity ? yp.start : y0, y1: yp.identity ? yp.start + yp.count : y1,
+      };
+      try {
+        return this.render(this.data, {
+          rows: this.rows, cols: this.cols, offset: this.offset, window, width: xp.count, height: yp.count,
+          map: this.colormap, vmin: lo, vmax: hi,
+        });
+      } catch (err) {
+        console.warn('heatmap: render failed, resampling in JS', err);
+      }
+    }
+    const values = resample(this.data, this.rows, this.cols, xp, yp, { offset: this.offset, finite: this.scan.finite });
+    return this.colorize(values, { map: this.colormap, vmin: lo, vmax: hi });
   }
 
   _drawColorbar(lo, hi) {

@@ -14,6 +14,9 @@ import { Chart, LineController, LineElement, PointElement, LinearScale, Legend, 
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { h, cssVar } from './dom.js';
 import { float32String, formatInt, formatValue } from './format.js';
+import { decimate } from './decimate.js';
+
+export { decimate };
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip, zoomPlugin);
 
@@ -23,51 +26,6 @@ const FALLBACK = ['#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e
 
 export function seriesColor(i) {
   return cssVar(`--series-${i % SERIES_COLORS}`, FALLBACK[i % SERIES_COLORS]);
-}
-
-/**
- * Points {x, y} of values[ia..ib] (x = x0 + index) with at most about `budget` points: all of
- * them when they fit, otherwise the minimum and maximum of each of budget/2 buckets, in order.
- */
-export function decimate(values, x0, ia, ib, budget) {
-  const n = ib - ia + 1;
-  if (n <= 0) return [];
-  // Non-finite values (a masked −∞) become gaps: Chart.js breaks the line at null.
-  const y = (v) => (v - v === 0 ? v : null);
-  if (n <= budget) {
-    const pts = new Array(n);
-    for (let i = 0; i < n; i++) pts[i] = { x: x0 + ia + i, y: y(values[ia + i]) };
-    return pts;
-  }
-  const buckets = Math.max(1, Math.floor(budget / 2));
-  const pts = [];
-  for (let b = 0; b < buckets; b++) {
-    const s = ia + Math.floor((b * n) / buckets);
-    const e = ia + Math.floor(((b + 1) * n) / buckets);
-    let lo = -1;
-    let hi = -1;
-    let gap = -1;
-    for (let i = s; i < e; i++) {
-      const v = values[i];
-      if (v - v !== 0) {
-        if (gap < 0) gap = i;
-        continue;
-      }
-      if (lo < 0 || v < values[lo]) lo = i;
-      if (hi < 0 || v > values[hi]) hi = i;
-    }
-    if (lo < 0) {
-      pts.push({ x: x0 + gap, y: null });
-      continue;
-    }
-    const a = Math.min(lo, hi);
-    const z = Math.max(lo, hi);
-    if (gap >= 0 && gap < a) pts.push({ x: x0 + gap, y: null });
-    pts.push({ x: x0 + a, y: values[a] });
-    if (z !== a) pts.push({ x: x0 + z, y: values[z] });
-    if (gap > z) pts.push({ x: x0 + gap, y: null });
-  }
-  return pts;
 }
 
 export class LinePlot {
@@ -213,7 +171,10 @@ export class LinePlot {
     x.max = max;
     const ia = Math.max(0, Math.floor(min - this.x0) - 1);
     const ib = Math.min(this.n - 1, Math.ceil(max - this.x0) + 1);
-    const budget = Math.max(200, Math.round((this.box.clientWidth || 600) * 2));
+    // Two points (the minimum and maximum) per pixel column of the plotting area, once Chart.js
+    // has laid it out (the box's width before).
+    const columns = this.chart?.chartArea?.width || this.box.clientWidth || 600;
+    const budget = Math.max(200, Math.round(columns * 2));
     this.chart.data.datasets.forEach((d, i) => {
       d.data = decimate(this.series[i].values, this.x0, ia, ib, budget);
     });

@@ -38,3 +38,25 @@ export function whenNearViewport(element, onNear, margin = '800px') {
   observer.observe(element);
   return () => observer.disconnect();
 }
+
+/**
+ * Watches whether `element` is within `margin` of the viewport: returns { visible, stop } where
+ * visible is null until the first report, then true or false; `onShow()` runs each time it comes
+ * back into sight after having been out of it. A hidden element (display: none) counts as out of
+ * sight. Where IntersectionObserver is missing, everything counts as visible.
+ */
+export function watchVisibility(element, onShow, margin = '200px') {
+  const sight = { visible: null, stop: () => {} };
+  if (typeof IntersectionObserver !== 'function') {
+    sight.visible = true;
+    return sight;
+  }
+  const observer = new IntersectionObserver((entries) => {
+    const was = sight.visible;
+    sight.visible = entries[entries.length - 1].isIntersecting;
+    if (sight.visible && was === false) onShow();
+  }, { rootMargin: margin });
+  observer.observe(element);
+  sight.stop = () => observer.disconnect();
+  return sight;
+}

@@ -26,7 +26,7 @@ export function finiteRange(values) {
   return lo > hi ? [NaN, NaN] : [lo, hi];
 }
 
-function specialBytes(special) {
+export function specialBytes(special) {
   if (special == null) return null;
   if (typeof special !== 'object') throw new PEError('special', 'special must be { nan, negInf, posInf } with [r, g, b, a] colours');
   const bytes = new Uint8Array(12);

@@ -26,3 +26,7 @@ export const KERNELS = {
 // anything that lists KERNELS as kinds does not see it.
 import colormap from './colormap.js';
 Object.defineProperty(KERNELS, 'colorize', { value: colormap, enumerable: false });
+
+// Not a kind either: the heatmap path (c/heatmap.c) behind pe.heatmap and pe.heatmapRange.
+import heatmap from './heatmap.js';
+Object.defineProperty(KERNELS, 'heatmap', { value: heatmap, enumerable: false });

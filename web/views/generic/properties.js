@@ -44,12 +44,15 @@ export default {
     const plotBox = h('div', { class: 'lp-box lp-small' });
     dots.detail.append(plotBox);
     let plot = null; // made with the first numbers (Chart.js loads in its own chunk)
-    const plotReady = import('../../plot/lineplot.js').then(({ LinePlot }) => {
-      plot = new LinePlot(plotBox, {
-        t, xLabel: t('view.properties.dot.x'), yLabel: t('view.properties.dot.y'), label: t('view.properties.dot.title'), compact: true,
+    // Asked for after the next frame has been painted: Chart.js stays off the first screen's path.
+    const plotReady = new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+      .then(() => import('../../plot/lineplot.js'))
+      .then(({ LinePlot }) => {
+        plot = new LinePlot(plotBox, {
+          t, xLabel: t('view.properties.dot.x'), yLabel: t('view.properties.dot.y'), label: t('view.properties.dot.title'), compact: true,
+        });
+        return plot;
       });
-      return plot;
-    });
     let destroyed = false;
     const table = new DataTable(dots.detail, { summary: t('table.summary') });
 
@@ -125,15 +128,16 @@ export default {
         plotReady.then((p) => {
           if (!destroyed) p.setData({ series: [{ label: t('view.properties.dot.series'), values: v.meanDot }], x0: 0 });
         });
-        dots.value.textContent = t('view.properties.dot.value', formatValue(v.meanDot[0]), formatValue(v.meanDot[Math.min(v.n - 1, 1)]),
-          formatValue(v.meanDot[v.n - 1]), v.n - 1);
+        const m = v.meanDot.length; // every distance, also when the pairs above were limited
+        dots.value.textContent = t('view.properties.dot.value', formatValue(v.meanDot[0]), formatValue(v.meanDot[Math.min(m - 1, 1)]),
+          formatValue(v.meanDot[m - 1]), m - 1);
         table.set(() => {
-          const idx = spread(v.n, 24);
+          const idx = spread(m, 24);
           return {
             caption: t('view.properties.dot.title'),
             columns: [t('view.properties.dot.x'), t('view.properties.dot.y')],
             rows: idx.map((k) => [formatInt(k), formatValue(v.meanDot[k])]),
-            note: idx.length < v.n ? t('table.sampledRows', idx.length, v.n) : '',
+            note: idx.length < m ? t('table.sampledRows', idx.length, m) : '',
           };
         });
       } else if (part === 'linear') {
@@ -155,7 +159,7 @@ export default {
           h('p', { class: `verdict ${v.underdetermined ? 'warn' : exact ? 'ok' : 'no'}`,
             text: v.underdetermined ? t('view.properties.linear.underdetermined', v.n, v.rank)
               : exact ? t('view.properties.linear.yes') : t('view.properties.linear.no') }),
-          h('p', { class: 'help', text: t('view.properties.linear.note', v.n, v.rank) }));
+          h('p', { class: 'help', text: v.pairing ? t('view.properties.linear.notePairs', v.n) : t('view.properties.linear.note', v.n, v.rank) }));
       }
     }
 

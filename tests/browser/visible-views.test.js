@@ -1,0 +1,63 @@
+// Browser tests of the page's update scheduling (web/app/app.js updateViews, web/views/lazy.js
+// watchVisibility) and of the heatmap's "input to screen" line: a view out of sight does no work
+// on a change and catches up, with the latest state, when it comes into view; the heatmap says how
+// long the user waited, in both languages. Behaviour only, never timing.
+//   npx vitest run tests/browser/visible-views.test.js
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { suiteAvailability, openPage, logProblems, waitDrawn } from '../helpers/browser.js';
+
+const avail = suiteAvailability('visible-views.test');
+
+describe.skipIf(avail.skip)('views update only in sight', () => {
+  let page;
+  let log;
+  let close;
+
+  beforeAll(async () => {
+    ({ page, log, close } = await openPage({ avail, url: '?lang=en#sinusoidal?length=64&dim=32' }));
+    await waitDrawn(page, '#view-lines');
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  const updates = (id) => page.evaluate((v) => (window.__peLab.viewMs[v] ?? []).length, id);
+  const renders = () => page.evaluate(() => window.__peLab.renders);
+
+  it('skips a view out of sight and brings it up to date when it comes into view', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    // The compare view sits far below the first screen; wait until the page knows it is out of sight.
+    await page.waitForFunction(() => document.getElementById('view-compare')?.getBoundingClientRect().top > window.innerHeight + 400);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const before = await updates('compare');
+    const heatmapBefore = await updates('heatmap');
+    for (const base of [10001, 10002, 10003]) {
+      const n = await renders();
+      await page.fill('#f-sinusoidal-base', String(base));
+      await page.waitForFunction((k) => window.__peLab.renders > k, n);
+    }
+    expect(await updates('heatmap')).toBeGreaterThanOrEqual(heatmapBefore + 3);
+    expect(await updates('compare')).toBe(before);
+    // Into view: one catch-up update, and it carries the result it missed.
+    await page.locator('#view-compare').scrollIntoViewIfNeeded();
+    await page.waitForFunction((k) => (window.__peLab.viewMs.compare ?? []).length > k, before);
+    expect(await updates('compare')).toBe(before + 1);
+    expect(logProblems(log)).toEqual({});
+  });
+
+  it('says in the heatmap how long the input took to reach the screen, in English and Korean', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.fill('#f-sinusoidal-base', '10500');
+    await page.waitForFunction(() => /input to screen in [\d.,]+\s*ms/.test(document.querySelector('#view-heatmap .view-stats')?.textContent ?? ''));
+    const ms = Number(await page.evaluate(() => document.querySelector('#view-heatmap .view-body').dataset.paintMs));
+    expect(ms).toBeGreaterThan(0);
+    const stats = await page.textContent('#view-heatmap .view-stats');
+    expect(stats).toMatch(/^64 × 32 values · input to screen in/);
+    expect(stats).not.toMatch(/computed in|drawn in/);
+    await page.click('#lang [lang="ko"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'ko');
+    await page.fill('#f-sinusoidal-base', '10600');
+    await page.waitForFunction(() => /입력부터 화면까지 [\d.,]+\s*ms/.test(document.querySelector('#view-heatmap .view-stats')?.textContent ?? ''));
+    expect(logProblems(log)).toEqual({});
+  });
+});

@@ -1,0 +1,162 @@
+// pe.heatmap and pe.heatmapRange (web/api/kernels/heatmap.js, c/heatmap.c) in both WASM builds:
+// the pixels against a float64 reference written here (each cell's tent weight integrated
+// numerically, one 2-D weighted mean per pixel, then pe.colorize's colours), non-finite cells,
+// slices of a 3-D output, the cache of the last table, and every bad option as a PEError.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { BUILDS, peFor } from './helpers/pe.js';
+
+/** ∫_p^q of the unit-area tent of half-width r centred at c, by the midpoint rule (fine steps). */
+function tentIntegral(p, q, c, r) {
+  const steps = 400;
+  let total = 0;
+  for (let i = 0; i < steps; i++) {
+    const u = p + ((i + 0.5) * (q - p)) / steps - c;
+    total += Math.max(0, 1 - Math.abs(u) / r) / r;
+  }
+  return (total * (q - p)) / steps;
+}
+
+/** The weight of every cell for pixel i of n over the window [a, b) of len cells. */
+function weights(a, b, n, i, len) {
+  const s = (b - a) / n;
+  const c = a + (i + 0.5) * s;
+  const w = new Float64Array(len);
+  if (s <= 1) w[Math.min(len - 1, Math.max(0, Math.floor(c)))] = 1;
+  else for (let j = 0; j < len; j++) w[j] = tentIntegral(j, j + 1, c, s);
+  return w;
+}
+
+/** Reference values: width × height float64 weighted means over the finite cells. */
+function reference(table, rows, cols, { x0, x1, y0, y1 }, width, height, offset = 0) {
+  const out = new Float64Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const wy = weights(y0, y1, height, y, rows);
+    for (let x = 0; x < width; x++) {
+      const wx = weights(x0, x1, width, x, cols);
+      let num = 0;
+      let den = 0;
+      const kinds = new Set();
+      for (let r = 0; r < rows; r++) {
+        if (wy[r] <= 1e-12) continue;
+        for (let c = 0; c < cols; c++) {
+          const w = wy[r] * wx[c];
+          if (w <= 1e-12) continue;
+          const v = table[offset + r * cols + c];
+          if (Number.isFinite(v)) {
+            num += w * v;
+            den += w;
+          } else kinds.add(Number.isNaN(v) ? 'nan' : v);
+        }
+      }
+      let v = num / den;
+      if (!(den > 0)) v = kinds.size === 1 && !kinds.has('nan') ? [...kinds][0] : NaN;
+      out[y * width + x] = v;
+    }
+  }
+  return out;
+}
+
+describe.each(BUILDS)('pe.heatmap, $name build', ({ simd }) => {
+  let pe;
+  beforeAll(async () => {
+    pe = await peFor(simd);
+  });
+
+  it('matches the float64 reference, minified and magnified, with masked cells', () => {
+    const rows = 37;
+    const cols = 23;
+    const table = new Float32Array(rows * cols);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) table[r * cols + c] = c > r + 5 ? -Infinity : Math.sin(0.7 * r) * Math.cos(1.3 * c);
+    }
+    table[5] = NaN;
+    let worstIndex = 0;
+    for (const [win, width, height] of [
+      [{ x0: 0, x1: cols, y0: 0, y1: rows }, 7, 9],
+      [{ x0: 0, x1: cols, y0: 0, y1: rows }, 5, 37],
+      [{ x0: 2.5, x1: 20.25, y0: 3.75, y1: 30 }, 6, 4],
+      [{ x0: 4, x1: 9, y0: 10, y1: 13 }, 5, 3],
+    ]) {
+      const ref = reference(table, rows, cols, win, width, height);
+      const refRgba = pe.colorize(Float32Array.from(ref), { map: 'viridis', vmin: -1, vmax: 1 });
+      const rgba = pe.heatmap(table, { rows, cols, window: win, width, height, map: 'viridis', vmin: -1, vmax: 1 });
+      expect(rgba).toBeInstanceOf(Uint8ClampedArray);
+      expect(rgba.length).toBe(width * height * 4);
+      const lut = pe.colorize(Float32Array.from({ length: 256 }, (_, k) => -1 + (2 * (k + 0.5)) / 256), { map: 'viridis', vmin: -1, vmax: 1 });
+      const indexOf = (px, i) => {
+        for (let k = 0; k < 256; k++) if (lut[4 * k] === px[4 * i] && lut[4 * k + 1] === px[4 * i + 1] && lut[4 * k + 2] === px[4 * i + 2]) return k;
+        return -1;
+      };
+      for (let i = 0; i < width * height; i++) {
+        if (!Number.isFinite(ref[i])) {
+          // Masked stays masked (transparent), NaN magenta.
+          expect([...rgba.subarray(4 * i, 4 * i + 4)], `pixel ${i}`).toEqual([...refRgba.subarray(4 * i, 4 * i + 4)]);
+          continue;
+        }
+        // Float32 sums may cross a colour-table boundary the float64 value sits next to.
+        const d = Math.abs(indexOf(rgba, i) - indexOf(refRgba, i));
+        worstIndex = Math.max(worstIndex, d);
+        expect(d, `pixel ${i} of ${width} × ${height}`).toBeLessThanOrEqual(1);
+      }
+    }
+    console.log(`pe.heatmap (${simd ? 'SIMD' : 'scalar'}): worst colour-table step vs the float64 reference: ${worstIndex}`);
+  });
+
+  it('draws a slice of a 3-D output from its offset, and reads its range', () => {
+    const heads = 3;
+    const n = 16;
+    const data = new Float32Array(heads * n * n);
+    for (let i = 0; i < data.length; i++) data[i] = Math.floor(i / (n * n)) + (i % n) / n;
+    const one = pe.heatmap(data, { rows: n, cols: n, offset: 2 * n * n, width: n, height: n, vmin: 0, vmax: 3 });
+    const alone = pe.heatmap(data.slice(2 * n * n), { rows: n, cols: n, width: n, height: n, vmin: 0, vmax: 3 });
+    expect([...one]).toEqual([...alone]);
+    const range = pe.heatmapRange(data, { offset: n * n, count: n * n });
+    expect(range.lo).toBe(1);
+    expect(range.hi).toBeCloseTo(1 + (n - 1) / n, 6);
+    expect(range.finite).toBe(true);
+    const masked = Float32Array.from([1, -Infinity, NaN, 2, Infinity]);
+    expect(pe.heatmapRange(masked)).toEqual({ lo: 1, hi: 2, negInf: true, posInf: true, nan: true, finite: false });
+    expect(pe.heatmapRange(new Float32Array([NaN]))).toMatchObject({ lo: NaN, hi: NaN, nan: true });
+  });
+
+  it('draws a new array anew (the cached copy is per array) and defaults the colour range', () => {
+    const a = new Float32Array(64).fill(0);
+    const b = new Float32Array(64).fill(1);
+    const pa = pe.heatmap(a, { rows: 8, cols: 8, width: 4, height: 4, vmin: 0, vmax: 1 });
+    const pb = pe.heatmap(b, { rows: 8, cols: 8, width: 4, height: 4, vmin: 0, vmax: 1 });
+    expect([...pa.subarray(0, 4)]).not.toEqual([...pb.subarray(0, 4)]);
+    const ramp = Float32Array.from({ length: 64 }, (_, i) => i);
+    const auto = pe.heatmap(ramp, { rows: 8, cols: 8, width: 8, height: 8 });
+    expect([...auto]).toEqual([...pe.colorize(ramp)]);
+  });
+
+  it('names the bad option in a PEError', () => {
+    const t = new Float32Array(12);
+    const good = { rows: 3, cols: 4, width: 2, height: 2 };
+    for (const [patch, param] of [
+      [{ rows: 0 }, 'rows'], [{ cols: 5 }, 'offset'], [{ cols: 1.5 }, 'cols'], [{ offset: 1 }, 'offset'],
+      [{ width: 0 }, 'width'], [{ height: 9000 }, 'height'], [{ window: { x0: 0, x1: 5, y0: 0, y1: 3 } }, 'window'],
+      [{ window: { x0: 2, x1: 2, y0: 0, y1: 3 } }, 'window'], [{ window: { x0: 0, x1: 4, y0: NaN, y1: 3 } }, 'window'],
+      [{ map: 'jet' }, 'map'], [{ vmin: 1, vmax: 1 }, 'vmax'], [{ vmin: NaN, vmax: 1 }, 'vmin'],
+      [{ special: { nan: [1, 2, 3] } }, 'special'],
+    ]) {
+      expect(() => pe.heatmap(t, { ...good, ...patch }), JSON.stringify(patch)).toThrow(expect.objectContaining({ name: 'PEError', param }));
+    }
+    expect(() => pe.heatmap(null, good)).toThrow(expect.objectContaining({ param: 'table' }));
+    expect(() => pe.heatmapRange(t, { offset: 13 })).toThrow(expect.objectContaining({ param: 'offset' }));
+  });
+});
+
+describe('pe.heatmap, SIMD and scalar builds', () => {
+  it('draw the same pixels, byte for byte', async () => {
+    const [simd, scalar] = await Promise.all([peFor(true), peFor(false)]);
+    for (const spec of [{ kind: 'sinusoidal', length: 333, dim: 97 }, { kind: 'alibi', length: 257, heads: 1 }]) {
+      const r = simd.compute(spec);
+      const [rows, cols] = r.shape.slice(-2);
+      for (const [width, height] of [[61, 45], [cols, rows], [13, 200]]) {
+        const o = { rows, cols, width, height, window: { x0: 0.5, x1: cols, y0: 0, y1: rows - 0.25 } };
+        expect([...simd.heatmap(r.data, o)], `${spec.kind} ${width} × ${height}`).toEqual([...scalar.heatmap(r.data, o)]);
+      }
+    }
+  });
+});

@@ -1,0 +1,179 @@
+// How pe.heatmap and pe.heatmapRange call the heatmap kernel (c/heatmap.c). Not a kind: SCHEMA has
+// no entry for it; web/api/kernels/index.js registers it as KERNELS.heatmap (non-enumerable).
+//
+//   pe.heatmap(table, { rows, cols, offset, window: { x0, x1, y0, y1 }, width, height, map, vmin, vmax, special })
+//     → Uint8ClampedArray of width × height RGBA pixels (a copy), ready for ImageData
+//   pe.heatmapRange(table, { offset, count }) → { lo, hi, negInf, posInf, nan, finite }
+//
+// The window (in cells, default the whole table) is resampled to the pixels in C: the cell under
+// each pixel where cells are larger than pixels, a tent-weighted mean where they are smaller (the
+// filter and why: c/heatmap.h), then coloured as pe.colorize colours.
+//
+// Memory: the last table drawn stays in WebAssembly memory with the scratch and pixel buffers,
+// so a redraw of the same array (zoom, pan, colour map, another head) copies nothing in, and
+// every draw copies the pixels out once. A table is recognised by identity (the same
+// Float32Array): pass a new array for new values, never change a drawn one in place.
+import { PEError } from '../spec.js';
+import { PE_MAX_ELEMENTS } from '../schema/index.js';
+import { COLORMAPS } from '../colormaps.js';
+import { specialBytes } from './colormap.js';
+
+const MAX_SIDE = 8192; // pixels per side (c/heatmap.c HEATMAP_MAX_SIDE)
+const caches = new WeakMap(); // per module: its buffers in WebAssembly memory
+
+function cacheOf(wasm) {
+  let c = caches.get(wasm);
+  if (!c) {
+    // table: the array whose copy sits at tablePtr (in the buffer 'tbuf'); the others: buffers.
+    c = { table: null, tablePtr: 0, tableOffset: 0, tableCount: 0, tbuf: 0, tbufCap: 0, scratch: 0, scratchCap: 0, out: 0, outCap: 0, misc: 0, miscCap: 0 };
+    caches.set(wasm, c);
+  }
+  return c;
+}
+
+/** A buffer of at least `bytes` at c[name] (pointer) and c[name + 'Cap'] (its size), 16-byte aligned. */
+function ensure(wasm, c, name, bytes) {
+  if (c[`${name}Cap`] >= bytes) return c[name];
+  if (c[`${name}Raw`]) wasm.free(c[`${name}Raw`]);
+  c[`${name}Raw`] = 0;
+  c[`${name}Cap`] = 0;
+  c[name] = 0;
+  const raw = wasm.malloc(bytes + 16);
+  if (raw === 0) throw new PEError(name === 'tbuf' ? 'table' : 'width', `not enough memory for ${(bytes / 2 ** 20).toFixed(1)} MiB (${name})`);
+  c[`${name}Raw`] = raw;
+  c[name] = raw + ((16 - (raw % 16)) % 16);
+  c[`${name}Cap`] = bytes;
+  if (name === 'tbuf') c.table = null;
+  return c[name];
+}
+
+const isInt = (x, lo, hi) => Number.isInteger(x) && x >= lo && x <= hi;
+
+function checkTable(table, options) {
+  if (!(table instanceof Float32Array)) {
+    if (table == null || typeof table.length !== 'number') throw new PEError('table', 'table must be a Float32Array or an array of numbers');
+    table = Float32Array.from(table);
+  }
+  const { rows, cols, offset = 0 } = options;
+  if (!isInt(rows, 1, PE_MAX_ELEMENTS)) throw new PEError('rows', `rows must be an integer ≥ 1, got ${String(rows)}`);
+  if (!isInt(cols, 1, PE_MAX_ELEMENTS) || rows * cols > PE_MAX_ELEMENTS) {
+    throw new PEError('cols', `cols must be an integer ≥ 1 with rows × cols ≤ ${PE_MAX_ELEMENTS}, got ${String(cols)}`);
+  }
+  if (!isInt(offset, 0, table.length) || offset + rows * cols > table.length) {
+    throw new PEError('offset', `offset + rows × cols must fit in the table's ${table.length} values, got offset ${String(offset)}`);
+  }
+  return { table, rows, cols, offset };
+}
+
+/**
+ * The WebAssembly address of table[offset]: the whole array is copied in once (so every slice of
+ * a 3-D output, and its range, reuse one copy) unless the same array is there already.
+ */
+function loadTable(wasm, c, table, offset, count) {
+  if (c.table === table && offset >= c.tableOffset && offset + count <= c.tableOffset + c.tableCount) {
+    return c.tablePtr + 4 * (offset - c.tableOffset);
+  }
+  const whole = table.length <= PE_MAX_ELEMENTS;
+  const [from, n] = whole ? [0, table.length] : [offset, count];
+  const ptr = ensure(wasm, c, 'tbuf', Math.max(1, n) * 4);
+  new Float32Array(wasm.memory.buffer, ptr, n).set(whole ? table : table.subarray(from, from + n));
+  Object.assign(c, { table, tableOffset: from, tableCount: n, tablePtr: ptr });
+  return ptr + 4 * (offset - from);
+}
+
+function scanIn(wasm, c, ptr, count) {
+  const misc = ensure(wasm, c, 'misc', 64);
+  const status = wasm.pe_heatmap_scan(misc, misc + 8, ptr, count);
+  if (status !== 0) throw new PEError('table', `heatmap scan failed (kernel status ${status})`);
+  const f = new Float32Array(wasm.memory.buffer, misc, 2);
+  const flags = new Int32Array(wasm.memory.buffer, misc + 8, 1)[0];
+  const none = !(f[0] <= f[1]);
+  return {
+    lo: none ? NaN : f[0], hi: none ? NaN : f[1],
+    negInf: !!(flags & 1), posInf: !!(flags & 2), nan: !!(flags & 4), finite: flags === 0,
+  };
+}
+
+export default {
+  // The C arguments of pe_heatmap in order: PE_ERR_ARG(k) → args[k-1].
+  args: ['out', 'scratch', 'table', 'rows', 'cols', 'width', 'height', 'window', 'map', 'vmin', 'vmax', 'special'],
+
+  /** pe.heatmapRange: finite range and non-finite kinds of rows × cols values (or `count`) from offset. */
+  range(k, values, options = {}) {
+    if (!(values instanceof Float32Array)) {
+      if (values == null || typeof values.length !== 'number') throw new PEError('table', 'table must be a Float32Array or an array of numbers');
+      values = Float32Array.from(values);
+    }
+    const { offset = 0 } = options ?? {};
+    const count = options?.count ?? values.length - offset;
+    if (!isInt(offset, 0, values.length)) throw new PEError('offset', `offset must be an integer in [0, ${values.length}], got ${String(offset)}`);
+    if (!isInt(count, 0, Math.min(PE_MAX_ELEMENTS, values.length - offset))) {
+      throw new PEError('count', `count must be an integer in [0, ${Math.min(PE_MAX_ELEMENTS, values.length - offset)}], got ${String(count)}`);
+    }
+    const w = k.wasm;
+    const c = cacheOf(w);
+    if (count === 0) return { lo: NaN, hi: NaN, negInf: false, posInf: false, nan: false, finite: true };
+    return scanIn(w, c, loadTable(w, c, values, offset, count), count);
+  },
+
+  compute(k, values, options = {}) {
+    options ??= {};
+    const { table, rows, cols, offset } = checkTable(values, options);
+    const { width, height, map = 'viridis', special } = options;
+    if (!isInt(width, 1, MAX_SIDE)) throw new PEError('width', `width must be an integer in [1, ${MAX_SIDE}], got ${String(width)}`);
+    if (!isInt(height, 1, MAX_SIDE)) throw new PEError('height', `height must be an integer in [1, ${MAX_SIDE}], got ${String(height)}`);
+    const win = options.window ?? { x0: 0, x1: cols, y0: 0, y1: rows };
+    const { x0, x1, y0, y1 } = win;
+    const inAxis = (a, b, len) => [a, b].every((v) => typeof v === 'number' && Number.isFinite(v)) && a >= 0 && a < b && b <= len;
+    if (!inAxis(x0, x1, cols) || !inAxis(y0, y1, rows)) {
+      throw new PEError('window', `window must be { x0, x1, y0, y1 } with 0 ≤ x0 < x1 ≤ ${cols} and 0 ≤ y0 < y1 ≤ ${rows}`);
+    }
+    if (typeof map !== 'string' || !Object.hasOwn(COLORMAPS, map)) {
+      throw new PEError('map', `map must be one of ${Object.keys(COLORMAPS).map((m) => `"${m}"`).join(', ')}, got ${String(map)}`);
+    }
+    const w = k.wasm;
+    const c = cacheOf(w);
+    const count = rows * cols;
+    const tablePtr = loadTable(w, c, table, offset, count);
+    let { vmin, vmax } = options;
+    if (vmin === undefined || vmax === undefined) {
+      let { lo, hi } = scanIn(w, c, tablePtr, count);
+      if (Number.isNaN(lo)) [lo, hi] = [0, 1];
+      if (COLORMAPS[map].diverging) {
+        const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+        [lo, hi] = [-m, m];
+      } else if (lo === hi) {
+        const pad = Math.abs(lo) * 0.5 || 0.5;
+        [lo, hi] = [lo - pad, hi + pad];
+      }
+      vmin ??= lo;
+      vmax ??= hi;
+    }
+    for (const [name, v] of [['vmin', vmin], ['vmax', vmax]]) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new PEError(name, `${name} must be a finite number, got ${String(v)}`);
+    }
+    if (!(Math.fround(vmax) > Math.fround(vmin))) {
+      throw new PEError('vmax', `vmax must be greater than vmin in float32, got vmin ${vmin}, vmax ${vmax}`);
+    }
+    const bytes = specialBytes(special);
+    const scratch = ensure(w, c, 'scratch', w.pe_heatmap_scratch_bytes(cols, width));
+    const pixels = width * height * 4;
+    const out = ensure(w, c, 'out', pixels);
+    const misc = ensure(w, c, 'misc', 64);
+    new Float32Array(w.memory.buffer, misc + 16, 4).set([x0, x1, y0, y1]);
+    let specialPtr = 0;
+    if (bytes) {
+      specialPtr = misc + 32;
+      new Uint8Array(w.memory.buffer, specialPtr, 12).set(bytes);
+    }
+    const status = w.pe_heatmap(out, scratch, tablePtr, rows, cols, width, height, misc + 16, COLORMAPS[map].id,
+      vmin, vmax, specialPtr);
+    if (status !== 0) {
+      const index = status - 100;
+      const param = index >= 1 && index <= this.args.length ? this.args[index - 1] : 'table';
+      throw new PEError(param, `${param}: rejected by the heatmap kernel (status ${status})`);
+    }
+    // The one copy out of WebAssembly memory.
+    return new Uint8ClampedArray(w.memory.buffer, out, pixels).slice();
+  },
+};
