@@ -4,11 +4,31 @@
 // tests/types/usage.ts is compiled against this file by `npm test` (tsc --noEmit).
 
 /** Thrown for any bad input; `param` names the spec field (dotted for nested fields). */
+/** What a field allows, as data, so that a page can say it in its own language. */
+export interface PEExpected {
+  type: string;
+  nullable?: boolean;
+  min?: number;
+  max?: number;
+  exclusiveMin?: boolean;
+  values?: readonly unknown[];
+  minItems?: number;
+  maxItems?: number;
+  item?: PEExpected;
+  maxLength?: number;
+  keys?: readonly string[];
+  tag?: string;
+}
+
 export class PEError extends Error {
-  constructor(param: string, message: string);
+  constructor(param: string, message: string, details?: { expected?: PEExpected; got?: string | number | boolean | null });
   readonly name: 'PEError';
   /** The field at fault, e.g. 'dim', 'rope_scaling.factor', 'segments[2].h', 'bytes'. */
   param: string;
+  /** For a value outside the field's range: what the field allows. */
+  expected?: PEExpected;
+  /** For a value outside the field's range: the value given (strings cut to 40 characters). */
+  got?: string | number | boolean | null;
 }
 
 // --- specs ----------------------------------------------------------------------------------
