@@ -208,7 +208,8 @@ const naive = {
   id: 'naive',
   mount({ pe, t, figure, controls, derived, explore }) {
     const D = 16;
-    const fig = heatFigure(figure, { pe, t }, { x: t('learn.axis.dimension'), y: t('learn.axis.position'), value: t('learn.axis.value') }, t('learn.naive.title'));
+    // Coloured on a word vector's scale (−1 … 1): what does not fit saturates.
+    const fig = heatFigure(figure, { pe, t }, { x: t('learn.axis.dimension'), y: t('learn.axis.position'), value: t('learn.axis.valueWord') }, t('learn.naive.title'));
     const scheme = choice(t('learn.control.scheme'), [
       { value: 'integer', label: t('learn.naive.integer') },
       { value: 'normalized', label: t('learn.naive.normalized') },
@@ -222,7 +223,7 @@ const naive = {
       const kind = scheme.get() === 'binary' ? 'binary' : 'integer';
       const spec = kind === 'binary' ? { kind, length: L, dim: D } : { kind, length: L, dim: D, normalize: scheme.get() === 'normalized' };
       const r = pe.compute(spec);
-      fig.set({ data: r.data, rows: L, cols: D });
+      fig.set({ data: r.data, rows: L, cols: D, range: [-1, 1], colormap: 'diverging' });
       if (kind === 'binary') {
         let worst = { p: 0, flips: 0 };
         for (let p = 0; p + 1 < L; p++) {
@@ -409,7 +410,7 @@ const scaling = {
     const factor = slider(t('learn.control.factor'), { min: 1, max: 32, value: 8, format: (v) => `${formatInt(v)}×`, onInput: draw });
     const method = choice(t('learn.control.method'), [
       { value: 'linear', label: t('learn.scaling.linear') },
-      { value: 'ntk', label: 'NTK-aware' },
+      { value: 'ntk', label: t('learn.scaling.ntk') },
       { value: 'yarn', label: 'YaRN' },
       { value: 'llama3', label: 'Llama 3' },
     ], 'yarn', draw);
@@ -424,7 +425,7 @@ const scaling = {
     function draw() {
       const f = factor.get();
       const types = ['linear', 'ntk', 'yarn', 'llama3'];
-      const names = { linear: t('learn.scaling.linear'), ntk: 'NTK-aware', yarn: 'YaRN', llama3: 'Llama 3' };
+      const names = { linear: t('learn.scaling.linear'), ntk: t('learn.scaling.ntk'), yarn: 'YaRN', llama3: 'Llama 3' };
       const stretch = {};
       for (const type of types) {
         const s = pe.compute({ kind: 'rope', length: 16, dim: D, base: 10000, rope_scaling: f > 1 ? scalingOf(type, f) : null }).inv_freq;
