@@ -14,11 +14,9 @@ const ROTATED = ['love', 'AI', 'I'];
 const LONG = 'the cat sat on the mat and the dog barked'.split(' ');
 const LONG_B = 'the dog barked and the cat sat on the mat'.split(' ');
 
-/** Every encoding kind of the attention, in a form that fits n tokens of one line of text. */
-function encodingFor(kind, n) {
-  if (kind === 'sinusoidal2d') return { kind, height: 1, width: n };
-  if (kind === 'sinusoidal3d') return { kind, depth: 1, height: 1, width: n };
-  return { kind };
+/** Every encoding kind of the attention. */
+function encodingFor(kind) {
+  return { kind };   // orderSpec fits grids (one row) and M-RoPE's segments to the sentence
 }
 const SYMMETRIC = new Set(['alibi', 'distance']);
 
@@ -70,7 +68,7 @@ describe.each(BUILDS)('word order, $name build', ({ simd }) => {
     for (const kind of ENCODING_KINDS) {
       for (const causal of [false, true]) {
         for (const [a, b] of [[A, REVERSED], [A, ROTATED], [LONG, LONG_B]]) {
-          const encoding = encodingFor(kind, a.length);
+          const encoding = encodingFor(kind);
           const c = compareOrders(pe, a, b, { encoding, causal });
           const reversal = b === REVERSED;
           const label = `${kind} causal=${causal} ${b.join(' ')}`;

@@ -279,7 +279,9 @@ const relative = {
       const r = pe.compute(spec);
       const plane = s === 'alibi' ? r.data.subarray(v * L * L, (v + 1) * L * L) : r.data;
       const axes = { x: t('learn.axis.key'), y: t('learn.axis.query'), value: t(s === 'alibi' ? 'learn.axis.bias' : s === 't5' ? 'learn.axis.bucket' : 'learn.axis.index') };
-      fig.set({ data: plane, rows: L, cols: L, axes, colormap: s === 'alibi' ? 'viridis' : 'cividis' });
+      // ALiBi: one colour scale for every head (the steepest head's range), so flatter heads look flatter.
+      const range = s === 'alibi' ? [-(L - 1) * r.slopes[0], 0] : null;
+      fig.set({ data: plane, rows: L, cols: L, axes, range, colormap: s === 'alibi' ? 'viridis' : 'cividis' });
       if (s === 'alibi') {
         const m = r.slopes[v];
         derived.textContent = t('learn.relative.derived.alibi', { head: v, m: fraction(m), at10: fx(10 * m, 3), steep: fraction(r.slopes[0]), flat: fraction(r.slopes[7]) });

@@ -87,6 +87,9 @@ export function orderSpec(words, { encoding = null, causal = false, dim = 64, he
   if (enc && SYMMETRIC_BIASES.has(enc.kind)) enc = { ...enc, mode: causal ? 'causal' : 'symmetric' };
   if (enc?.kind === 't5') enc = { ...enc, bidirectional: !causal };
   if (enc?.kind === 'mrope') enc = { ...enc, segments: [{ type: 'text', length: words.length }] };
+  // A grid encoding reads the sentence as one row of tokens.
+  if (enc?.kind === 'sinusoidal2d') enc = { ...enc, height: 1, width: words.length };
+  if (enc?.kind === 'sinusoidal3d') enc = { ...enc, depth: 1, height: 1, width: words.length };
   return { kind: 'attention', length: words.length, dim, heads, encoding: enc, content: 'tokens', tokens: words.join(' '), causal, seed };
 }
 

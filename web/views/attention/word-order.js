@@ -11,7 +11,6 @@
 // The element gets data-drawn (a count) and data-out-diff / data-weight-diff / data-verdict after
 // every drawing; every canvas paints through pe.colorize.
 import { h, uid } from '../../plot/dom.js';
-import { float32String } from '../../plot/format.js';
 import { registerStrings } from '../../i18n/index.js';
 import { compareOrders, matchOrder, verdictOf, wordsOf } from './order.js';
 import { ensureStyles } from '../common.js';
@@ -106,7 +105,7 @@ const wordColor = (v) => WORD_COLORS[v % WORD_COLORS.length];
 const pct = (x) => `${Math.round(x * 100)}%`;
 /** A colour-bar end: three significant digits. */
 const tick = (x) => (x === 0 ? '0' : Number(x.toPrecision(3)).toString().replace('-', '−'));
-const num = (x) => (Math.abs(x) < 1e-6 ? (x === 0 ? '0' : x.toExponential(1)) : float32String(x));
+const num = (x) => (Math.abs(x) < 1e-6 ? (x === 0 ? '0' : x.toExponential(1)) : Number(x.toPrecision(3)).toString());
 
 /** A Fisher–Yates shuffle that moves something when n > 1. */
 function shuffled(list) {
@@ -184,7 +183,8 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
   const colorize = (v, o) => pe.colorize(v, o);
   const lang = t.lang === 'ko' ? 'ko' : 'en';
   const id = uid('wo');
-  const state = { a: wordsOf(a), b: wordsOf(b), encoding, causal };
+  const words = (x) => (Array.isArray(x) ? [...x] : wordsOf(x));   // a text or a list of words
+  const state = { a: words(a), b: words(b), encoding, causal };
 
   const inputA = h('input', { id: `${id}-a`, type: 'text', class: 'wo-text', spellcheck: 'false', autocomplete: 'off' });
   const inputB = h('input', { id: `${id}-b`, type: 'text', class: 'wo-text', spellcheck: 'false', autocomplete: 'off' });
@@ -260,10 +260,9 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
   }
 
   inputA.addEventListener('input', () => {
-    const words = wordsOf(inputA.value);
     // A new first sentence: the second becomes its reverse, the classic pair.
-    state.a = words;
-    state.b = [...words].reverse();
+    state.a = wordsOf(inputA.value);
+    state.b = [...state.a].reverse();
     inputB.value = state.b.join(' ');
     run();
   });
@@ -370,11 +369,11 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
     /** Change the pair, the encoding or the mask from outside (strings or word lists). */
     set(patch) {
       if (patch.a !== undefined) {
-        state.a = Array.isArray(patch.a) ? patch.a : wordsOf(patch.a);
+        state.a = words(patch.a);
         inputA.value = state.a.join(' ');
       }
       if (patch.b !== undefined) {
-        state.b = Array.isArray(patch.b) ? patch.b : wordsOf(patch.b);
+        state.b = words(patch.b);
         inputB.value = state.b.join(' ');
       }
       if (patch.encoding !== undefined) {
