@@ -208,8 +208,9 @@ const naive = {
   id: 'naive',
   mount({ pe, t, figure, controls, derived, explore }) {
     const D = 16;
-    // Coloured on a word vector's scale (−1 … 1): what does not fit saturates.
-    const fig = heatFigure(figure, { pe, t }, { x: t('learn.axis.dimension'), y: t('learn.axis.position'), value: t('learn.axis.valueWord') }, t('learn.naive.title'));
+    // Sizes, not colours: how long each position's vector is, against a word vector (entries
+    // around ±1, so length √d), and how far each position is from the one before it.
+    const fig = lineFigure(figure, { t }, { x: t('learn.axis.position'), y: t('learn.axis.length') }, t('learn.naive.title'));
     const scheme = choice(t('learn.control.scheme'), [
       { value: 'integer', label: t('learn.naive.integer') },
       { value: 'normalized', label: t('learn.naive.normalized') },
@@ -223,7 +224,24 @@ const naive = {
       const kind = scheme.get() === 'binary' ? 'binary' : 'integer';
       const spec = kind === 'binary' ? { kind, length: L, dim: D } : { kind, length: L, dim: D, normalize: scheme.get() === 'normalized' };
       const r = pe.compute(spec);
-      fig.set({ data: r.data, rows: L, cols: D, range: [-1, 1], colormap: 'diverging' });
+      const size = new Float64Array(L);
+      const step = new Float64Array(L);
+      for (let p = 0; p < L; p++) {
+        let a = 0;
+        let b = 0;
+        for (let c = 0; c < D; c++) {
+          const v = r.data[p * D + c];
+          a += v * v;
+          if (p > 0) b += (v - r.data[(p - 1) * D + c]) ** 2;
+        }
+        size[p] = Math.sqrt(a);
+        step[p] = p > 0 ? Math.sqrt(b) : NaN;
+      }
+      fig.set([
+        { label: t('learn.naive.series.size'), values: size },
+        { label: t('learn.naive.series.step'), values: step },   // NaN at p = 0: a gap
+        { label: t('learn.naive.series.word', D), values: new Float64Array(L).fill(Math.sqrt(D)), dash: true },
+      ]);
       if (kind === 'binary') {
         let worst = { p: 0, flips: 0 };
         for (let p = 0; p + 1 < L; p++) {
@@ -235,7 +253,7 @@ const naive = {
       } else if (spec.normalize) {
         derived.textContent = t('learn.naive.derived.normalized', { step: sci(1 / (L - 1)), L, p10: fx(10 / (L - 1), 4) });
       } else {
-        derived.textContent = t('learn.naive.derived.integer', { max: L - 1, norm: fx(Math.sqrt(D) * (L - 1), 0), D });
+        derived.textContent = t('learn.naive.derived.integer', { max: L - 1, norm: fx(Math.sqrt(D) * (L - 1), 0), D, word: fx(Math.sqrt(D)) });
       }
       explore(kind, spec);
     }
