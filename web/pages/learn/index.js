@@ -6,6 +6,7 @@ import { h } from '../../plot/dom.js';
 import { ensureStyles } from '../../views/common.js';
 import { STEPS, STEP_IDS } from './steps.js';
 import './strings.js';
+import { FORMULAS } from './math.js';
 
 export default {
   id: 'learn',
@@ -56,6 +57,7 @@ export default {
         h('article', { class: 'learn-step', 'data-step': id },
           h('h2', { id: 'page-title', tabindex: -1, text: `${i + 1}. ${t(`learn.${id}.title`)}` }),
           ...paragraphs.map((p) => h('p', { class: 'learn-lead', text: p })),
+          FORMULAS[id] ? FORMULAS[id]() : '',
           controls,
           figure,
           derived,

@@ -112,10 +112,11 @@ const shift = {
         for (let c = 0; c < dim; c++) d2 += (a[c] - b[c]) ** 2;
         if (d2 < best.d) best = { q, d: d2 };
       }
+      // The dashed M_k·PE(p) first: Chart.js draws the first series on top.
       fig.set([
-        { label: t('learn.shift.series.p', pp), values: a },
-        { label: t('learn.shift.series.target', pp + kk), values: target },
         { label: t('learn.shift.series.moved', kk, pp), values: moved, dash: true },
+        { label: t('learn.shift.series.target', pp + kk), values: target },
+        { label: t('learn.shift.series.p', pp), values: a },
       ]);
       derived.textContent = t('learn.shift.derived', { p: pp, k: kk, err: sci(err), q: best.q, dist: fx(Math.sqrt(best.d), 3), L });
       explore('sinusoidal', spec);
@@ -155,7 +156,7 @@ const dotStep = {
       for (let k = kdrop + 1; k <= K; k++) if (c0[k] > c0[kback]) kback = k;
       fig.set(refs.map((p0, i) => ({ label: t('learn.dot.series', p0), values: curves[i], dash: i > 0 })));
       const args = {
-        spread: sci(spread), top: fx(c0[0]), half: spec.dim / 2, kdrop, drop: fx(c0[kdrop]), kback, back: fx(c0[kback]),
+        spread: sci(spread), top: fx(c0[0]), kdrop, drop: fx(c0[kdrop]), kback, back: fx(c0[kback]),
         dist: fx(Math.sqrt(Math.max(0, 2 * c0[0] - 2 * c0[kdrop]))), K,
       };
       const key = kdrop >= K ? 'learn.dot.derivedSlow' : c0[kback] > c0[kdrop] + 0.05 * c0[0] ? 'learn.dot.derived' : 'learn.dot.derivedSteady';

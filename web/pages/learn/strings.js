@@ -96,8 +96,8 @@ const en = {
     'The figure draws this dot product against k from three starting points p. The curves lie on top of each other. Since every row has the same length, distance tells the same story: ‖PE(p) − PE(p + k)‖² = d − 2·PE(p)·PE(p + k).',
   ],
   'learn.dot.series': (p) => `from p = ${p}`,
-  'learn.dot.derived': ({ spread, top, half, kdrop, drop, kback, back }) => `The three curves differ by at most ${spread}. The dot product starts at ${top} (= d/2 = ${half}) and falls below half of that at k = ${kdrop} (${drop}), yet at k = ${kback} it is back up to ${back}: farther is not always less alike.`,
-  'learn.dot.derivedSteady': ({ spread, top, half, kdrop, drop, kback, back }) => `The three curves differ by at most ${spread}. The dot product starts at ${top} (= d/2 = ${half}), falls below half of that at k = ${kdrop} (${drop}) and never climbs above ${back} (k = ${kback}) again.`,
+  'learn.dot.derived': ({ spread, top, kdrop, drop, kback, back }) => `The three curves differ by at most ${spread}. The dot product starts at d/2 = ${top} and falls below half of that at k = ${kdrop} (${drop}), yet at k = ${kback} it is back up to ${back}: farther is not always less alike.`,
+  'learn.dot.derivedSteady': ({ spread, top, kdrop, drop, kback, back }) => `The three curves differ by at most ${spread}. The dot product starts at d/2 = ${top}, falls below half of that at k = ${kdrop} (${drop}) and never climbs above ${back} (k = ${kback}) again.`,
   'learn.dot.derivedSlow': ({ spread, top, K }) => `The three curves differ by at most ${spread}. The dot product starts at ${top} and stays above half of that for all ${K} distances shown: with this base the waves are too slow to tell these distances apart well.`,
   'learn.dot.try': 'Lower the dimension to 16. How much bumpier does the curve get, and why would a model prefer many frequencies?',
 
@@ -295,8 +295,8 @@ const ko = {
     '그림은 세 시작점 p에서 잰 내적을 k에 따라 그립니다. 세 곡선이 그대로 겹칩니다. 모든 행의 길이가 같으므로 거리로 봐도 이야기는 같습니다: ‖PE(p) − PE(p + k)‖² = d − 2·PE(p)·PE(p + k).',
   ],
   'learn.dot.series': (p) => `p = ${p}에서`,
-  'learn.dot.derived': ({ spread, top, half, kdrop, drop, kback, back }) => `세 곡선의 차이는 많아야 ${spread}입니다. 내적은 ${top} (= d/2 = ${half})에서 시작해 k = ${kdrop}에서 그 절반 아래(${drop})로 떨어지지만, k = ${kback}에서 다시 ${back}까지 올라갑니다. 멀다고 늘 덜 닮은 것은 아닙니다.`,
-  'learn.dot.derivedSteady': ({ spread, top, half, kdrop, drop, kback, back }) => `세 곡선의 차이는 많아야 ${spread}입니다. 내적은 ${top} (= d/2 = ${half})에서 시작해 k = ${kdrop}에서 그 절반 아래(${drop})로 떨어지고, 그 뒤로는 ${back}(k = ${kback})보다 높이 올라오지 않습니다.`,
+  'learn.dot.derived': ({ spread, top, kdrop, drop, kback, back }) => `세 곡선의 차이는 많아야 ${spread}입니다. 내적은 d/2 = ${top}에서 시작해 k = ${kdrop}에서 그 절반 아래(${drop})로 떨어지지만, k = ${kback}에서 다시 ${back}까지 올라갑니다. 멀다고 늘 덜 닮은 것은 아닙니다.`,
+  'learn.dot.derivedSteady': ({ spread, top, kdrop, drop, kback, back }) => `세 곡선의 차이는 많아야 ${spread}입니다. 내적은 d/2 = ${top}에서 시작해 k = ${kdrop}에서 그 절반 아래(${drop})로 떨어지고, 그 뒤로는 ${back}(k = ${kback})보다 높이 올라오지 않습니다.`,
   'learn.dot.derivedSlow': ({ spread, top, K }) => `세 곡선의 차이는 많아야 ${spread}입니다. 내적은 ${top}에서 시작해 보이는 거리 ${K}까지 내내 그 절반 위에 머뭅니다. 이 base에서는 파동이 너무 느려서 이 정도 거리는 잘 구별하지 못합니다.`,
   'learn.dot.try': '차원을 16으로 낮춰 보세요. 곡선이 얼마나 더 울퉁불퉁해지나요? 모델이 주파수를 많이 쓰는 편을 좋아하는 이유는 무엇일까요?',
 
