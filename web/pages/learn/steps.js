@@ -194,7 +194,7 @@ const learned = {
       let rms = 0;
       for (const v of r.data) rms += v * v;
       rms = Math.sqrt(rms / r.data.length);
-      derived.textContent = t('learn.learned.derived', { near: fx(near, 3), far: fx(far, 3), rms: fx(rms, 4), L });
+      derived.textContent = t(near > 1.5 * far ? 'learn.learned.derivedChance' : 'learn.learned.derived', { near: fx(near, 3), far: fx(far, 3), rms: fx(rms, 4), L });
       explore('learned', spec);
     }
     draw();
@@ -303,7 +303,11 @@ const relative = {
       fig.set({ data: plane, rows: L, cols: L, axes, range, colormap: s === 'alibi' ? 'viridis' : 'cividis' });
       if (s === 'alibi') {
         const m = r.slopes[v];
-        derived.textContent = t('learn.relative.derived.alibi', { head: v, m: fraction(m), at10: fx(10 * m, 3), steep: fraction(r.slopes[0]), flat: fraction(r.slopes[7]) });
+        // Which heads are steepest and flattest, read from the slopes (not assumed from their order).
+        const sl = Array.from(r.slopes);
+        const hi = sl.indexOf(Math.max(...sl));
+        const lo = sl.indexOf(Math.min(...sl));
+        derived.textContent = t('learn.relative.derived.alibi', { head: v, m: fraction(m), at10: fx(10 * m, 3), steep: fraction(sl[hi]), flat: fraction(sl[lo]), hi, lo });
       } else {
         // Distinct values in the last query row (every key distance 0 … L − 1 behind it).
         const last = r.data.subarray((L - 1) * L, L * L);
@@ -512,7 +516,7 @@ const patches = {
       const dr = rr + 1 < H ? 1 : -1;
       const dc = cc + 1 < W ? 1 : -1;
       diag = sims[(rr + dr) * W + cc + dc];
-      fig.set({ data: sims, rows: H, cols: W, range: [-1, 1], colormap: 'diverging' });
+      fig.set({ data: sims, rows: H, cols: W, colormap: 'viridis' });   // the most similar patches brightest
       derived.textContent = t('learn.patches.derived', {
         r: rr, c: cc, br: Math.floor(best.k / W), bc: best.k % W, best: fx(best.s, 3), side: fx(sameRow, 3), diag: fx(diag, 3),
       });

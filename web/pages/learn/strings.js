@@ -109,6 +109,7 @@ const en = {
     'The figure is the table before training. Nothing in it says that position 5 is next to position 6; that has to be learned from data, and a position beyond the table\'s last row simply has no vector.',
   ],
   'learn.learned.derived': ({ near, far, rms, L }) => `Neighbouring rows have an average |cosine| of ${near}; rows 32 apart, ${far}: before training, neighbours are no more alike than strangers. The entries are about ${rms} in size, and there are exactly ${n(L)} rows.`,
+  'learn.learned.derivedChance': ({ near, far, rms, L }) => `Neighbouring rows have an average |cosine| of ${near}; rows 32 apart, ${far}. With this seed neighbours happen to be a little more alike, by chance: nothing in the initialisation asks for it. The entries are about ${rms} in size, and there are exactly ${n(L)} rows.`,
   'learn.learned.try': 'Change the seed a few times. Does any seed give neighbours more alike than distant rows? What would a trained GPT-2 table look like instead? (Load one in the explorer.)',
 
   // 6
@@ -139,7 +140,7 @@ const en = {
   'learn.relative.param.shaw': 'Clip distance k',
   'learn.relative.param.t5': 'Number of buckets',
   'learn.relative.param.alibi': 'ALiBi head',
-  'learn.relative.derived.alibi': ({ head, m, at10, steep, flat }) => `Head ${head} has slope ${m}: a key 10 positions back loses ${at10} from its score. The slopes halve from head to head, from ${steep} (head 0, the steepest) to ${flat} (head 7, the flattest).`,
+  'learn.relative.derived.alibi': ({ head, m, at10, steep, flat, hi, lo }) => `Head ${head} has slope ${m}: a key 10 positions back loses ${at10} from its score. The slopes halve from head to head, from ${steep} (head ${hi}, the steepest) to ${flat} (head ${lo}, the flattest).`,
   'learn.relative.derived.shaw': ({ k, distinct, own, L }) => `Seen from the last query, the ${n(L)} keys get only ${distinct} different indices: every key more than ${own} back shares one vector, so beyond k = ${k} all distances look alike.`,
   'learn.relative.derived.t5': ({ distinct, own, L }) => `Seen from the last query, the ${n(L)} keys fall into ${distinct} buckets; the last new bucket starts ${own} positions back, and everything farther shares it.`,
   'learn.relative.try': 'In ALiBi, step through the heads. Which head can still see a word 40 positions back, and which one barely looks past its neighbours?',
@@ -308,6 +309,7 @@ const ko = {
     '그림은 학습 전의 표입니다. 5번 위치가 6번 위치 옆이라는 사실은 어디에도 없습니다. 그것은 데이터에서 배워야 하고, 표의 마지막 행을 넘어선 위치에는 아예 벡터가 없습니다.',
   ],
   'learn.learned.derived': ({ near, far, rms, L }) => `이웃한 행끼리의 |코사인| 평균은 ${near}이고, 32칸 떨어진 행끼리는 ${far}입니다. 학습 전에는 이웃이라고 남보다 더 닮지 않았습니다. 값의 크기는 ${rms} 안팎이고, 행은 딱 ${n(L)}개입니다.`,
+  'learn.learned.derivedChance': ({ near, far, rms, L }) => `이웃한 행끼리의 |코사인| 평균은 ${near}이고, 32칸 떨어진 행끼리는 ${far}입니다. 이 시드에서는 이웃이 우연히 조금 더 닮았을 뿐, 초기화에는 그런 규칙이 없습니다. 값의 크기는 ${rms} 안팎이고, 행은 딱 ${n(L)}개입니다.`,
   'learn.learned.try': '시드를 몇 번 바꿔 보세요. 이웃한 행이 먼 행보다 더 닮게 나오는 시드가 있나요? 학습을 마친 GPT-2의 표는 어떻게 생겼을까요? (탐색기에서 불러올 수 있습니다.)',
 
   // 6
@@ -338,7 +340,7 @@ const ko = {
   'learn.relative.param.shaw': '자르는 거리 k',
   'learn.relative.param.t5': '버킷 수',
   'learn.relative.param.alibi': 'ALiBi 헤드',
-  'learn.relative.derived.alibi': ({ head, m, at10, steep, flat }) => `${head}번 헤드의 기울기는 ${m}입니다. 10칸 앞의 키는 점수가 ${at10}만큼 깎입니다. 기울기는 헤드마다 절반씩 줄어, ${steep}(0번 헤드, 가장 가파름)에서 ${flat}(7번 헤드, 가장 완만함)까지 갑니다.`,
+  'learn.relative.derived.alibi': ({ head, m, at10, steep, flat, hi, lo }) => `${head}번 헤드의 기울기는 ${m}입니다. 10칸 앞의 키는 점수가 ${at10}만큼 깎입니다. 기울기는 헤드마다 절반씩 줄어, ${steep}(${hi}번 헤드, 가장 가파름)에서 ${flat}(${lo}번 헤드, 가장 완만함)까지 갑니다.`,
   'learn.relative.derived.shaw': ({ k, distinct, own, L }) => `마지막 쿼리에서 보면 키 ${n(L)}개가 받는 번호는 ${distinct}가지뿐입니다. ${own}칸보다 먼 키는 모두 벡터 하나를 나눠 쓰므로, k = ${k}를 넘으면 거리가 모두 같아 보입니다.`,
   'learn.relative.derived.t5': ({ distinct, own, L }) => `마지막 쿼리에서 보면 키 ${n(L)}개가 버킷 ${distinct}개에 나뉘어 들어갑니다. 새 버킷은 ${own}칸 앞에서 마지막으로 시작하고, 그보다 먼 키는 모두 그 버킷을 함께 씁니다.`,
   'learn.relative.try': 'ALiBi에서 헤드를 하나씩 넘겨 보세요. 40칸 앞의 단어를 아직 볼 수 있는 헤드는 어느 것이고, 바로 옆 말고는 거의 보지 않는 헤드는 어느 것일까요?',
