@@ -118,6 +118,7 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
     expect(m.verdict).toBe('bag');
     expect(Number(m.outDiff)).toBeLessThan(1e-6);
     expect(Number(m.weightDiff)).toBeLessThan(1e-6);
+    expect(Number(m.sentenceDiff)).toBeLessThan(1e-6);   // the pooled sentence: a set of words
     // Token labels on both axes of both pictures.
     const labels = await page.$$eval(`${fig} .wo-fig`, (figs) => figs.slice(0, 2).map((f) => [...f.querySelectorAll('.wo-cols span')].map((s) => s.textContent)));
     expect(labels).toEqual([['I', 'love', 'AI'], ['AI', 'love', 'I']]);
@@ -130,6 +131,7 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
     m = await measure();
     expect(m.verdict).toBe('differs-encoding');
     expect(Number(m.outDiff)).toBeGreaterThan(1e-3);
+    expect(Number(m.sentenceDiff)).toBeGreaterThan(1e-4);
     expect(await page.textContent(`${fig} .wo-verdict`)).toMatch(/^Different .*RoPE/);
     // Typed order: "love I AI" (not a reversal) with ALiBi and no mask differs; the reversal does not.
     n = await drawn();

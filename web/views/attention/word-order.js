@@ -39,6 +39,7 @@ const STRINGS = {
     'wo.mixTitle': 'What each word receives: its attention output, as shares of the words it attends to',
     'wo.mixA': 'first order',
     'wo.legendA': 'upper bar: first order',
+    'wo.sentence': 'whole sentence (mean)',
     'wo.legendB': 'lower bar: second order',
     'wo.mixB': 'second order',
     'wo.mixAria': ({ word, a, b }) => `${word}: first order ${a}; second order ${b}`,
@@ -73,6 +74,7 @@ const STRINGS = {
     'wo.mixTitle': '단어마다 받는 것: 어텐션 출력을, 주의를 준 단어별 몫으로 나타냈습니다',
     'wo.mixA': '첫 번째 순서',
     'wo.legendA': '위 막대: 첫 번째 순서',
+    'wo.sentence': '문장 전체 (평균)',
     'wo.legendB': '아래 막대: 두 번째 순서',
     'wo.mixB': '두 번째 순서',
     'wo.mixAria': ({ word, a, b }) => `${word}: 첫 번째 순서 ${a}; 두 번째 순서 ${b}`,
@@ -344,6 +346,22 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
         h('span', { class: 'wo-mix-word', text: c.a[i] }),
         h('div', { class: 'wo-mix-bars' }, bar(ra, `${t('wo.mixA')}: ${text(ra)}`), bar(rb, `${t('wo.mixB')}: ${text(rb)}`))));
     }
+    // The sentence as one vector: the mean of every token's output (mean pooling). Without
+    // positions and mask it is the same for any order: a set, not a sequence.
+    const meanOf = (rows) => {
+      const out = new Float64Array(V);
+      for (let i = 0; i < n; i++) for (let v = 0; v < V; v++) out[v] += rows[i * V + v] / n;
+      return out;
+    };
+    const sa = meanOf(c.mixA);
+    const sb = meanOf(c.mixBack);
+    let sentenceDiff = 0;
+    for (let v = 0; v < V; v++) sentenceDiff = Math.max(sentenceDiff, Math.abs(sa[v] - sb[v]));
+    const textOf = (row) => c.vocab.map((w, v) => t('wo.share', w, pct(row[v]))).join(', ');
+    rowsEl.push(h('div', { class: 'wo-mix-row wo-mix-sentence', role: 'group', 'aria-label': t('wo.mixAria', { word: t('wo.sentence'), a: textOf(sa), b: textOf(sb) }) },
+      h('span', { class: 'wo-mix-word', text: t('wo.sentence') }),
+      h('div', { class: 'wo-mix-bars' }, bar(sa, `${t('wo.mixA')}: ${textOf(sa)}`), bar(sb, `${t('wo.mixB')}: ${textOf(sb)}`))));
+    el.dataset.sentenceDiff = String(sentenceDiff);
     mix.replaceChildren(h('div', { class: 'wo-mix-legend' },
       h('span', { class: 'wo-legend-a', text: t('wo.legendA') }), h('span', { class: 'wo-legend-b', text: t('wo.legendB') }),
       ...c.vocab.map((w, v) => {
