@@ -15,7 +15,7 @@ import { registerStrings } from '../../i18n/index.js';
 import { compareOrders, matchOrder, verdictOf, wordsOf } from './order.js';
 import { ensureStyles } from '../common.js';
 
-const STRINGS = {
+export const STRINGS = {
   en: {
     'wo.a': 'First order',
     'wo.b': 'Second order (the same words)',
