@@ -148,6 +148,13 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
     await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
     expect(await page.inputValue(`${fig} input.wo-text >> nth=1`)).toBe('I love AI');
     expect((await measure()).verdict).toBe('same-sentence');
+    // The keyboard moves a focused word too: "I" one place right.
+    n = await drawn();
+    await page.focus(`${fig} .wo-chip >> nth=0`);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
+    expect(await page.inputValue(`${fig} input.wo-text >> nth=1`)).toBe('love I AI');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('I');
     // Not a reordering: said so, and the last good pair stays.
     await page.fill(`${fig} input.wo-text >> nth=1`, 'I like AI');
     await page.waitForFunction((s) => document.querySelector(`${s} .wo-message`)?.textContent.includes('not a reordering'), fig);
