@@ -386,7 +386,7 @@ const decay = {
   id: 'decay',
   mount({ pe, t, figure, controls, derived, explore }) {
     const N = 2048;
-    const fig = lineFigure(figure, { t }, { x: t('learn.axis.distance'), y: t('learn.axis.meanCos') }, t('learn.decay.title'));
+    const fig = lineFigure(figure, { t }, { x: t('learn.axis.delta'), y: t('learn.axis.meanCos') }, t('learn.decay.title'));
     const base = slider(t('learn.control.base'), { min: 10, max: 1000000, value: 10000, log: true, format: (v) => formatInt(v), onInput: draw });
     const dim = slider(t('learn.control.dim'), { min: 16, max: 256, step: 16, value: 128, format: formatInt, onInput: draw });
     base.input.dataset.learnControl = '';
