@@ -1,5 +1,5 @@
 // Browser tests of the attention views (web/views/attention/): every head and their average with
-// a token read-out, one query's curves, the sentence shuffle (the permutation lesson, measured in
+// a token read-out, one query's curves, word order (the permutation lesson, measured in
 // the page), and the extrapolation chart; in English and Korean. Then the redraw time of a
 // 512-token, 8-head attention spec after a parameter change (target: one animation frame, 16 ms
 // median), printed. The real page, the real WebAssembly build, the system Chromium. Saves
@@ -77,13 +77,16 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
   });
 
   it('reads the tokens and the weight under the pointer, and follows a clicked query', async () => {
-    const n = await drawn(SENT);
-    await page.click(`${SENT} button:has-text("Use this sentence")`);
-    await drawnAfter(SENT, n);
-    const words = await page.$$eval(`${SENT} .attn-words li`, (lis) => lis.map((li) => li.firstChild.textContent));
-    expect(words).toEqual(['the', 'cat', 'sat', 'on', 'the', 'mat', '고양이가', '매트', '위에', '앉았다', 'and', 'the', 'dog', 'barked']);
+    // The sentence view puts its second order into the parameters; the heads view labels it. It
+    // loads when it comes near the screen.
+    await page.locator(SENT).scrollIntoViewIfNeeded();
+    await drawnAfter(SENT, 0);
+    await page.fill(`${SENT} input.wo-text >> nth=0`, 'the cat sat on the mat 고양이가 매트 위에 앉았다 and the dog barked');
+    await page.fill(`${SENT} input.wo-text >> nth=1`, 'the cat sat on the mat 고양이가 매트 위에 앉았다 and the dog barked');
+    const n = await drawn(HEADS);
+    await page.click(`${SENT} button:has-text("Show the second order in the other views")`);
+    await drawnAfter(HEADS, n);
     expect(await page.inputValue('#f-attention-length')).toBe('14');
-    await drawnAfter(HEADS, 0);
     const tile = page.locator(`${HEADS} canvas`).nth(2);   // head 1
     const box = await tile.boundingBox();
     // Row 6 ("고양이가"), column 1 ("cat") of 14.
@@ -99,40 +102,48 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
     await shot('attention-row', ROW);
   });
 
-  it('measures the permutation lesson in the page: same pattern without positions, another with them', async () => {
-    const diffAfterShuffle = async () => {
+  it('measures the word-order lesson in the page: labelled tokens, identical without positions, not with them', async () => {
+    const body = `${SENT} .view-body`;
+    const measure = () => page.evaluate((s) => ({ ...document.querySelector(s).dataset }), body);
+    const change = async (fn) => {
       const n = await drawn(SENT);
-      await page.click(`${SENT} button:has-text("Shuffle")`);
+      await fn();
       await drawnAfter(SENT, n);
-      await page.waitForFunction((s) => document.querySelector(`${s} .view-body`)?.dataset.diff !== undefined, SENT);
-      return Number(await page.evaluate((s) => document.querySelector(`${s} .view-body`).dataset.diff, SENT));
+      return measure();
     };
-    // RoPE and the causal mask: the shuffled sentence, put back in order, is a different pattern.
-    const withPositions = await diffAfterShuffle();
+    // "I love AI" against "AI love I", with the explorer's RoPE and causal mask.
+    await page.locator(SENT).scrollIntoViewIfNeeded();
+    await change(() => page.fill(`${SENT} input.wo-text >> nth=0`, 'I love AI'));
+    const labels = await page.$$eval(`${SENT} .wo-fig`, (figs) => figs.map((f) => [...f.querySelectorAll('.wo-rows span')].map((x) => x.textContent)));
+    expect(labels).toEqual([['I', 'love', 'AI'], ['AI', 'love', 'I'], ['I', 'love', 'AI']]);
+    let m = await measure();
+    expect(m.verdict).toBe('differs-both');
+    const withPositions = Number(m.outDiff);
     expect(withPositions).toBeGreaterThan(1e-3);
-    expect(await page.textContent(`${SENT} .attn-note`)).toMatch(/^A different pattern/);
+    expect(await page.textContent(`${SENT} .wo-verdict`)).toMatch(/^Different .*RoPE.*causal mask/);
+    // The read-out names the tokens.
+    const canvas = page.locator(`${SENT} .wo-fig >> nth=1`).locator('canvas').first();
+    const box = await canvas.boundingBox();
+    await canvas.hover({ position: { x: box.width / 6, y: (5 * box.height) / 6 } });
+    expect(await page.textContent(`${SENT} .wo-readout`)).toMatch(/^query “I” \(2\) → key “AI” \(0\): 0\.\d+/);
     await shot('attention-sentence-rope', SENT);
-    // No encoding, no mask: the same pattern to float32 rounding.
-    let n = await drawn(SENT);
-    await page.check(`${SENT} input[id$=nopos]`);
-    await drawnAfter(SENT, n);
-    n = await drawn(SENT);
-    await page.check(`${SENT} input[id$=nocausal]`);
-    await drawnAfter(SENT, n);
-    const without = await diffAfterShuffle();
+    // No encoding, no mask: identical to float32 rounding, and the two outputs agree pixel for pixel.
+    await change(() => page.selectOption(`${SENT} select.wo-enc`, 'none'));
+    m = await change(() => page.uncheck(`${SENT} input.wo-causal`));
+    expect(m.verdict).toBe('bag');
+    const without = Number(m.weightDiff);
     expect(without).toBeLessThan(1e-6);
-    expect(await page.textContent(`${SENT} .attn-note`)).toMatch(/^The same pattern/);
-    // The two pictures agree pixel for pixel.
-    const a = await canvasStats(page, `${SENT} .attn-pair figure:nth-child(1) canvas`);
-    const b = await canvasStats(page, `${SENT} .attn-pair figure:nth-child(2) canvas`);
-    expect(a.hash).toBe(b.hash);
+    expect(await page.textContent(`${SENT} .wo-verdict`)).toMatch(/^Identical/);
+    const bars = await page.$$eval(`${SENT} .wo-mix-row`, (rows) => rows.map((r) => [...r.querySelectorAll('.wo-bar')].map((b) => b.getAttribute('title'))));
+    for (const [a, b] of bars) expect(a.replace(/^[^:]*:/, '')).toBe(b.replace(/^[^:]*:/, ''));
     await shot('attention-sentence-none', SENT);
-    // The encoding comes back.
-    n = await drawn(SENT);
-    await page.uncheck(`${SENT} input[id$=nopos]`);
+    // The explorer's encoding changes: the view follows it.
+    const n = await drawn(SENT);
+    await page.selectOption(`${HEADS} select[id$=-enc]`, 'alibi');
     await drawnAfter(SENT, n);
-    expect(await page.inputValue('#f-attention-encoding')).toMatch(/"kind":"rope"/);
-    report.push(`  permutation lesson in the page: max |difference| ${withPositions.toFixed(3)} with RoPE + causal mask, ${without.toExponential(2)} without either`);
+    expect(await page.inputValue(`${SENT} select.wo-enc`)).toBe('alibi');
+    await page.selectOption(`${HEADS} select[id$=-enc]`, 'rope');
+    report.push(`  word order in the page: max |difference| in a word's output ${withPositions.toFixed(3)} with RoPE + causal mask, ${without.toExponential(2)} without either`);
   });
 
   it('draws the extrapolation chart: every encoding, entropy and local mass, reacting to T', async () => {
@@ -184,7 +195,7 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
     await drawnAfter(HEADS, 0);
     expect(await page.textContent(`${HEADS} h3, ${HEADS} h2`)).toBe('헤드별 패턴과 평균');
     expect(await page.textContent(`${HEADS} figcaption >> nth=0`)).toBe('헤드 평균');
-    expect(await page.textContent(`${SENT} button >> nth=1`)).toBe('단어 섞기');
+    expect(await page.textContent(`${SENT} button:has-text("뒤집기")`)).toBe('뒤집기');
     await page.waitForFunction((s) => document.querySelector(`${s} .view-body`)?.dataset.done, EXTRA);
     await shot('attention-ko', '#main');
   });

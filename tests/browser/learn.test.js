@@ -1,0 +1,176 @@
+// Browser test of the Learn path (web/pages/learn/): the index links every step; every step, in
+// English and in Korean, opens from its own link (a deep link), paints its figure, changes it when
+// its control moves, shows no raw string key and (in Korean) no English sentence, and logs no
+// error. The word-order step measures the permutation lesson on screen. Saves
+// tests/artifacts/learn-*.png.
+//   npx vitest run tests/browser/learn.test.js
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { suiteAvailability, openPage, canvasStats, logProblems, screenshot } from '../helpers/browser.js';
+import { STEP_IDS } from '../../web/pages/learn/steps.js';
+
+const avail = suiteAvailability('learn.test');
+
+// Words allowed in Korean text: names, symbols and the figures' own tokens.
+const NAMES = new Set(['PE', 'Lab', 'RoPE', 'M-RoPE', 'ALiBi', 'T5', 'Shaw', 'BERT', 'GPT', 'YaRN', 'NTK', 'PI', 'Llama', 'LongRoPE', 'Phi', 'Qwen2-VL',
+  'MAE', 'WebAssembly', 'SIMD', 'English', 'base', 'rad', 'float32', 'config.json', 'short_factor', 'long_factor', 'longrope', 'id', 'sin', 'cos',
+  'I', 'love', 'AI', 'viridis', 'cividis', 'aware', 'linear', 'k', 'd', 'p', 'q', 'm', 'n', 'i', 'j', 't', 'h', 'w', 'e', 'PE(p)', 'Transformer',
+  'sinusoidal', 'learned', 'none', 'GPT-2', 'Ctrl']);
+
+describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
+  let page;
+  let log;
+  let close;
+  let base;
+  const report = [];
+
+  beforeAll(async () => {
+    ({ page, log, close, server: { url: base } } = await openPage({ avail }));
+  });
+
+  afterAll(async () => {
+    if (report.length) console.log(`\nLearn path\n${report.join('\n')}\n`);
+    await close?.();
+  });
+
+  /** Open a Learn route by its link (a fresh load: a deep link) and wait until it is mounted. */
+  async function open(hash, ready) {
+    await page.goto('about:blank');   // a new document: the link is opened as a reader would, not as a hash change
+    await page.goto(`${base}${hash}`);
+    await page.waitForFunction((r) => document.documentElement.dataset.pageState === 'ready' && document.querySelector('.learn')?.dataset.ready === r, ready);
+  }
+  const drawn = () => page.evaluate(() => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0));
+  /** Statistics of the figure's first canvas once it has painted something. */
+  async function painted() {
+    await page.waitForFunction(() => {
+      const c = document.querySelector('.learn-figure canvas');
+      if (!c || !c.width || !c.height) return false;
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 3; i < px.length; i += 4) if (px[i]) return true;
+      return false;
+    });
+    return canvasStats(page, '.learn-figure canvas');
+  }
+
+  it('lists every step on the index, each linked as #learn/<step-id> in the page\'s language', async () => {
+    for (const lang of ['en', 'ko']) {
+      await open(lang === 'en' ? '?lang=en#learn' : '#learn?~lang=ko', 'index');
+      const links = await page.$$eval('.learn-index a', (as) => as.map((a) => decodeURIComponent(a.getAttribute('href'))));
+      expect(links).toEqual(STEP_IDS.map((id) => `#learn/${id}${lang === 'en' ? '' : '?~lang=ko'}`));
+      // Following a link from the index opens that step.
+      await page.click(`.learn-index a[data-step-link="${STEP_IDS[3]}"]`);
+      await page.waitForFunction((id) => document.querySelector('.learn')?.dataset.ready === id, STEP_IDS[3]);
+      expect(await page.getAttribute('html', 'lang')).toBe(lang);
+    }
+  });
+
+  for (const lang of ['en', 'ko']) {
+    it(`walks every step in ${lang}: deep link, figure, control, words`, async () => {
+      for (const [i, id] of STEP_IDS.entries()) {
+        await open(`?lang=en#learn/${id}${lang === 'ko' ? '?~lang=ko' : ''}`, id);
+        expect(await page.textContent('.learn-count'), id).toContain(String(i + 1));
+        const before = await painted();
+        expect(before.painted, `${lang} ${id} painted`).toBeGreaterThan(0);
+        expect(before.distinct, `${lang} ${id} colours`).toBeGreaterThan(1);
+        // The step's control: move it and wait for a new drawing that looks different.
+        const n = await drawn();
+        const control = page.locator('[data-learn-control]').first();
+        const tag = await control.evaluate((el) => el.tagName.toLowerCase());
+        if (tag === 'select') {
+          const values = await control.evaluate((el) => [...el.options].map((o) => o.value));
+          const now = await control.inputValue();
+          await control.selectOption(values.find((v) => v !== now && v !== 'none') ?? values[0]);
+        } else {
+          await control.evaluate((el) => {
+            el.value = String(Number(el.value) === Number(el.max) ? el.min : el.max);
+            el.dispatchEvent(new Event('input', { bubbles: true }));
+          });
+        }
+        await page.waitForFunction((k) => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0) > k, n);
+        await page.waitForFunction(([h]) => {
+          const c = document.querySelector('.learn-figure canvas');
+          const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          let hash = 2166136261;
+          for (let j = 0; j < px.length; j += 4) hash = Math.imul(hash ^ ((px[j] << 16) | (px[j + 1] << 8) | px[j + 2]) ^ (px[j + 3] << 24), 16777619) >>> 0;
+          return hash !== h;
+        }, [before.hash]);
+        // The words on the page: no raw key, and in Korean no English sentence.
+        const text = await page.evaluate(() => document.querySelector('.learn').innerText);
+        expect(text, `${lang} ${id}`).not.toMatch(/\blearn\.|\bwo\.[a-z]/);
+        expect(text, `${lang} ${id}`).not.toMatch(/undefined|NaN|\[object/);
+        if (lang === 'ko') {
+          const words = (text.match(/[A-Za-z][A-Za-z0-9_.()'-]*/g) ?? []).filter((w) => !/[(_]/.test(w) && !/^e-?[0-9]+$/.test(w) && !NAMES.has(w.replace(/[.,)]+$/, '')) && w.length > 2);
+          expect(words, `${id}: English words in Korean text`).toEqual([]);
+        }
+        // The explorer link carries this step's setting.
+        expect(await page.getAttribute('.learn-explore', 'href'), id).toMatch(/^#/);
+        if (i === 0 || id === 'rope') await screenshot(page, `learn-${id}-${lang}`);
+      }
+      expect(logProblems(log)).toEqual({});
+    });
+  }
+
+  it('the word-order step: the same words in another order are identical without positions, different with them', async () => {
+    await open('?lang=en#learn/order', 'order');
+    const fig = '.learn-figure';
+    const measure = () => page.evaluate((s) => ({ ...document.querySelector(s).dataset }), fig);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.verdict, fig);
+    let m = await measure();
+    expect(m.verdict).toBe('bag');
+    expect(Number(m.outDiff)).toBeLessThan(1e-6);
+    expect(Number(m.weightDiff)).toBeLessThan(1e-6);
+    expect(Number(m.sentenceDiff)).toBeLessThan(1e-6);   // the pooled sentence: a set of words
+    // Token labels on both axes of both pictures.
+    const labels = await page.$$eval(`${fig} .wo-fig`, (figs) => figs.slice(0, 2).map((f) => [...f.querySelectorAll('.wo-cols span')].map((s) => s.textContent)));
+    expect(labels).toEqual([['I', 'love', 'AI'], ['AI', 'love', 'I']]);
+    const a = await canvasStats(page, `${fig} .wo-fig:nth-child(1) canvas`);
+    expect(a.distinct).toBeGreaterThan(2);
+    // RoPE: the outputs part.
+    let n = await drawn();
+    await page.selectOption(`${fig} select.wo-enc`, 'rope');
+    await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
+    m = await measure();
+    expect(m.verdict).toBe('differs-encoding');
+    expect(Number(m.outDiff)).toBeGreaterThan(1e-3);
+    expect(Number(m.sentenceDiff)).toBeGreaterThan(1e-4);
+    expect(await page.textContent(`${fig} .wo-verdict`)).toMatch(/^Different .*RoPE/);
+    // Typed order: "love I AI" (not a reversal) with ALiBi and no mask differs; the reversal does not.
+    n = await drawn();
+    await page.selectOption(`${fig} select.wo-enc`, 'alibi');
+    await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
+    expect((await measure()).verdict).toBe('distances');
+    n = await drawn();
+    await page.fill(`${fig} input.wo-text >> nth=1`, 'love I AI');
+    await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
+    expect((await measure()).verdict).toBe('differs-encoding');
+    // Dragging a word reorders the second sentence (here back to "I love AI": the same sentence).
+    n = await drawn();
+    await page.dragAndDrop(`${fig} .wo-chip >> nth=0`, `${fig} .wo-chip >> nth=1`);
+    await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
+    expect(await page.inputValue(`${fig} input.wo-text >> nth=1`)).toBe('I love AI');
+    expect((await measure()).verdict).toBe('same-sentence');
+    // The keyboard moves a focused word too: "I" one place right.
+    n = await drawn();
+    await page.focus(`${fig} .wo-chip >> nth=0`);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
+    expect(await page.inputValue(`${fig} input.wo-text >> nth=1`)).toBe('love I AI');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('I');
+    // Not a reordering: said so, and the last good pair stays.
+    await page.fill(`${fig} input.wo-text >> nth=1`, 'I like AI');
+    await page.waitForFunction((s) => document.querySelector(`${s} .wo-message`)?.textContent.includes('not a reordering'), fig);
+    // The causal mask alone.
+    n = await drawn();
+    await page.fill(`${fig} input.wo-text >> nth=1`, 'AI love I');
+    await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
+    n = await drawn();
+    await page.selectOption(`${fig} select.wo-enc`, 'none');
+    await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
+    n = await drawn();
+    await page.check(`${fig} input.wo-causal`);
+    await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
+    m = await measure();
+    expect(m.verdict).toBe('differs-mask');
+    report.push(`  word order on screen: "I love AI" vs "AI love I", largest change in a word's output with the causal mask alone ${Number(m.outDiff).toFixed(3)}`);
+    expect(logProblems(log)).toEqual({});
+  });
+});

@@ -1,0 +1,122 @@
+// The Learn path's figure and control pieces: the explorer's own heatmap (web/plot/heatmap.js)
+// and Chart.js line plot (web/views/common.js makePlot), and small labelled controls. A figure
+// counts its drawings in data-drawn on the step's figure box (the browser test waits on it).
+import { h, uid } from '../../plot/dom.js';
+import { Heatmap } from '../../plot/heatmap.js';
+import { makePlot } from '../../views/common.js';
+import { formatValue } from '../../plot/format.js';
+
+/** Marks one more drawing of the step's figure. */
+export function markDrawn(box) {
+  box.dataset.drawn = String(Number(box.dataset.drawn || 0) + 1);
+}
+
+/**
+ * A heatmap in `box`: set({ data, rows, cols, range?, colormap? }) draws it. axes: { x, y, value }
+ * (names shown beside the axes and in the read-out).
+ */
+export function heatFigure(box, { pe, t }, axes, label) {
+  const holder = h('div', { class: 'learn-heat' });
+  const colour = h('p', { class: 'learn-colour', text: t('learn.colour', axes.value) });
+  box.append(colour, holder);
+  const hm = new Heatmap(holder, { colorize: (v, o) => pe.colorize(v, o), t, axes, label, compact: false });
+  hm.readout.textContent = '';
+  return {
+    hm,
+    set({ data, rows, cols, range = null, colormap = 'viridis', axes: newAxes = null }) {
+      if (newAxes) {
+        hm.axes = newAxes;
+        hm.xlabel.textContent = newAxes.x;
+        hm.ylabel.textContent = newAxes.y;
+        colour.textContent = t('learn.colour', newAxes.value);
+      }
+      if (hm.data) hm.setColormap(colormap);
+      else hm.colormap = colormap;
+      hm.setData({ data, rows, cols, range });
+      markDrawn(box);
+    },
+    destroy() {
+      hm.destroy?.();
+    },
+  };
+}
+
+/**
+ * A line plot in `box`: set(series, x0) draws it once Chart.js has loaded (series: [{ label,
+ * values, dash? }]). Labels: { x, y }.
+ */
+export function lineFigure(box, { t }, labels, ariaLabel) {
+  const holder = h('div', { class: 'learn-lines' });
+  box.append(holder);
+  let plot = null;
+  let pending = null;
+  let destroyed = false;
+  makePlot(holder, { t, xLabel: labels.x, yLabel: labels.y, label: ariaLabel }).then((p) => {
+    if (destroyed) {
+      p.destroy?.();
+      return;
+    }
+    plot = p;
+    if (pending) draw(...pending);
+  });
+  function draw(series, x0, newLabels) {
+    if (!plot) {
+      pending = [series, x0, newLabels];
+      return;
+    }
+    pending = null;
+    if (newLabels) plot.setLabels(newLabels);
+    plot.setData({ series, x0 });
+    markDrawn(box);
+  }
+  return {
+    set: (series, x0 = 0, newLabels = null) => draw(series, x0, newLabels),
+    destroy() {
+      destroyed = true;
+      plot?.destroy?.();
+    },
+  };
+}
+
+/**
+ * A labelled slider with its value beside it. opts: { min, max, step, value, log (a log₁₀ scale:
+ * min/max/value are the real values), format }. Returns { el, input, get(), set(v) }.
+ */
+export function slider(label, { min, max, step = 1, value, log = false, format = formatValue, onInput }) {
+  const id = uid('learn-s');
+  const toPos = (v) => (log ? Math.log10(v) : v);
+  const fromPos = (p) => (log ? Number((10 ** p).toPrecision(3)) : p);
+  const input = h('input', {
+    id, type: 'range', min: toPos(min), max: toPos(max), step: log ? 0.01 : step, value: toPos(value),
+  });
+  const out = h('output', { for: id, class: 'learn-value' });
+  const get = () => fromPos(Number(input.value));
+  const show = () => {
+    out.textContent = format(get());
+  };
+  show();
+  input.addEventListener('input', () => {
+    show();
+    onInput?.(get());
+  });
+  const el = h('div', { class: 'learn-control' }, h('label', { for: id, text: label }), input, out);
+  return {
+    el,
+    input,
+    get,
+    set(v) {
+      input.value = String(toPos(v));
+      show();
+    },
+  };
+}
+
+/** A labelled choice of options [{ value, label }] as a <select>. Returns { el, input, get() }. */
+export function choice(label, options, value, onChange) {
+  const id = uid('learn-c');
+  const input = h('select', { id }, ...options.map((o) => h('option', { value: o.value, text: o.label })));
+  input.value = value;
+  input.addEventListener('change', () => onChange(input.value));
+  const el = h('div', { class: 'learn-control' }, h('label', { for: id, text: label }), input);
+  return { el, input, get: () => input.value };
+}
