@@ -54,6 +54,14 @@ describe.skipIf(avail.skip)('pages beside the explorer, in Chromium', () => {
     expect(await page.getAttribute('#main', 'data-kind')).toBe('rope');
   });
 
+  it('a page\'s link to the explorer at its defaults draws the explorer (it was never drawn)', async () => {
+    await gotoApp(page, `${base}?lang=en#learn`);
+    await pageReady('learn');
+    await page.evaluate(() => { location.hash = '#v1/sinusoidal'; });
+    await page.waitForFunction(() => !document.documentElement.dataset.page && Number(document.getElementById('main').dataset.renders) > 0);
+    expect(await page.getAttribute('#main', 'data-kind')).toBe('sinusoidal');
+  });
+
   it('switches language in place and writes it into the route; a link carries it', async () => {
     await gotoApp(page, `${base}?lang=en#arena`);
     await pageReady('arena');

@@ -583,14 +583,19 @@ function onHashChange() {
     return;
   }
   if (app.page) {
-    // Back to the explorer: as it was left (or at its first kind).
+    // Back to the explorer: the link's setting, or the kind as it was left (a catalogue link). The
+    // explorer was not drawn while the page was shown, so this draws even when the link equals
+    // the explorer's current state.
     hidePage();
     const link = decodePermalink(location.hash);
-    if (link.status !== 'ok' || !link.hasParams) {
-      showKind(link.status === 'ok' ? link.kind : app.kind, app.specs[link.status === 'ok' ? link.kind : app.kind], { focus: true });
-      scheduleUrl();
-      return;
+    if (link.status === 'ok' && link.hasParams) applyLink(link, { focus: true });
+    else {
+      const kind = link.status === 'ok' ? link.kind : app.kind;
+      showKind(kind, app.specs[kind], { focus: true });
+      if (link.status === 'error') showNotice(app.t, link, 'kept');
     }
+    scheduleUrl();
+    return;
   }
   if (location.hash === currentHash()) return;
   const link = decodePermalink(location.hash);
