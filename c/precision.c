@@ -1,7 +1,8 @@
 // Precision lab (kind `rope_precision`, ../shared/spec-contract.md): the angle error of a RoPE
 // recipe whose inverse frequencies, positions, phases and cos/sin tables are each held in a
 // number format (float64, float32, bfloat16 or float16). The steps, as the contract defines them:
-//   f = round(ω_i, inv_freq_dtype); q = round(p, position_dtype);
+//   f = round(ω_i, inv_freq_dtype) (or, for PE_RECIPE_FLOAT32_POW, f as frameworks form it:
+//       float32 pow, then a float32 divide; pe_inv_freq_float32_pow); q = round(p, position_dtype);
 //   φ = round(q·f, phase_dtype), the product exact, rounded once;
 //   c, s = round(cos φ, table_dtype), round(sin φ, table_dtype), of the exact φ;
 //   error = |atan2(s, c) − p·ω_i| reduced modulo 2π into [0, π] (π when c or s is not finite).
@@ -279,6 +280,21 @@ double pe_angle_error(double c, double s, uint32_t p, double omega) {
 // Spec argument k of the rope config is argument FIRST_SPEC + k.
 #define FIRST_SPEC 11
 
+// Step 1 as transformers' _compute_default_rope_parameters does it in float32 (precision.h):
+// inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d)).
+void pe_inv_freq_float32_pow(double *f, const double *omega, const pe_rope_config *c) {
+    const int32_t d = pe_rope_rotary_dim(c), n = d / 2;
+    const double base32 = pe_round_float32(c->base);   // the scalar base meets a float32 tensor
+    for (int32_t i = 0; i < n; i++) {
+        const double e = pe_round_float32((double)(2 * i) / (double)d);   // arange(...).float() / d
+        const double power = pe_round_float32(pow(base32, e));             // base ** e, float32
+        const double framework = pe_round_float32(1.0 / power);           // 1.0 / (...), float32
+        // ω0_i as c/rope.c forms it before scaling: for an unscaled spec ω_i / ω0_i is exactly 1.
+        const double omega0 = 1.0 / pow(c->base, (double)(2 * i) / (double)d);
+        f[i] = pe_round_float32(framework * (omega[i] / omega0));
+    }
+}
+
 static inline int same_value(double a, double b) { return a == b || (a != a && b != b); }
 
 pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
@@ -292,7 +308,7 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
     if (scratch == NULL) return PE_ERR_ARG(6);
     if (dtypes == NULL) return PE_ERR_ARG(8);
     for (int k = 0; k < 4; k++)
-        if (!valid_dtype(dtypes[k])) return PE_ERR_ARG(8 + k);
+        if (!valid_dtype(dtypes[k]) && !(k == 0 && dtypes[k] == PE_RECIPE_FLOAT32_POW)) return PE_ERR_ARG(8 + k);
     if (c == NULL) return PE_ERR_ARG(FIRST_SPEC + 1);
     if (round_fn == NULL) return PE_ERR_ARG(28);
     if (phase_fn == NULL) return PE_ERR_ARG(29);
@@ -315,7 +331,10 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
     if (status > 100 && status < 200) return PE_ERR_ARG(FIRST_SPEC + PE_ERR_ARG_INDEX(status));
     if (status != PE_OK) return status;
 
-    round_fn(f, omega, n, dtypes[0]);   // step 1
+    if (dtypes[0] == PE_RECIPE_FLOAT32_POW)   // step 1
+        pe_inv_freq_float32_pow(f, omega, c);
+    else
+        round_fn(f, omega, n, dtypes[0]);
     for (int32_t i = 0; i < n; i++) {
         pe_turns t = pe_turns_from_omega(omega[i]);
         memcpy(turn_slots + i, &t, sizeof t);

@@ -426,8 +426,8 @@ static void test_bad_arguments(void) {
     CHECK(run_c(o, cs, sn, re, st, scratch, PE_MAX_POSITION - 8, ok, &c) == PE_OK, "the last offset");
     for (int k = 0; k < 4; k++) {
         int32_t bad[4] = {1, 1, 1, 1};
-        bad[k] = 4;
-        CHECK(run_c(o, cs, sn, re, st, scratch, 0, bad, &c) == PE_ERR_ARG(8 + k), "dtype %d = 4", k);
+        bad[k] = 5;   // 4 is float32_pow, step 1's own (test_float32_pow)
+        CHECK(run_c(o, cs, sn, re, st, scratch, 0, bad, &c) == PE_ERR_ARG(8 + k), "dtype %d = 5", k);
         bad[k] = -1;
         CHECK(run_c(o, cs, sn, re, st, scratch, 0, bad, &c) == PE_ERR_ARG(8 + k), "dtype %d = −1", k);
     }
@@ -479,7 +479,74 @@ static void test_bad_arguments(void) {
           "dtypes NULL");
 }
 
+// --- 6. inv_freq as frameworks form it (PE_RECIPE_FLOAT32_POW) ------------------------------------
+
+/** Float32 ulps between two float32 numbers (held as doubles) of the same sign. */
+static long ulps32(double a, double b) {
+    float fa = (float)a, fb = (float)b;
+    int32_t ia, ib;
+    memcpy(&ia, &fa, 4);
+    memcpy(&ib, &fb, 4);
+    return labs((long)ia - (long)ib);
+}
+
+static void test_float32_pow(void) {
+    enum { N = 64 };
+    float o[4 * N], cs[4 * N], sn[4 * N], re[4];
+    double st[2], scratch[8 * N];
+    const int32_t pow_recipe[4] = {PE_RECIPE_FLOAT32_POW, 1, 1, 1};
+    // Every f_i is a float32 number near round(ω_i): at dim 128 (exponents 2i/128 exact in
+    // float32) the float32 pow and the divide round twice, ≤ 1 ulp each way in practice
+    // (PyTorch measured in tests/precision.test.js); some entries differ, most do not. At other
+    // dims 2i/d is itself rounded to float32, and the pow magnifies that (up to 5 ulps here).
+    struct { double base; int32_t dim; long max_ulps; } cases[] = {{10000.0, 128, 1}, {500000.0, 128, 1},
+                                                                   {1e6, 96, 6}, {1e6, 80, 6}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        pe_rope_config c = config(4, cases[k].dim, cases[k].base);
+        CHECK(run_c(o, cs, sn, re, st, scratch, 0, pow_recipe, &c) == PE_OK, "float32_pow runs (dim %d)", c.dim);
+        const int n = c.dim / 2;
+        long worst = 0, differ = 0;
+        for (int i = 0; i < n; i++) {
+            const double omega = scratch[i], f = scratch[n + i];
+            CHECK(omega == 1.0 / pow(c.base, (double)(2 * i) / c.dim), "scratch[%d] holds ω (dim %d)", i, c.dim);
+            CHECK(f == (double)(float)f, "f_%d is a float32 number", i);
+            const long u = ulps32(f, (double)(float)omega);
+            if (u > worst) worst = u;
+            differ += u != 0;
+        }
+        CHECK(worst <= cases[k].max_ulps, "float32_pow: %ld ulps from round(ω) (dim %d, ≤ %ld)", worst, c.dim,
+              cases[k].max_ulps);
+        CHECK(differ > 0 && differ < n, "float32_pow: %ld of %d entries differ from round(ω) (dim %d)", differ, n,
+              c.dim);
+        // The float32 recipe's f is round(ω) itself.
+        const int32_t f32[4] = {1, 1, 1, 1};
+        CHECK(run_c(o, cs, sn, re, st, scratch, 0, f32, &c) == PE_OK, "float32 runs");
+        for (int i = 0; i < n; i++) CHECK(scratch[n + i] == (double)(float)scratch[i], "float32: f = round(ω)");
+    }
+    // A scaled spec: f_i = round32(framework_i · ω_i/ω0_i). Linear scaling by 4 divides by a
+    // power of two: exactly the unscaled framework value / 4.
+    pe_rope_config plain = config(4, 128, 10000.0), lin = plain;
+    lin.rope_type = PE_ROPE_LINEAR;
+    lin.factor = 4.0;
+    double fw[N];
+    CHECK(run_c(o, cs, sn, re, st, scratch, 0, pow_recipe, &plain) == PE_OK, "plain");
+    memcpy(fw, scratch + N, sizeof fw);
+    CHECK(run_c(o, cs, sn, re, st, scratch, 0, pow_recipe, &lin) == PE_OK, "linear");
+    long bad = 0;
+    for (int i = 0; i < N; i++) bad += scratch[N + i] != fw[i] / 4.0;
+    CHECK(bad == 0, "linear ×1/4: %ld of 64 frequencies are not the framework's / 4", bad);
+    // float32_pow is a step-1 format only.
+    for (int k = 1; k < 4; k++) {
+        int32_t dt[4] = {1, 1, 1, 1};
+        dt[k] = PE_RECIPE_FLOAT32_POW;
+        CHECK(run_c(o, cs, sn, re, st, scratch, 0, dt, &plain) == PE_ERR_ARG(8 + k), "float32_pow refused in step %d",
+              k + 1);
+    }
+    CHECK(isnan(pe_round_dtype(1.0, PE_RECIPE_FLOAT32_POW)), "pe_round_dtype: float32_pow is no rounding");
+}
+
 int main(void) {
+    test_float32_pow();
     test_round_trips();
     test_exact_product();
     test_simd_matches_scalar();
