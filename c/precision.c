@@ -287,7 +287,7 @@ void pe_inv_freq_float32_pow(double *f, const double *omega, const pe_rope_confi
     const double base32 = pe_round_float32(c->base);   // the scalar base meets a float32 tensor
     for (int32_t i = 0; i < n; i++) {
         const double e = pe_round_float32((double)(2 * i) / (double)d);   // arange(...).float() / d
-        const double power = pe_round_float32(pow(base32, e));             // base ** e, float32
+        const double power = pe_round_float32(pow(base32, e));            // base ** e, float32
         const double framework = pe_round_float32(1.0 / power);           // 1.0 / (...), float32
         // ω0_i as c/rope.c forms it before scaling: for an unscaled spec ω_i / ω0_i is exactly 1.
         const double omega0 = 1.0 / pow(c->base, (double)(2 * i) / (double)d);

@@ -499,8 +499,11 @@ static void test_float32_pow(void) {
     // float32) the float32 pow and the divide round twice, ≤ 1 ulp each way in practice
     // (PyTorch measured in tests/precision.test.js); some entries differ, most do not. At other
     // dims 2i/d is itself rounded to float32, and the pow magnifies that (up to 5 ulps here).
-    struct { double base; int32_t dim; long max_ulps; } cases[] = {{10000.0, 128, 1}, {500000.0, 128, 1},
-                                                                   {1e6, 96, 6}, {1e6, 80, 6}};
+    struct {
+        double base;
+        int32_t dim;
+        long max_ulps;
+    } cases[] = {{10000.0, 128, 1}, {500000.0, 128, 1}, {1e6, 96, 6}, {1e6, 80, 6}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         pe_rope_config c = config(4, cases[k].dim, cases[k].base);
         CHECK(run_c(o, cs, sn, re, st, scratch, 0, pow_recipe, &c) == PE_OK, "float32_pow runs (dim %d)", c.dim);
