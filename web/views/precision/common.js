@@ -2,6 +2,7 @@
 // rounding of positions into a format (integers only, for the sentences), the log axis and a
 // vertical marker for Chart.js plots. Drawing only while on screen, the line plot and the toolbar
 // fields are every view's: ../common.js.
+import { h } from '../../plot/dom.js';
 import { formatInt } from '../../plot/format.js';
 import { RECIPES, RECIPE_FIELDS } from '../../api/schema/precision.js';
 import { ensureStyles, sup } from '../common.js';
@@ -159,3 +160,48 @@ export function setMarks(plot, marks) {
 
 /** An integer with digit groups (positions). */
 export const pos = (p) => formatInt(p);
+
+/**
+ * The recipe as controls: a named recipe, or "custom" with the four formats, each a <select>
+ * (the page's parameter panel shows the recipe as JSON text). Changing one sets the page's
+ * `recipe` (ctx.setSpec). Returns { el, show(recipe) } (show: reflect the page's recipe).
+ */
+export function recipeControls(ctx, id) {
+  const { t, schema } = ctx;
+  const field = schema.fields.recipe;
+  const named = h('select', { id: `${id}-recipe`, class: 'prec-recipe' },
+    [...RECIPE_NAMES.map((n) => h('option', { value: n, text: recipeLabel(t, schema, n) })),
+      h('option', { value: 'custom', text: t('precision.recipe.custom') })]);
+  const dtypeSelects = {};
+  const custom = h('div', { class: 'prec-dtypes' });
+  for (const f of RECIPE_FIELDS) {
+    const sub = field.fields[f];
+    const sel = h('select', { id: `${id}-${f}`, 'data-field': f }, sub.values.map((v) => h('option', { value: v, text: v })));
+    sel.addEventListener('input', () => {
+      const recipe = Object.fromEntries(RECIPE_FIELDS.map((k) => [k, dtypeSelects[k].value]));
+      ctx.setSpec({ recipe: recipeName(recipe) ?? recipe });
+    });
+    dtypeSelects[f] = sel;
+    custom.append(h('div', { class: 'tool-field' }, h('label', { for: sel.id, text: t.tr(sub.label) }), sel));
+  }
+  named.addEventListener('input', () => {
+    if (named.value === 'custom') {
+      custom.hidden = false;
+      return;
+    }
+    ctx.setSpec({ recipe: named.value });
+  });
+  const el = h('div', { class: 'prec-recipe-box' },
+    h('div', { class: 'view-toolbar' }, h('div', { class: 'tool-field' }, h('label', { for: named.id, text: t.tr(field.label) }), named)),
+    custom);
+  return {
+    el,
+    show(recipe) {
+      const name = recipeName(recipe);
+      const d = dtypesOf(recipe);
+      if (document.activeElement !== named) named.value = name ?? 'custom';
+      for (const f of RECIPE_FIELDS) dtypeSelects[f].value = d[f];
+      custom.hidden = !!name && named.value !== 'custom';
+    },
+  };
+}

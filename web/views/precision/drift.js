@@ -75,7 +75,7 @@ export default {
     let destroyed = false;
 
     const dField = numberField(`${id}-d`, t('precision.drift.d'), { min: 1, step: 1, value: DEFAULT_DISTANCE });
-    dField.input.addEventListener('change', () => {
+    dField.input.addEventListener('input', () => {
       if (!state) return;
       const v = readInt(dField.input, 1, Math.max(1, state.spec.length - 2));
       dField.input.setAttribute('aria-invalid', String(v === null));

@@ -163,7 +163,7 @@ export default {
     // --- context and recipe
     const ctxField = numberField(`${id}-ctx`, t('precision.model.context'), { min: 2 * WINDOW, max: PE_MAX_POSITION, step: 1 });
     ctxField.input.classList.add('prec-wide');
-    ctxField.input.addEventListener('change', () => {
+    ctxField.input.addEventListener('input', () => {
       const v = readInt(ctxField.input, WINDOW, PE_MAX_POSITION);
       ctxField.input.setAttribute('aria-invalid', String(v === null));
       if (v !== null) ctx.setShared({ precisionContext: v });

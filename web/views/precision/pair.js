@@ -32,7 +32,7 @@ export default {
     let destroyed = false;
 
     const field = numberField(`${id}-p`, t('precision.pair.position'), { min: 0, step: 1 });
-    field.input.addEventListener('change', () => {
+    field.input.addEventListener('input', () => {
       if (!state) return;
       const v = readInt(field.input, state.spec.offset, state.spec.offset + state.spec.length - 1);
       field.input.setAttribute('aria-invalid', String(v === null));

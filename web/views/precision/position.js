@@ -4,13 +4,13 @@
 // one minimum and one maximum per pixel column of the visible range (decimate), so a million rows
 // draw as cheaply as a thousand and no spike is lost; zooming in resamples. The first collision
 // (a row equal to the one before) is marked. Buttons move the window far out by setting `offset`.
-import { h } from '../../plot/dom.js';
+import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { float32String, formatInt, formatValue } from '../../plot/format.js';
 import { PE_MAX_POSITION } from '../../api/schema/limits.js';
 import { DataTable, spread } from '../datatable.js';
 import { drawer, sup, withLinePlot } from '../common.js';
-import { ensurePrecisionStyles, finiteRange, log10Of, logY, recipeLabel, setMarks, useMarks } from './common.js';
+import { ensurePrecisionStyles, finiteRange, log10Of, logY, recipeControls, recipeLabel, setMarks, useMarks } from './common.js';
 
 /** Where the jump buttons put the window: centred on 2^k (clamped to the positions allowed). */
 const JUMPS = [0, 16, 20, 24, 30];
@@ -41,7 +41,9 @@ export default {
       return b;
     });
     const stats = h('p', { class: 'view-stats' });
-    el.append(h('div', { class: 'view-toolbar' }, h('span', { class: 'prec-tool-label', text: t('precision.pos.jumpLabel') }), jumps, stats));
+    const recipe = recipeControls(ctx, `${uid('ppos')}`);
+    el.append(recipe.el,
+      h('div', { class: 'view-toolbar' }, h('span', { class: 'prec-tool-label', text: t('precision.pos.jumpLabel') }), jumps, stats));
     const summary = h('p', { class: 'prec-summary', 'aria-live': 'polite' });
     const box = h('div', { class: 'lp-box' });
     el.append(summary, box);
@@ -125,7 +127,10 @@ export default {
         state = next;
         box.classList.toggle('stale', !!next.stale);
         if (next.changed.has('theme') && plot) plot.applyTheme();
-        if (next.changed.has('result')) describe();
+        if (next.changed.has('result')) {
+          recipe.show(next.spec.recipe);
+          describe();
+        }
         if (next.changed.has('result') || next.changed.has('theme')) drawing.request();
       },
       destroy() {

@@ -9,6 +9,7 @@ const en = {
   'precision.x.position': 'position',
   'precision.x.pair': 'pair i (fast → slow)',
   'precision.y.error': 'angle error (rad, log scale)',
+  'precision.recipe.custom': 'custom: choose each format',
 
   // --- error by position
   'precision.pos.title': 'Error by position',
@@ -101,7 +102,7 @@ const en = {
   'precision.model.fastest': (k, list) => `the ${k} fastest, pairs ${list}`,
   'precision.model.slowest': (k, list) => `the ${k} slowest, pairs ${list}`,
   'precision.model.worst': (e, p) => `Worst angle error: ${e} rad, at position ${p}.`,
-  'precision.model.collide': (p) => `Whole rows collide (neighbouring positions get identical cos/sin) from position ${p}.`,
+  'precision.model.collide': (p) => `Whole rows collide (neighbouring positions get identical cos/sin) by position ${p} at the latest.`,
   'precision.model.how': (w, n) => `Computed over ${n} windows of ${w} positions, ending at powers of two and at the context; a pair counts as lost when its error reaches half its step, ω_i / 2.`,
   'precision.model.failed': (msg) => `Not computed: ${msg}`,
   'precision.model.show': 'Show the end of this context above',
@@ -131,6 +132,7 @@ const ko = {
   'precision.x.position': '위치',
   'precision.x.pair': '쌍 i (빠름 → 느림)',
   'precision.y.error': '각도 오차 (라디안, 로그 눈금)',
+  'precision.recipe.custom': '직접 정하기: 단계마다 형식 고르기',
 
   // --- 위치별 오차
   'precision.pos.title': '위치별 오차',
@@ -223,7 +225,7 @@ const ko = {
   'precision.model.fastest': (k, list) => `가장 빠른 ${k}개, 쌍 ${list}`,
   'precision.model.slowest': (k, list) => `가장 느린 ${k}개, 쌍 ${list}`,
   'precision.model.worst': (e, p) => `가장 큰 각도 오차는 위치 ${p}에서 ${e} 라디안입니다.`,
-  'precision.model.collide': (p) => `위치 ${p}부터는 행 전체가 충돌합니다 (이웃 위치의 cos/sin이 똑같아집니다).`,
+  'precision.model.collide': (p) => `늦어도 위치 ${p}에서는 이미 행 전체가 충돌합니다 (이웃 위치의 cos/sin이 똑같아집니다).`,
   'precision.model.how': (w, n) => `위치 ${w}개짜리 구간 ${n}개(2의 거듭제곱과 문맥 끝에서 끝나는 구간)로 계산했습니다. 오차가 한 걸음의 절반 ω_i / 2에 이르면 그 쌍을 잃은 것으로 셉니다.`,
   'precision.model.failed': (msg) => `계산하지 못했습니다: ${msg}`,
   'precision.model.show': '이 문맥의 끝을 위에서 보기',
