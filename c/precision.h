@@ -120,4 +120,27 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
                                     double *scratch, int32_t offset, const int32_t dtypes[4], const pe_rope_config *c,
                                     pe_round_array_fn round_fn, pe_phase_array_fn phase_fn);
 
+// The sweep: pe_rope_precision's row_error and stats alone, without its (length, n) tables, for
+// long runs of positions (the page's error curve and collisions; npm run bench). Identical
+// row_error (bit for bit) and stats; per row only the pairs that can hold the row's largest
+// error are computed in full (see c/precision.c).
+//   scratch: PE_PRECISION_SWEEP_SCRATCH(n) doubles
+// Errors: PE_ERR_ARG(1..3) for row_error, stats, scratch (NULL); 4 offset; 5..8 the dtypes;
+// PE_ERR_ARG(8 + k) for the k-th rope spec argument (9 = length). Never allocates; never aborts.
+#define PE_PRECISION_SWEEP_SCRATCH(n) (8 * (int64_t)(n))
+PE_API pe_status pe_rope_precision_sweep(float *row_error, double *stats, double *scratch, int32_t offset,
+                                         int32_t inv_freq_dtype, int32_t position_dtype, int32_t phase_dtype,
+                                         int32_t table_dtype, int32_t length, int32_t dim, double base,
+                                         double partial_rotary_factor, int32_t max_position_embeddings,
+                                         int32_t rope_type, double factor, int32_t original_max_position_embeddings,
+                                         double beta_fast, double beta_slow, int32_t truncate, double mscale,
+                                         double mscale_all_dim, double attention_factor, double low_freq_factor,
+                                         double high_freq_factor);
+
+// The sweep with its inner loops given, for the native tests (PE_ERR_ARG(25) or (26) for a NULL
+// function). c's field k is spec argument 8 + k.
+pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, double *scratch, int32_t offset,
+                                          const int32_t dtypes[4], const pe_rope_config *c, pe_round_array_fn round_fn,
+                                          pe_phase_array_fn phase_fn);
+
 #endif   // PE_PRECISION_H

@@ -548,7 +548,89 @@ static void test_float32_pow(void) {
     CHECK(isnan(pe_round_dtype(1.0, PE_RECIPE_FLOAT32_POW)), "pe_round_dtype: float32_pow is no rounding");
 }
 
+// --- 7. The sweep: the kernel's row_error and collisions, bit for bit ------------------------------
+
+static void test_sweep(void) {
+    enum { L = 600, MAXN = 64 };
+    static float out[L * MAXN], cs[L * MAXN], sn[L * MAXN], re[L], re2[L];
+    static double scratch[8 * MAXN], scratch2[8 * MAXN];
+    double st[2], st2[2];
+    static const int32_t recipes[][4] = {{0, 0, 0, 0}, {1, 1, 1, 1}, {1, 1, 1, 2}, {1, 2, 1, 1}, {2, 1, 1, 1},
+                                         {1, 1, 2, 1}, {3, 3, 3, 3}, {4, 1, 1, 1}, {0, 2, 3, 2}, {1, 3, 1, 2},
+                                         {0, 1, 2, 3}, {2, 2, 2, 2}, {3, 1, 1, 1}, {1, 1, 3, 0}};
+    static const int32_t offsets[] = {0, 250, 4000, 15700, 65300, 1000000, 16777000, 2147000000};
+    struct {
+        int32_t dim;
+        double base;
+        int32_t type;
+    } specs[] = {{128, 10000.0, PE_ROPE_DEFAULT}, {64, 500000.0, PE_ROPE_LLAMA3}, {20, 1e6, PE_ROPE_DEFAULT}};
+    long rows = 0, bad_rows = 0, bad_stats = 0;
+    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; sp++) {
+        for (size_t rc = 0; rc < sizeof recipes / sizeof recipes[0]; rc++) {
+            for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
+                pe_rope_config c = config(L, specs[sp].dim, specs[sp].base);
+                if (specs[sp].type == PE_ROPE_LLAMA3) {
+                    c.rope_type = PE_ROPE_LLAMA3;
+                    c.factor = 8.0;
+                    c.original_max_position_embeddings = 8192;
+                    c.low_freq_factor = 1.0;
+                    c.high_freq_factor = 4.0;
+                }
+                if (offsets[o] > PE_MAX_POSITION - L) continue;
+                CHECK(pe_rope_precision_variant(out, cs, sn, re, st, scratch, offsets[o], recipes[rc], &c,
+                                                pe_round_array_scalar, pe_phase_array_scalar) == PE_OK,
+                      "kernel runs");
+                for (int simd = 0; simd < 2; simd++) {
+                    pe_status s2 =
+                        simd ? pe_rope_precision_sweep(re2, st2, scratch2, offsets[o], recipes[rc][0], recipes[rc][1],
+                                                       recipes[rc][2], recipes[rc][3], c.length, c.dim, c.base,
+                                                       c.partial_rotary_factor, c.max_position_embeddings, c.rope_type,
+                                                       c.factor, c.original_max_position_embeddings, c.beta_fast,
+                                                       c.beta_slow, c.truncate, c.mscale, c.mscale_all_dim,
+                                                       c.attention_factor, c.low_freq_factor, c.high_freq_factor)
+                             : pe_rope_precision_sweep_variant(re2, st2, scratch2, offsets[o], recipes[rc], &c,
+                                                               pe_round_array_scalar, pe_phase_array_scalar);
+                    CHECK(s2 == PE_OK, "sweep runs");
+                    for (int r = 0; r < L; r++) {
+                        rows++;
+                        if (memcmp(re + r, re2 + r, 4)) {
+                            if (bad_rows < 5)
+                                printf("  sweep row_error differs: dim %d recipe %zu offset %d row %d: %.9g vs %.9g\n",
+                                       c.dim, rc, offsets[o], r, re[r], re2[r]);
+                            bad_rows++;
+                        }
+                    }
+                    if (st[0] != st2[0] || st[1] != st2[1]) {
+                        if (bad_stats < 5)
+                            printf("  sweep stats differ: dim %d recipe %zu offset %d: %g/%g vs %g/%g\n", c.dim, rc,
+                                   offsets[o], st[0], st[1], st2[0], st2[1]);
+                        bad_stats++;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(bad_rows == 0, "sweep: %ld of %ld rows differ from the kernel's row_error", bad_rows, rows);
+    CHECK(bad_stats == 0, "sweep: %ld runs with other collisions than the kernel's", bad_stats);
+    pe_rope_config c = config(4, 8, 10000.0);
+    const int32_t ok[4] = {1, 1, 1, 1}, bad[4] = {1, 4, 1, 1};
+    CHECK(pe_rope_precision_sweep_variant(NULL, st2, scratch2, 0, ok, &c, pe_round_array_scalar,
+                                          pe_phase_array_scalar) == PE_ERR_ARG(1),
+          "sweep: row_error NULL");
+    CHECK(pe_rope_precision_sweep_variant(re2, st2, scratch2, -1, ok, &c, pe_round_array_scalar,
+                                          pe_phase_array_scalar) == PE_ERR_ARG(4),
+          "sweep: offset < 0");
+    CHECK(pe_rope_precision_sweep_variant(re2, st2, scratch2, 0, bad, &c, pe_round_array_scalar,
+                                          pe_phase_array_scalar) == PE_ERR_ARG(6),
+          "sweep: float32_pow positions");
+    c.dim = 7;
+    CHECK(pe_rope_precision_sweep_variant(re2, st2, scratch2, 0, ok, &c, pe_round_array_scalar,
+                                          pe_phase_array_scalar) == PE_ERR_ARG(10),
+          "sweep: odd dim is spec argument 2");
+}
+
 int main(void) {
+    test_sweep();
     test_float32_pow();
     test_round_trips();
     test_exact_product();
