@@ -145,7 +145,8 @@ export default {
     for (const [key, m] of Object.entries(MODELS)) {
       chips.append(h('button', {
         type: 'button', class: 'chip', 'data-model': key, text: m.label, title: m.repo,
-        on: { click: () => { pasted = null; ctx.setShared({ precisionModel: key }); } },
+        // A model brings its own context (max_position_embeddings): the field starts from it again.
+        on: { click: () => { pasted = null; ctx.setShared({ precisionModel: key, precisionContext: null }); } },
       }));
     }
     const area = h('textarea', {
@@ -299,7 +300,8 @@ export default {
       const ctxText = formatInt(s.context);
       const n = a.n;
       let which = pairList(a.lost);
-      if (a.lost.length && a.lost[0] === 0 && a.lost[a.lost.length - 1] === a.lost.length - 1) which = t('precision.model.fastest', a.lost.length, which);
+      if (a.lost.length === n) which = t('precision.model.all');
+      else if (a.lost.length && a.lost[0] === 0 && a.lost[a.lost.length - 1] === a.lost.length - 1) which = t('precision.model.fastest', a.lost.length, which);
       else if (a.lost.length && a.lost[0] === n - a.lost.length && a.lost[a.lost.length - 1] === n - 1) which = t('precision.model.slowest', a.lost.length, which);
       verdict.textContent = a.lost.length
         ? t('precision.model.lost', name, ctxText, a.lost.length, n, which, formatInt(Math.max(0, a.firstLoss)))
