@@ -8,6 +8,7 @@
 //   bench/sinusoidal.js  the 2000 × 1600 sinusoidal table: WASM kernels, pe.compute, JS, PyTorch/NumPy
 //   bench/rope.js        RoPE applied to [32, 4096, 128]: WASM kernels, pe.applyRope, JS, PyTorch
 //   bench/attention.js   causal RoPE attention weights at lengths 2048 and 4096: WASM, pe.compute, PyTorch
+//   bench/precision.js   the precision lab's full sweep, 2^20 positions × dim 128: WASM SIMD, PyTorch
 //   bench/page.js        the page in headless Chromium: weight, first plot, input → painted frame
 // With --json FILE the sinusoidal JSON goes to FILE and the others next to it (FILE.rope.json, …).
 //
@@ -32,6 +33,8 @@ async function main() {
   // Attention at 4096 is slow in PyTorch and the scalar kernel: at most 10 timed runs.
   parts.push({ part: 'attention', ...(await runAttention({ ...opts, runs: Math.min(opts.runs, 10), json: sibling('.attention.json') })) });
   parts.push({ part: 'arena', ...(await (await import('./arena.js')).runArena({ ...opts, runs: Math.min(opts.runs, 20), json: sibling('.arena.json') })) });
+  // The precision sweep takes seconds per run: one timed run.
+  parts.push({ part: 'precision', ...(await (await import('./precision.js')).runPrecision({ ...opts, runs: 1, warmup: 0, json: sibling('.precision.json') })) });
   if (opts.page) parts.push({ part: 'page', ...(await runPage({ json: sibling('.page.json') })) });
   const missed = summarize(parts);
   if (opts.strict && missed.length) process.exit(1);

@@ -1,7 +1,8 @@
 // Precision lab (kind `rope_precision`, ../shared/spec-contract.md): the angle error of a RoPE
 // recipe whose inverse frequencies, positions, phases and cos/sin tables are each held in a
 // number format (float64, float32, bfloat16 or float16). The steps, as the contract defines them:
-//   f = round(ω_i, inv_freq_dtype); q = round(p, position_dtype);
+//   f = round(ω_i, inv_freq_dtype) (or, for PE_RECIPE_FLOAT32_POW, f as frameworks form it:
+//       float32 pow, then a float32 divide; pe_inv_freq_float32_pow); q = round(p, position_dtype);
 //   φ = round(q·f, phase_dtype), the product exact, rounded once;
 //   c, s = round(cos φ, table_dtype), round(sin φ, table_dtype), of the exact φ;
 //   error = |atan2(s, c) − p·ω_i| reduced modulo 2π into [0, π] (π when c or s is not finite).
@@ -278,6 +279,23 @@ double pe_angle_error(double c, double s, uint32_t p, double omega) {
 
 // Spec argument k of the rope config is argument FIRST_SPEC + k.
 #define FIRST_SPEC 11
+// … and of the sweep (pe_rope_precision_sweep), SWEEP_FIRST_SPEC + k.
+#define SWEEP_FIRST_SPEC 8
+
+// Step 1 as transformers' _compute_default_rope_parameters does it in float32 (precision.h):
+// inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d)).
+void pe_inv_freq_float32_pow(double *f, const double *omega, const pe_rope_config *c) {
+    const int32_t d = pe_rope_rotary_dim(c), n = d / 2;
+    const double base32 = pe_round_float32(c->base);   // the scalar base meets a float32 tensor
+    for (int32_t i = 0; i < n; i++) {
+        const double e = pe_round_float32((double)(2 * i) / (double)d);   // arange(...).float() / d
+        const double power = pe_round_float32(pow(base32, e));            // base ** e, float32
+        const double framework = pe_round_float32(1.0 / power);           // 1.0 / (...), float32
+        // ω0_i as c/rope.c forms it before scaling: for an unscaled spec ω_i / ω0_i is exactly 1.
+        const double omega0 = 1.0 / pow(c->base, (double)(2 * i) / (double)d);
+        f[i] = pe_round_float32(framework * (omega[i] / omega0));
+    }
+}
 
 static inline int same_value(double a, double b) { return a == b || (a != a && b != b); }
 
@@ -292,7 +310,7 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
     if (scratch == NULL) return PE_ERR_ARG(6);
     if (dtypes == NULL) return PE_ERR_ARG(8);
     for (int k = 0; k < 4; k++)
-        if (!valid_dtype(dtypes[k])) return PE_ERR_ARG(8 + k);
+        if (!valid_dtype(dtypes[k]) && !(k == 0 && dtypes[k] == PE_RECIPE_FLOAT32_POW)) return PE_ERR_ARG(8 + k);
     if (c == NULL) return PE_ERR_ARG(FIRST_SPEC + 1);
     if (round_fn == NULL) return PE_ERR_ARG(28);
     if (phase_fn == NULL) return PE_ERR_ARG(29);
@@ -315,7 +333,10 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
     if (status > 100 && status < 200) return PE_ERR_ARG(FIRST_SPEC + PE_ERR_ARG_INDEX(status));
     if (status != PE_OK) return status;
 
-    round_fn(f, omega, n, dtypes[0]);   // step 1
+    if (dtypes[0] == PE_RECIPE_FLOAT32_POW)   // step 1
+        pe_inv_freq_float32_pow(f, omega, c);
+    else
+        round_fn(f, omega, n, dtypes[0]);
     for (int32_t i = 0; i < n; i++) {
         pe_turns t = pe_turns_from_omega(omega[i]);
         memcpy(turn_slots + i, &t, sizeof t);
@@ -355,6 +376,242 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
         swap = prev_s;
         prev_s = cur_s;
         cur_s = swap;
+    }
+    stats[0] = collisions;
+    stats[1] = first_collision;
+    return PE_OK;
+}
+
+// --- the sweep: row_error and collisions only ------------------------------------------------------
+//
+// What pe_rope_precision_variant gives in row_error and stats, without forming cos, sin and the
+// error of every entry. Per row, every pair's phase error is first bounded without trig:
+//   d_i = (φ_i − q·f_i) + q·(f_i − ω_i) + (q − p)·ω_i      (= φ_i − p·ω_i; q·f_i by a two-product)
+// and the table moves the angle by at most 2·2^-t (t the table format's significant bits: the
+// point (c, s) is within √2·2^-t of the unit circle at φ), so each entry's error lies within
+// B_i = 2·2^-t + m_i of |wrap(d_i)| (m_i: rounding of d_i and of the wrap, and the exact angle's
+// fixed-point error). Only the pairs that can reach the row's largest lower bound are computed
+// exactly, the kernel's way (cos, sin, round, angle_error): the row's maximum is the kernel's,
+// bit for bit. A row collides with the one before when every pair's φ is the same, or, pair by
+// pair, when the angles are too close for the table to tell them apart and the computed c and s
+// agree; angles farther apart than 4·2^-t (wrapped) always differ in c or s.
+
+/** Significant bits of the table format (float64: libm's cos/sin, within 2 ulps). */
+static int table_bits(int32_t dtype) {
+    switch (dtype) {
+    case PE_RECIPE_FLOAT32: return 24;
+    case PE_RECIPE_BFLOAT16: return 8;
+    case PE_RECIPE_FLOAT16: return 11;
+    default: return 51;
+    }
+}
+
+/** x − 2π·round(x/2π): within 1e-15·|x| of the exact reduction into [−π, π] (a hair past ±π at most). */
+static inline double wrap_angle(double x) { return x - PE_TWO_PI * nearbyint(x * (1.0 / PE_TWO_PI)); }
+
+/** The kernel's table entry and error for one pair. */
+static inline double exact_entry(double phi, int32_t dtype, uint32_t p, pe_turns t, double *c, double *s) {
+    *c = pe_round_dtype(cos(phi), dtype);
+    *s = pe_round_dtype(sin(phi), dtype);
+    return angle_error(*c, *s, p, t);
+}
+
+pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, double *scratch, int32_t offset,
+                                          const int32_t dtypes[4], const pe_rope_config *c, pe_round_array_fn round_fn,
+                                          pe_phase_array_fn phase_fn) {
+    if (row_error == NULL) return PE_ERR_ARG(1);
+    if (stats == NULL) return PE_ERR_ARG(2);
+    if (scratch == NULL) return PE_ERR_ARG(3);
+    if (dtypes == NULL) return PE_ERR_ARG(5);
+    for (int k = 0; k < 4; k++)
+        if (!valid_dtype(dtypes[k]) && !(k == 0 && dtypes[k] == PE_RECIPE_FLOAT32_POW)) return PE_ERR_ARG(5 + k);
+    if (c == NULL) return PE_ERR_ARG(SWEEP_FIRST_SPEC + 1);
+    if (round_fn == NULL) return PE_ERR_ARG(25);
+    if (phase_fn == NULL) return PE_ERR_ARG(26);
+    pe_status status = pe_rope_check(c);
+    if (status > 100 && status < 200) return PE_ERR_ARG(SWEEP_FIRST_SPEC + PE_ERR_ARG_INDEX(status));
+    if (status != PE_OK) return status;
+    const int32_t length = c->length, n = pe_rope_rotary_dim(c) / 2;
+    if (offset < 0 || offset > PE_MAX_POSITION - length) return PE_ERR_ARG(4);
+    if ((int64_t)n > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
+
+    // scratch: ω, f, the turns of ω, φ of this row and of the row before, each pair's bound, f − ω,
+    // and the suffix bounds.
+    double *omega = scratch, *f = scratch + n, *turn_slots = scratch + 2 * (size_t)n;
+    double *phi = scratch + 3 * (size_t)n, *prev = scratch + 4 * (size_t)n, *w = scratch + 5 * (size_t)n;
+    double *df = scratch + 6 * (size_t)n;
+    double attention_factor;
+    status = pe_rope_inv_freq(omega, &attention_factor, c);
+    if (status > 100 && status < 200) return PE_ERR_ARG(SWEEP_FIRST_SPEC + PE_ERR_ARG_INDEX(status));
+    if (status != PE_OK) return status;
+    if (dtypes[0] == PE_RECIPE_FLOAT32_POW) pe_inv_freq_float32_pow(f, omega, c);
+    else
+        round_fn(f, omega, n, dtypes[0]);
+    for (int32_t i = 0; i < n; i++) {
+        pe_turns t = pe_turns_from_omega(omega[i]);
+        memcpy(turn_slots + i, &t, sizeof t);
+    }
+    const int32_t table = dtypes[3];
+    const double tb = 2.0 * ldexp(1.0, -table_bits(table));              // the table's angle bound
+    const double apart = 4.0 * ldexp(1.0, -table_bits(table)) + 1e-12;   // angles the table tells apart
+    // q and f of at most 24 bits each (float32 or narrower): q·f is exact in float64.
+    const int narrow = dtypes[0] != PE_RECIPE_FLOAT64 && dtypes[1] != PE_RECIPE_FLOAT64;
+    // … and float32 angles: step 3 is then a plain float32 rounding of that product, done in the
+    // bound loop (the same value phase_fn gives: one round-to-nearest-even, subnormals and ∞ alike).
+    const int fused = narrow && dtypes[2] == PE_RECIPE_FLOAT32;
+    // f − ω (exact: f is ω rounded, within a factor 2 of it, or 0) and the largest f, |f − ω|, ω,
+    // for the margin of each row: d's three terms are at most |q|·(f + |f − ω|)·2 and |q − p|·ω.
+    double fbig = 0.0, dfmax = 0.0, omax = 0.0;
+    for (int32_t i = 0; i < n; i++) {
+        df[i] = f[i] - omega[i];
+        fbig = fbig > fabs(f[i]) ? fbig : fabs(f[i]);
+        dfmax = dfmax > fabs(df[i]) ? dfmax : fabs(df[i]);
+        omax = omax > fabs(omega[i]) ? omax : fabs(omega[i]);
+    }
+    // suffix[i] = max over pairs j ≥ i of f_j·2^-24 + |f_j − ω_j|: q·suffix[i] bounds |d_j| there
+    // when positions are exact and angles float32 (|φ − q·f| ≤ half a float32 ulp of q·f).
+    double *suffix = scratch + 7 * (size_t)n;
+    for (int32_t i = n - 1; i >= 0; i--) {
+        const double b = fabs(f[i]) * 0x1p-24 + fabs(df[i]);
+        suffix[i] = i + 1 < n && suffix[i + 1] > b ? suffix[i + 1] : b;
+    }
+    double collisions = 0.0, first_collision = -1.0, qprev = 0.0;
+    int prev_fused = 0;
+    for (int32_t r = 0; r < length; r++) {
+        const uint32_t p = (uint32_t)offset + (uint32_t)r;
+        const double q = pe_round_dtype((double)p, dtypes[1]);
+        const int fuse = fused && q - q == 0.0;   // (a non-finite q leaves every φ non-finite)
+        if (!fuse) phase_fn(phi, q, f, n, dtypes[2]);
+        // Bounds: w[i] = |wrap(d_i)| (φ finite), the row's margin for the rounding of d_i and of
+        // the wrap, and whether some φ is not finite (that entry's error is π exactly).
+        const double qp = q - (double)p;
+        int all_pi = !(q - q == 0.0);
+        double lower = 0.0;   // the largest lower bound of the row's maximum
+        double margin = 2e-9;
+        int32_t stop = n;   // pairs from stop on cannot hold the row's maximum
+        if (!all_pi) {
+            margin += 1e-15 * (fabs(q) * (fbig + dfmax) * 2.0 + fabs(qp) * omax);
+            int32_t i = 0;
+            double top = 0.0;
+#if PE_HAVE_SIMD
+            if (fuse && qp == 0.0 && q * suffix[0] < 3.0) {
+                // float32 positions, frequencies and angles (transformers' path): φ = fl32(q·f) and
+                // d = (φ − q·f) + q·(f − ω), |d| ≤ q·suffix[0] < 3 < π here (no wrap). By blocks of 8 pairs, stopping
+                // once no later pair can reach the row's maximum (q·suffix[i] bounds them all).
+                const v128_t vq = wasm_f64x2_splat(q);
+                v128_t vtop = wasm_f64x2_splat(0.0);
+                for (; i + 8 <= n;) {
+                    for (int k = 0; k < 4; k++, i += 2) {
+                        const v128_t prod = wasm_f64x2_mul(vq, wasm_v128_load(f + i));
+                        const v128_t ph = wasm_f64x2_promote_low_f32x4(wasm_f32x4_demote_f64x2_zero(prod));
+                        v128_t d = wasm_f64x2_sub(ph, prod);
+                        d = wasm_f64x2_abs(wasm_f64x2_add(d, wasm_f64x2_mul(vq, wasm_v128_load(df + i))));
+                        wasm_v128_store(w + i, d);
+                        vtop = wasm_f64x2_pmax(vtop, d);
+                    }
+                    const double t0 = wasm_f64x2_extract_lane(vtop, 0), t1 = wasm_f64x2_extract_lane(vtop, 1);
+                    top = t0 > t1 ? t0 : t1;
+                    if (i < n && q * suffix[i] + 0x1p-140 + 2.0 * (tb + margin) < top) {
+                        stop = i;
+                        break;
+                    }
+                }
+                const double t0 = wasm_f64x2_extract_lane(vtop, 0), t1 = wasm_f64x2_extract_lane(vtop, 1);
+                top = t0 > t1 ? t0 : t1;
+                if (stop < n) i = n;   // done: the scalar loop below has nothing left
+            } else if (narrow) {
+                // d without the wrap (|d| ≤ π in nearly every row; the row is redone below if not)
+                const v128_t vq = wasm_f64x2_splat(q), vqp = wasm_f64x2_splat(qp), zero = wasm_f64x2_splat(0.0);
+                v128_t vtop = zero, bad = wasm_i64x2_splat(0);
+                for (; i + 2 <= n; i += 2) {
+                    const v128_t prod = wasm_f64x2_mul(vq, wasm_v128_load(f + i));   // q·f, exact
+                    // step 3 fused for float32 angles: the exact product rounded once into float32
+                    const v128_t ph = fuse ? wasm_f64x2_promote_low_f32x4(wasm_f32x4_demote_f64x2_zero(prod))
+                                           : wasm_v128_load(phi + i);
+                    if (fuse) wasm_v128_store(phi + i, ph);
+                    bad = wasm_v128_or(bad, wasm_f64x2_ne(wasm_f64x2_sub(ph, ph), zero));
+                    v128_t d = wasm_f64x2_sub(ph, prod);                                     // e1
+                    d = wasm_f64x2_add(d, wasm_f64x2_mul(vq, wasm_v128_load(df + i)));       // + e2
+                    d = wasm_f64x2_add(d, wasm_f64x2_mul(vqp, wasm_v128_load(omega + i)));   // + e3
+                    d = wasm_f64x2_abs(d);
+                    wasm_v128_store(w + i, d);
+                    vtop = wasm_f64x2_pmax(vtop, d);
+                }
+                if (wasm_v128_any_true(bad)) all_pi = 1;
+                const double t0 = wasm_f64x2_extract_lane(vtop, 0), t1 = wasm_f64x2_extract_lane(vtop, 1);
+                top = t0 > t1 ? t0 : t1;
+                if (top > PE_PI) {   // some |d| needs the wrap: the scalar loop below does the row
+                    i = 0;
+                    top = 0.0;
+                }
+            }
+#endif
+            for (; i < n; i++) {
+                if (fuse) phi[i] = (double)(float)(q * f[i]);
+                if (!(phi[i] - phi[i] == 0.0)) {
+                    all_pi = 1;
+                    w[i] = 0.0;
+                    continue;
+                }
+                double hi = q * f[i], lo = 0.0;
+                if (!narrow) two_product(q, f[i], &hi, &lo);
+                const double d = ((phi[i] - hi) - lo) + q * df[i] + qp * omega[i];
+                w[i] = fabs(wrap_angle(d));
+                if (w[i] > top) top = w[i];
+            }
+            lower = top - tb - margin;
+        }
+        float worst = 0.0f;
+        if (all_pi) {
+            worst = (float)PE_PI;   // a non-finite entry has error π, the most any entry has
+        } else {
+            for (int32_t i = 0; i < stop; i++) {
+                if (w[i] + tb + margin < lower) continue;   // cannot be the row's maximum
+                pe_turns t;
+                memcpy(&t, turn_slots + i, sizeof t);
+                double cc, ss;
+                const float e = (float)exact_entry(fuse ? (double)(float)(q * f[i]) : phi[i], table, p, t, &cc, &ss);
+                if (e > worst) worst = e;
+            }
+        }
+        row_error[r] = worst;
+        // Collisions: every pair's c and s equal to the row before's (a fused row's φ is
+        // recomputed here: fl32(q·f), as above).
+        int same = r > 0;
+        for (int32_t i = 0; same && i < n; i++) {
+            const double a = fuse ? (double)(float)(q * f[i]) : phi[i];
+            const double b = prev_fused ? (double)(float)(qprev * f[i]) : prev[i];
+            if (same_value(a, b)) continue;   // the same φ gives the same c and s
+            const int fa = a - a == 0.0, fb = b - b == 0.0;
+            if (!fa && !fb) continue;   // both give NaN c and s
+            if (fa != fb) {
+                same = 0;   // NaN against a number
+                break;
+            }
+            const double gap = fabs(wrap_angle(a - b));
+            if (gap > apart + 1e-15 * (fabs(a) + fabs(b))) {
+                same = 0;
+                break;
+            }
+            const pe_turns t0 = {0, 0};
+            double ca, sa, cb, sb;
+            (void)exact_entry(a, table, p, t0, &ca, &sa);
+            (void)exact_entry(b, table, p, t0, &cb, &sb);
+            if (!(same_value(ca, cb) && same_value(sa, sb))) same = 0;
+        }
+        if (same) {
+            collisions += 1.0;
+            if (first_collision < 0.0) first_collision = (double)p;
+        }
+        if (fuse) {   // φ of this row was not kept: the next row recomputes it from q
+            qprev = q;
+            prev_fused = 1;
+        } else {
+            double *swap = prev;
+            prev = phi;
+            phi = swap;
+            prev_fused = 0;
+        }
     }
     stats[0] = collisions;
     stats[1] = first_collision;
@@ -405,4 +662,32 @@ pe_status pe_rope_precision(float *out, float *cos_out, float *sin_out, float *r
     const int32_t dtypes[4] = {inv_freq_dtype, position_dtype, phase_dtype, table_dtype};
     return pe_rope_precision_variant(out, cos_out, sin_out, row_error, stats, scratch, offset, dtypes, &c,
                                      PRECISION_ROUND, PRECISION_PHASE);
+}
+
+pe_status pe_rope_precision_sweep(float *row_error, double *stats, double *scratch, int32_t offset,
+                                  int32_t inv_freq_dtype, int32_t position_dtype, int32_t phase_dtype,
+                                  int32_t table_dtype, int32_t length, int32_t dim, double base,
+                                  double partial_rotary_factor, int32_t max_position_embeddings, int32_t rope_type,
+                                  double factor, int32_t original_max_position_embeddings, double beta_fast,
+                                  double beta_slow, int32_t truncate, double mscale, double mscale_all_dim,
+                                  double attention_factor, double low_freq_factor, double high_freq_factor) {
+    const pe_rope_config c = {length,
+                              dim,
+                              base,
+                              partial_rotary_factor,
+                              max_position_embeddings,
+                              rope_type,
+                              factor,
+                              original_max_position_embeddings,
+                              beta_fast,
+                              beta_slow,
+                              truncate,
+                              mscale,
+                              mscale_all_dim,
+                              attention_factor,
+                              low_freq_factor,
+                              high_freq_factor};
+    const int32_t dtypes[4] = {inv_freq_dtype, position_dtype, phase_dtype, table_dtype};
+    return pe_rope_precision_sweep_variant(row_error, stats, scratch, offset, dtypes, &c, PRECISION_ROUND,
+                                           PRECISION_PHASE);
 }

@@ -30,6 +30,10 @@ typedef enum {
     PE_RECIPE_FLOAT32 = 1,
     PE_RECIPE_BFLOAT16 = 2,
     PE_RECIPE_FLOAT16 = 3,
+    // Step 1 only (inv_freq_dtype): float32 as frameworks form inv_freq, with a float32 pow and a
+    // divide (transformers: 1.0 / (base ** (torch.arange(0, d, 2).float() / d))), not by rounding
+    // the exact ω_i. See pe_inv_freq_float32_pow.
+    PE_RECIPE_FLOAT32_POW = 4,
 } pe_recipe_dtype;
 
 // round(x, dtype) as a double (the value of the nearest dtype number, ties to even; ±∞ past the
@@ -68,6 +72,15 @@ void pe_phase_array_simd(double *out, double q, const double *f, int32_t n, int3
 // n > PE_MAX_ELEMENTS. (The rounding on its own, for tests against other libraries' casts.)
 PE_API pe_status pe_round_values(double *out, const double *x, int32_t n, int32_t dtype);
 
+// inv_freq as frameworks compute it in float32 (PE_RECIPE_FLOAT32_POW), for n = rotary_dim/2 pairs:
+//   e = fl32(2i / d), P = fl32(fl32(base) ^ e), f_i = fl32(1 / P)          (d = rotary_dim)
+// P is float64 pow rounded once (correctly rounded but within 1e-16 of a float32 midpoint;
+// PyTorch's vectorised powf is within 1 ulp of it), 1/P in float64 then float32 is the float32
+// quotient (53 ≥ 2·24 + 2 bits). A scaled spec (omega from pe_rope_inv_freq, its frequencies
+// after scaling) multiplies that by its scaling ω_i / ω0_i (ω0_i = base^(−2i/d) in float64), once
+// rounded into float32: the framework's pow error carried into the scaled frequencies.
+void pe_inv_freq_float32_pow(double *f, const double *omega, const pe_rope_config *c);
+
 // Doubles of scratch the kernel needs for n = rotary_dim/2 pairs (the caller allocates them).
 #define PE_PRECISION_SCRATCH(n) (8 * (int64_t)(n))
 
@@ -79,9 +92,11 @@ PE_API pe_status pe_round_values(double *out, const double *x, int32_t n, int32_
 //   stats:     2 doubles: [collisions, first_collision] — rows r ≥ 1 whose c and s rows both
 //              equal row r − 1's exactly (NaN equal to NaN), and the smallest such position p (or
 //              −1 when there is none)
-//   scratch:   PE_PRECISION_SCRATCH(n) doubles of work space (contents on return unspecified)
+//   scratch:   PE_PRECISION_SCRATCH(n) doubles of work space; on PE_OK, scratch[0 .. n) holds ω_i
+//              (float64, as `rope` computes it) and scratch[n .. 2n) the recipe's f_i (step 1)
 //   offset:    position of row 0, in [0, PE_MAX_POSITION − length]
 //   inv_freq_dtype, position_dtype, phase_dtype, table_dtype: pe_recipe_dtype codes
+//              (PE_RECIPE_FLOAT32_POW for inv_freq_dtype only)
 //   then the `rope` spec arguments of pe_rope, in its order (length, dim, base, ...).
 // Errors: PE_ERR_ARG(1..11) for the arguments above (NULL pointers, offset, unknown dtypes),
 // PE_ERR_ARG(11 + k) for the k-th rope spec argument (12 = length); PE_ERR_TOO_LARGE when
@@ -104,5 +119,28 @@ double pe_angle_error(double c, double s, uint32_t p, double omega);
 pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
                                     double *scratch, int32_t offset, const int32_t dtypes[4], const pe_rope_config *c,
                                     pe_round_array_fn round_fn, pe_phase_array_fn phase_fn);
+
+// The sweep: pe_rope_precision's row_error and stats alone, without its (length, n) tables, for
+// long runs of positions (the page's error curve and collisions; npm run bench). Identical
+// row_error (bit for bit) and stats; per row only the pairs that can hold the row's largest
+// error are computed in full (see c/precision.c).
+//   scratch: PE_PRECISION_SWEEP_SCRATCH(n) doubles
+// Errors: PE_ERR_ARG(1..3) for row_error, stats, scratch (NULL); 4 offset; 5..8 the dtypes;
+// PE_ERR_ARG(8 + k) for the k-th rope spec argument (9 = length). Never allocates; never aborts.
+#define PE_PRECISION_SWEEP_SCRATCH(n) (8 * (int64_t)(n))
+PE_API pe_status pe_rope_precision_sweep(float *row_error, double *stats, double *scratch, int32_t offset,
+                                         int32_t inv_freq_dtype, int32_t position_dtype, int32_t phase_dtype,
+                                         int32_t table_dtype, int32_t length, int32_t dim, double base,
+                                         double partial_rotary_factor, int32_t max_position_embeddings,
+                                         int32_t rope_type, double factor, int32_t original_max_position_embeddings,
+                                         double beta_fast, double beta_slow, int32_t truncate, double mscale,
+                                         double mscale_all_dim, double attention_factor, double low_freq_factor,
+                                         double high_freq_factor);
+
+// The sweep with its inner loops given, for the native tests (PE_ERR_ARG(25) or (26) for a NULL
+// function). c's field k is spec argument 8 + k.
+pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, double *scratch, int32_t offset,
+                                          const int32_t dtypes[4], const pe_rope_config *c, pe_round_array_fn round_fn,
+                                          pe_phase_array_fn phase_fn);
 
 #endif   // PE_PRECISION_H

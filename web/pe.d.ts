@@ -87,9 +87,10 @@ export interface RopeSpec {
 }
 export type RecipeDtype = 'float64' | 'float32' | 'bfloat16' | 'float16';
 /** The named recipes of rope_precision (inv_freq, position, phase, table dtypes). */
-export type RecipeName = 'exact' | 'float32' | 'bf16_table' | 'bf16_positions' | 'bf16_inv_freq' | 'bf16_phase' | 'fp16';
+export type RecipeName = 'exact' | 'float32' | 'float32_pow' | 'bf16_table' | 'bf16_positions' | 'bf16_inv_freq' | 'bf16_phase' | 'fp16';
 export interface Recipe {
-  inv_freq_dtype: RecipeDtype;
+  /** 'float32_pow': float32 as frameworks form it (a float32 pow, then a divide). */
+  inv_freq_dtype: RecipeDtype | 'float32_pow';
   position_dtype: RecipeDtype;
   phase_dtype: RecipeDtype;
   table_dtype: RecipeDtype;
@@ -234,6 +235,9 @@ export interface RopePrecisionResult extends Result<RopePrecisionSpec> {
   /** Rows whose cos and sin rows equal the previous row's exactly, and the first such position (−1: none). */
   collisions: number;
   first_collision: number;
+  /** [rotary_dim / 2]: the recipe's inverse frequencies f_i (step 1) and the exact ω_i (float64). */
+  inv_freq: Float64Array;
+  exact_inv_freq: Float64Array;
 }
 export interface MropeResult extends Result<MropeSpec> {
   /** data: position ids [3, tokens]; angles: [tokens, dim / 2]. */

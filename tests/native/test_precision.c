@@ -426,8 +426,8 @@ static void test_bad_arguments(void) {
     CHECK(run_c(o, cs, sn, re, st, scratch, PE_MAX_POSITION - 8, ok, &c) == PE_OK, "the last offset");
     for (int k = 0; k < 4; k++) {
         int32_t bad[4] = {1, 1, 1, 1};
-        bad[k] = 4;
-        CHECK(run_c(o, cs, sn, re, st, scratch, 0, bad, &c) == PE_ERR_ARG(8 + k), "dtype %d = 4", k);
+        bad[k] = 5;   // 4 is float32_pow, step 1's own (test_float32_pow)
+        CHECK(run_c(o, cs, sn, re, st, scratch, 0, bad, &c) == PE_ERR_ARG(8 + k), "dtype %d = 5", k);
         bad[k] = -1;
         CHECK(run_c(o, cs, sn, re, st, scratch, 0, bad, &c) == PE_ERR_ARG(8 + k), "dtype %d = −1", k);
     }
@@ -479,7 +479,159 @@ static void test_bad_arguments(void) {
           "dtypes NULL");
 }
 
+// --- 6. inv_freq as frameworks form it (PE_RECIPE_FLOAT32_POW) ------------------------------------
+
+/** Float32 ulps between two float32 numbers (held as doubles) of the same sign. */
+static long ulps32(double a, double b) {
+    float fa = (float)a, fb = (float)b;
+    int32_t ia, ib;
+    memcpy(&ia, &fa, 4);
+    memcpy(&ib, &fb, 4);
+    return labs((long)ia - (long)ib);
+}
+
+static void test_float32_pow(void) {
+    enum { N = 64 };
+    float o[4 * N], cs[4 * N], sn[4 * N], re[4];
+    double st[2], scratch[8 * N];
+    const int32_t pow_recipe[4] = {PE_RECIPE_FLOAT32_POW, 1, 1, 1};
+    // Every f_i is a float32 number near round(ω_i): at dim 128 (exponents 2i/128 exact in
+    // float32) the float32 pow and the divide round twice, ≤ 1 ulp each way in practice
+    // (PyTorch measured in tests/precision.test.js); some entries differ, most do not. At other
+    // dims 2i/d is itself rounded to float32, and the pow magnifies that (up to 5 ulps here).
+    struct {
+        double base;
+        int32_t dim;
+        long max_ulps;
+    } cases[] = {{10000.0, 128, 1}, {500000.0, 128, 1}, {1e6, 96, 6}, {1e6, 80, 6}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        pe_rope_config c = config(4, cases[k].dim, cases[k].base);
+        CHECK(run_c(o, cs, sn, re, st, scratch, 0, pow_recipe, &c) == PE_OK, "float32_pow runs (dim %d)", c.dim);
+        const int n = c.dim / 2;
+        long worst = 0, differ = 0;
+        for (int i = 0; i < n; i++) {
+            const double omega = scratch[i], f = scratch[n + i];
+            CHECK(omega == 1.0 / pow(c.base, (double)(2 * i) / c.dim), "scratch[%d] holds ω (dim %d)", i, c.dim);
+            CHECK(f == (double)(float)f, "f_%d is a float32 number", i);
+            const long u = ulps32(f, (double)(float)omega);
+            if (u > worst) worst = u;
+            differ += u != 0;
+        }
+        CHECK(worst <= cases[k].max_ulps, "float32_pow: %ld ulps from round(ω) (dim %d, ≤ %ld)", worst, c.dim,
+              cases[k].max_ulps);
+        CHECK(differ > 0 && differ < n, "float32_pow: %ld of %d entries differ from round(ω) (dim %d)", differ, n,
+              c.dim);
+        // The float32 recipe's f is round(ω) itself.
+        const int32_t f32[4] = {1, 1, 1, 1};
+        CHECK(run_c(o, cs, sn, re, st, scratch, 0, f32, &c) == PE_OK, "float32 runs");
+        for (int i = 0; i < n; i++) CHECK(scratch[n + i] == (double)(float)scratch[i], "float32: f = round(ω)");
+    }
+    // A scaled spec: f_i = round32(framework_i · ω_i/ω0_i). Linear scaling by 4 divides by a
+    // power of two: exactly the unscaled framework value / 4.
+    pe_rope_config plain = config(4, 128, 10000.0), lin = plain;
+    lin.rope_type = PE_ROPE_LINEAR;
+    lin.factor = 4.0;
+    double fw[N];
+    CHECK(run_c(o, cs, sn, re, st, scratch, 0, pow_recipe, &plain) == PE_OK, "plain");
+    memcpy(fw, scratch + N, sizeof fw);
+    CHECK(run_c(o, cs, sn, re, st, scratch, 0, pow_recipe, &lin) == PE_OK, "linear");
+    long bad = 0;
+    for (int i = 0; i < N; i++) bad += scratch[N + i] != fw[i] / 4.0;
+    CHECK(bad == 0, "linear ×1/4: %ld of 64 frequencies are not the framework's / 4", bad);
+    // float32_pow is a step-1 format only.
+    for (int k = 1; k < 4; k++) {
+        int32_t dt[4] = {1, 1, 1, 1};
+        dt[k] = PE_RECIPE_FLOAT32_POW;
+        CHECK(run_c(o, cs, sn, re, st, scratch, 0, dt, &plain) == PE_ERR_ARG(8 + k), "float32_pow refused in step %d",
+              k + 1);
+    }
+    CHECK(isnan(pe_round_dtype(1.0, PE_RECIPE_FLOAT32_POW)), "pe_round_dtype: float32_pow is no rounding");
+}
+
+// --- 7. The sweep: the kernel's row_error and collisions, bit for bit ------------------------------
+
+static void test_sweep(void) {
+    enum { L = 600, MAXN = 64 };
+    static float out[L * MAXN], cs[L * MAXN], sn[L * MAXN], re[L], re2[L];
+    static double scratch[8 * MAXN], scratch2[8 * MAXN];
+    double st[2], st2[2];
+    static const int32_t recipes[][4] = {{0, 0, 0, 0}, {1, 1, 1, 1}, {1, 1, 1, 2}, {1, 2, 1, 1}, {2, 1, 1, 1},
+                                         {1, 1, 2, 1}, {3, 3, 3, 3}, {4, 1, 1, 1}, {0, 2, 3, 2}, {1, 3, 1, 2},
+                                         {0, 1, 2, 3}, {2, 2, 2, 2}, {3, 1, 1, 1}, {1, 1, 3, 0}};
+    static const int32_t offsets[] = {0, 250, 4000, 15700, 65300, 1000000, 16777000, 2147000000};
+    struct {
+        int32_t dim;
+        double base;
+        int32_t type;
+    } specs[] = {{128, 10000.0, PE_ROPE_DEFAULT}, {64, 500000.0, PE_ROPE_LLAMA3}, {20, 1e6, PE_ROPE_DEFAULT}};
+    long rows = 0, bad_rows = 0, bad_stats = 0;
+    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; sp++) {
+        for (size_t rc = 0; rc < sizeof recipes / sizeof recipes[0]; rc++) {
+            for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
+                pe_rope_config c = config(L, specs[sp].dim, specs[sp].base);
+                if (specs[sp].type == PE_ROPE_LLAMA3) {
+                    c.rope_type = PE_ROPE_LLAMA3;
+                    c.factor = 8.0;
+                    c.original_max_position_embeddings = 8192;
+                    c.low_freq_factor = 1.0;
+                    c.high_freq_factor = 4.0;
+                }
+                if (offsets[o] > PE_MAX_POSITION - L) continue;
+                CHECK(pe_rope_precision_variant(out, cs, sn, re, st, scratch, offsets[o], recipes[rc], &c,
+                                                pe_round_array_scalar, pe_phase_array_scalar) == PE_OK,
+                      "kernel runs");
+                for (int simd = 0; simd < 2; simd++) {
+                    pe_status s2 =
+                        simd ? pe_rope_precision_sweep(re2, st2, scratch2, offsets[o], recipes[rc][0], recipes[rc][1],
+                                                       recipes[rc][2], recipes[rc][3], c.length, c.dim, c.base,
+                                                       c.partial_rotary_factor, c.max_position_embeddings, c.rope_type,
+                                                       c.factor, c.original_max_position_embeddings, c.beta_fast,
+                                                       c.beta_slow, c.truncate, c.mscale, c.mscale_all_dim,
+                                                       c.attention_factor, c.low_freq_factor, c.high_freq_factor)
+                             : pe_rope_precision_sweep_variant(re2, st2, scratch2, offsets[o], recipes[rc], &c,
+                                                               pe_round_array_scalar, pe_phase_array_scalar);
+                    CHECK(s2 == PE_OK, "sweep runs");
+                    for (int r = 0; r < L; r++) {
+                        rows++;
+                        if (memcmp(re + r, re2 + r, 4)) {
+                            if (bad_rows < 5)
+                                printf("  sweep row_error differs: dim %d recipe %zu offset %d row %d: %.9g vs %.9g\n",
+                                       c.dim, rc, offsets[o], r, re[r], re2[r]);
+                            bad_rows++;
+                        }
+                    }
+                    if (st[0] != st2[0] || st[1] != st2[1]) {
+                        if (bad_stats < 5)
+                            printf("  sweep stats differ: dim %d recipe %zu offset %d: %g/%g vs %g/%g\n", c.dim, rc,
+                                   offsets[o], st[0], st[1], st2[0], st2[1]);
+                        bad_stats++;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(bad_rows == 0, "sweep: %ld of %ld rows differ from the kernel's row_error", bad_rows, rows);
+    CHECK(bad_stats == 0, "sweep: %ld runs with other collisions than the kernel's", bad_stats);
+    pe_rope_config c = config(4, 8, 10000.0);
+    const int32_t ok[4] = {1, 1, 1, 1}, bad[4] = {1, 4, 1, 1};
+    CHECK(pe_rope_precision_sweep_variant(NULL, st2, scratch2, 0, ok, &c, pe_round_array_scalar,
+                                          pe_phase_array_scalar) == PE_ERR_ARG(1),
+          "sweep: row_error NULL");
+    CHECK(pe_rope_precision_sweep_variant(re2, st2, scratch2, -1, ok, &c, pe_round_array_scalar,
+                                          pe_phase_array_scalar) == PE_ERR_ARG(4),
+          "sweep: offset < 0");
+    CHECK(pe_rope_precision_sweep_variant(re2, st2, scratch2, 0, bad, &c, pe_round_array_scalar,
+                                          pe_phase_array_scalar) == PE_ERR_ARG(6),
+          "sweep: float32_pow positions");
+    c.dim = 7;
+    CHECK(pe_rope_precision_sweep_variant(re2, st2, scratch2, 0, ok, &c, pe_round_array_scalar,
+                                          pe_phase_array_scalar) == PE_ERR_ARG(10),
+          "sweep: odd dim is spec argument 2");
+}
+
 int main(void) {
+    test_sweep();
+    test_float32_pow();
     test_round_trips();
     test_exact_product();
     test_simd_matches_scalar();

@@ -7,6 +7,7 @@ import properties from '../views/generic/properties.js';
 import compare from '../views/generic/compare.js';
 import load from '../views/generic/load.js';
 import rope from '../views/rope/index.js';
+import precision from '../views/precision/index.js';
 import absolute from '../views/absolute/index.js';
 import relative from '../views/relative/index.js';
 import vision from '../views/vision/index.js';
@@ -14,7 +15,7 @@ import attention from '../views/attention/index.js';
 import share from '../share/index.js';
 
 // Generic views first, then each family's own (their folders list them), compare last.
-export const VIEWS = [load, heatmap, lines, properties, ...rope, ...relative, ...absolute, ...vision, ...attention, ...share, compare];
+export const VIEWS = [load, heatmap, lines, properties, ...rope, ...precision, ...relative, ...absolute, ...vision, ...attention, ...share, compare];
 
 /** Whether a view applies to an output (info from web/model/output.js). */
 export function viewApplies(view, info) {

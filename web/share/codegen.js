@@ -296,6 +296,7 @@ gen.rope = (s, T) => {
 const RECIPES = {
   exact: ['float64', 'float64', 'float64', 'float64'],
   float32: ['float32', 'float32', 'float32', 'float32'],
+  float32_pow: ['float32_pow', 'float32', 'float32', 'float32'],
   bf16_table: ['float32', 'float32', 'float32', 'bfloat16'],
   bf16_positions: ['float32', 'bfloat16', 'float32', 'float32'],
   bf16_inv_freq: ['bfloat16', 'float32', 'float32', 'float32'],
@@ -355,7 +356,12 @@ gen.rope_precision = (s, T) => {
     roundFn,
     '',
     `p = ${T.arange('offset', 'offset + length')}`,
-    'f = rnd(inv_freq, inv_freq_dtype)',
+    d[0] === 'float32_pow' ? [
+      '# f as frameworks form it: 1.0 / (base ** (arange(0, d, 2) / d)) in float32, times the scaling ω/ω0',
+      np ? 'fw = (np.float32(1.0) / (np.float32(base) ** (np.arange(0, d, 2).astype(np.float32) / np.float32(d)))).astype(np.float64)'
+        : 'fw = (1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))).double()',
+      `f = rnd(fw * (inv_freq * base ** (2.0 * ${T.arange('d // 2')} / d)), 'float32')`,
+    ] : 'f = rnd(inv_freq, inv_freq_dtype)',
     'q = rnd(p, position_dtype)',
     '# the angle, rounded once (q·f is exact in float64 when q and f are float32 or narrower)',
     'phi = rnd(q[:, None] * f[None, :], phase_dtype)',

@@ -2,12 +2,13 @@
 // the recipe's cos/sin tables, the worst error per row and the collisions
 // (../shared/spec-contract.md, section rope_precision).
 import { PE_MAX_ELEMENTS } from '../schema/limits.js';
-import { DTYPES, RECIPE_FIELDS, recipeDtypes } from '../schema/precision.js';
+import { DTYPES, INV_FREQ_DTYPES, RECIPE_FIELDS, recipeDtypes } from '../schema/precision.js';
 import { SPEC_ARGS, specValues } from './rope.js';
 
-// Dtype codes of c/precision.h (pe_recipe_dtype): float64 0, float32 1, bfloat16 2, float16 3.
-const code = (name) => {
-  const i = DTYPES.indexOf(name);
+// Dtype codes of c/precision.h (pe_recipe_dtype): float64 0, float32 1, bfloat16 2, float16 3,
+// and for inv_freq only float32_pow 4.
+const code = (name, field) => {
+  const i = (field === 'inv_freq_dtype' ? INV_FREQ_DTYPES : DTYPES).indexOf(name);
   return i < 0 ? -1 : i;   // -1: C refuses it
 };
 
@@ -17,7 +18,10 @@ export default {
     args: ['out', 'cos', 'sin', 'row_error', 'stats', 'scratch', 'offset',
       ...RECIPE_FIELDS.map((f) => `recipe.${f}`), ...SPEC_ARGS],
 
-    /** The angle error [length, rotary_dim/2] with cos, sin, row_error, collisions, first_collision. */
+    /**
+     * The angle error [length, rotary_dim/2] with cos, sin, row_error, collisions,
+     * first_collision, and the recipe's inv_freq f_i beside the exact ω_i (exact_inv_freq).
+     */
     compute(k, s) {
       const pairs = Math.trunc((s.dim | 0) * s.partial_rotary_factor) >> 1;
       const length = s.length | 0;
@@ -34,10 +38,12 @@ export default {
           scratch: { count: 8 * n, type: Float64Array },   // PE_PRECISION_SCRATCH(n)
         },
       }, (p) => k.wasm.pe_rope_precision(p.data, p.cos, p.sin, p.row_error, p.stats, p.scratch,
-        s.offset, ...RECIPE_FIELDS.map((f) => code(d[f])), ...specValues(s)));
+        s.offset, ...RECIPE_FIELDS.map((f) => code(d[f], f)), ...specValues(s)));
       return {
         data: r.data, cos: r.cos, sin: r.sin, row_error: r.row_error,
         collisions: r.stats[0], first_collision: r.stats[1],
+        // On success the kernel leaves ω in scratch[0, n) and f in scratch[n, 2n) (c/precision.h).
+        exact_inv_freq: r.scratch.slice(0, n), inv_freq: r.scratch.slice(n, 2 * n),
       };
     },
   },

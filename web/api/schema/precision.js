@@ -6,6 +6,11 @@ import { PE_MAX_POSITION } from './limits.js';
 import ropeSchema, { rotaryDim } from './rope.js';
 
 export const DTYPES = ['float64', 'float32', 'bfloat16', 'float16'];
+/**
+ * Step 1's formats: DTYPES and 'float32_pow', float32 as frameworks form inv_freq (a float32
+ * pow, then a float32 divide; c/precision.h, pe_inv_freq_float32_pow), not the exact ω rounded.
+ */
+export const INV_FREQ_DTYPES = [...DTYPES, 'float32_pow'];
 
 /** The four formats of a recipe, in the contract's order (the steps of the computation). */
 export const RECIPE_FIELDS = ['inv_freq_dtype', 'position_dtype', 'phase_dtype', 'table_dtype'];
@@ -14,6 +19,7 @@ export const RECIPE_FIELDS = ['inv_freq_dtype', 'position_dtype', 'phase_dtype',
 export const RECIPES = Object.freeze(Object.fromEntries(Object.entries({
   exact: ['float64', 'float64', 'float64', 'float64'],
   float32: ['float32', 'float32', 'float32', 'float32'],
+  float32_pow: ['float32_pow', 'float32', 'float32', 'float32'],
   bf16_table: ['float32', 'float32', 'float32', 'bfloat16'],
   bf16_positions: ['float32', 'bfloat16', 'float32', 'float32'],
   bf16_inv_freq: ['bfloat16', 'float32', 'float32', 'float32'],
@@ -27,8 +33,8 @@ export function recipeDtypes(recipe) {
 }
 
 const rope = ropeSchema.rope;
-const dtype = (en, ko, label) => ({
-  type: 'enum', default: 'float32', values: DTYPES, label, help: { en, ko },
+const dtype = (en, ko, label, values = DTYPES) => ({
+  type: 'enum', default: 'float32', values, label, help: { en, ko },
 });
 
 export default {
@@ -65,9 +71,10 @@ export default {
         presets: RECIPES,
         fields: {
           inv_freq_dtype: dtype(
-            'Format of the inverse frequencies θ_i (step 1: f = round(θ_i)).',
-            '역주파수 θ_i를 담는 형식 (1단계: f = round(θ_i)).',
+            'Format of the inverse frequencies θ_i (step 1: f = round(θ_i)). float32_pow: float32 as frameworks compute it, 1.0 / (base ** (arange(0, d, 2) / d)) with a float32 pow and divide, a few ulps from round(θ_i).',
+            '역주파수 θ_i를 담는 형식 (1단계: f = round(θ_i)). float32_pow는 프레임워크가 계산하는 방식 그대로, 1.0 / (base ** (arange(0, d, 2) / d))를 float32 거듭제곱과 나눗셈으로 구한 값으로, round(θ_i)와 몇 ulp 다를 수 있습니다.',
             { en: 'inv_freq format', ko: 'inv_freq 형식' },
+            INV_FREQ_DTYPES,
           ),
           position_dtype: dtype(
             'Format of the positions p (step 2: q = round(p)). bfloat16 holds every integer only up to 256.',
@@ -89,6 +96,7 @@ export default {
         valueLabels: {
           exact: { en: 'exact (all float64)', ko: 'exact (모두 float64)' },
           float32: { en: 'float32 (transformers today)', ko: 'float32 (현재 transformers)' },
+          float32_pow: { en: 'float32, inv_freq from pow (as transformers forms it)', ko: 'float32, inv_freq를 pow로 (transformers 방식 그대로)' },
           bf16_table: { en: 'bfloat16 cos/sin table', ko: 'bfloat16 cos/sin 표' },
           bf16_positions: { en: 'bfloat16 positions', ko: 'bfloat16 위치' },
           bf16_inv_freq: { en: 'bfloat16 inv_freq', ko: 'bfloat16 inv_freq' },
@@ -96,8 +104,8 @@ export default {
           fp16: { en: 'float16 everywhere', ko: '모두 float16' },
         },
         help: {
-          en: 'The number formats of the four steps: a named recipe, or { inv_freq_dtype, position_dtype, phase_dtype, table_dtype } each one of float64, float32, bfloat16, float16.',
-          ko: '네 단계의 수 형식. 이름 붙은 레시피를 고르거나 { inv_freq_dtype, position_dtype, phase_dtype, table_dtype }를 각각 float64, float32, bfloat16, float16 중에서 지정합니다.',
+          en: 'The number formats of the four steps: a named recipe, or { inv_freq_dtype, position_dtype, phase_dtype, table_dtype } each one of float64, float32, bfloat16, float16 (inv_freq_dtype also float32_pow).',
+          ko: '네 단계의 수 형식. 이름 붙은 레시피를 고르거나 { inv_freq_dtype, position_dtype, phase_dtype, table_dtype }를 각각 float64, float32, bfloat16, float16 중에서 지정합니다 (inv_freq_dtype은 float32_pow도 가능).',
         },
       },
     },

@@ -1,0 +1,71 @@
+// "Apply to a model"'s copy-as-code (web/views/precision/code.js): the NumPy and PyTorch programs
+// it writes are run with /usr/bin/python3 and must print the numbers PE Lab computes for the same
+// recipe over the same context (pe.compute, and the view's own assess()).
+import { describe, it, expect, beforeAll } from 'vitest';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { peFor, runCommand } from './helpers/pe.js';
+import { modelCode } from '../web/views/precision/code.js';
+import { assess, modelSpec, MODELS, WINDOW } from '../web/views/precision/model.js';
+import { RECIPES } from '../web/api/schema/precision.js';
+
+const python = '/usr/bin/python3';
+const hasPython = existsSync(python) && spawnSync(python, ['-c', 'import numpy, torch'], { stdio: 'ignore' }).status === 0;
+
+const CONTEXT = 6000;
+const CASES = [
+  ['llama-3.1-8b', 'bf16_table'],
+  ['llama-3.1-8b', 'float32_pow'],
+  ['llama-2-7b', 'bf16_positions'],
+  ['llama-2-7b', 'fp16'],
+  ['qwen2.5-7b', 'bf16_phase'],
+  ['gemma-2-9b', 'bf16_inv_freq'],
+  ['phi-3-mini-4k', 'float32'],
+];
+
+describe.skipIf(!hasPython && !process.env.CI)('precision lab: the model view\'s code reproduces its numbers', () => {
+  let pe;
+  let dir;
+  beforeAll(async () => {
+    pe = await peFor(true);
+    dir = mkdtempSync(join(tmpdir(), 'pe-precision-code-'));
+    return () => rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(CASES.flatMap(([m, r]) => [[m, r, 'numpy'], [m, r, 'torch']]))('%s, %s, %s', async (model, recipe, lib) => {
+    const rope = modelSpec(MODELS[model].config);
+    const spec = { kind: 'rope_precision', ...rope, length: CONTEXT, recipe };
+    const r = pe.compute(spec);
+    const n = r.shape[1];
+    const a = assess(pe, rope, CONTEXT, recipe);
+    const file = join(dir, `${model}-${recipe}-${lib}.py`);
+    writeFileSync(file, modelCode({ lib, title: `${model} test`, omega: r.exact_inv_freq, dim: 2 * n, base: rope.base, dtypes: RECIPES[recipe], recipe, context: CONTEXT, window: WINDOW }));
+    const run = await runCommand(python, [file], { timeout: 120_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const got = JSON.parse(run.stdout.trim().split('\n').pop());
+
+    // PE Lab over the whole context: the worst error, collisions, lost pairs in the last window.
+    let worst = 0;
+    for (const e of r.row_error) worst = Math.max(worst, e);
+    const top = new Float64Array(n);
+    for (let row = CONTEXT - WINDOW; row < CONTEXT; row++) for (let i = 0; i < n; i++) top[i] = Math.max(top[i], r.data[row * n + i]);
+    const lost = [...top.keys()].filter((i) => top[i] >= r.exact_inv_freq[i] / 2);
+    expect(a.lost, 'assess() agrees with the full table').toEqual(lost);
+    console.log(`${model} ${recipe} ${lib}: worst ${got.worst} vs ${worst}, collisions ${got.collisions} vs ${r.collisions}, lost ${got.lost_pairs.length} vs ${lost.length}`);
+
+    // float32 output of an error in [0, π]: half an ulp at π is 1.2e-7.
+    expect(Math.abs(got.worst - worst)).toBeLessThan(lib === 'numpy' ? 3e-7 : 2e-3 * Math.max(worst, 1e-3));
+    if (lib === 'numpy') {
+      // One rounding per step, as the kernel: the same rows collide, the same pairs are lost.
+      expect(got.collisions).toBe(r.collisions);
+      expect(got.first_collision).toBe(r.first_collision);
+      expect(got.lost_pairs).toEqual(lost);
+    } else {
+      // A model's casts can round twice at a midpoint: within 3 % of the rows and pairs.
+      expect(Math.abs(got.collisions - r.collisions)).toBeLessThanOrEqual(Math.ceil(0.03 * r.collisions));
+      expect(Math.abs(got.lost_pairs.length - lost.length)).toBeLessThanOrEqual(Math.ceil(0.03 * n));
+    }
+  }, 180_000);
+});
