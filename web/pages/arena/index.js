@@ -125,18 +125,19 @@ export default {
     // --- results ---------------------------------------------------------------------------------
     const lossBox = h('div', { class: 'lp-box' });
     const tableWrap = h('div', { class: 'table-scroll arena-table-wrap', tabindex: 0 });
-    root.append(h('section', { class: 'card arena-card', 'aria-label': t('arena.loss.title') },
+    const lossCard = h('section', { class: 'card arena-card', 'aria-label': t('arena.loss.title'), hidden: true },
       h('h3', { text: t('arena.loss.title') }), h('p', { class: 'arena-help', text: t('arena.loss.explain', SMOOTH) }),
-      lossBox, tableWrap));
+      lossBox, tableWrap);
 
     const accBox = h('div', { class: 'lp-box' });
     const metricSel = h('select', {}, h('option', { value: 'accuracy', text: t('arena.metric.accuracy') }),
       h('option', { value: 'token_accuracy', text: t('arena.metric.token') }));
     const findingsBox = h('div', { class: 'arena-findings', 'aria-live': 'polite' });
-    root.append(h('section', { class: 'card arena-card', 'aria-label': t('arena.acc.title') },
+    const accCard = h('section', { class: 'card arena-card', 'aria-label': t('arena.acc.title'), hidden: true },
       h('h3', { text: t('arena.acc.title') }), h('p', { class: 'arena-help', text: t('arena.acc.explain') }),
       h('div', { class: 'arena-row' }, field(t('arena.metric'), metricSel)),
-      accBox, findingsBox));
+      accBox, findingsBox);
+    root.append(lossCard, accCard);
 
     const tableCard = h('section', { class: 'card arena-card', 'aria-label': t('arena.table.title'), hidden: true });
     const tableStatus = h('p', { class: 'arena-help' });
@@ -289,7 +290,7 @@ export default {
       attReq += 1;
       attPicked = false;
       attCard.hidden = true;
-      tableCard.hidden = !settings.enc.includes('learned');
+      tableCard.hidden = true; // until the learned table's first rows arrive (drawTable)
       runner.start(settings);
       showNotice();
       setupAttention();
@@ -306,6 +307,9 @@ export default {
       clearInterval(clock);
       if (s === 'running') clock = setInterval(() => drawStatus(), 500);
       if (s !== 'idle') attCard.hidden = !runner.jobs.some((j) => j.steps > 0);
+      // The charts appear with the first run (empty axes before it would say nothing).
+      lossCard.hidden = s === 'idle';
+      accCard.hidden = s === 'idle';
       updateAttentionChoices();
     }
 
@@ -574,7 +578,6 @@ export default {
     if (kept && sameSettings(kept.settings, settings)) {
       // The same experiment as before the remount: its runs continue here.
       attach(kept.runner);
-      tableCard.hidden = !settings.enc.includes('learned');
       setupAttention();
       for (const j of runner.jobs) if (j.table) drawTable(j);
       if (kept.wasRunning) runner.resume();
