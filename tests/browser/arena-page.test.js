@@ -66,14 +66,20 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
     }, null, { timeout: WAIT_MS });
     const stoppedEarly = (await state(page)) === 'stopped';
     if (stoppedEarly) {
+      // Stopped at once: no run is training any more; the one message each worker had in hand
+      // comes back (its steps count), and then nothing is sent.
+      const now = await results(page);
+      expect(now.jobs.every((j) => j.state !== 'training' && j.state !== 'evaluating')).toBe(true);
+      await page.waitForFunction(() => document.querySelector('.arena').arenaResults().jobs.every((j) => !j.busy));
       const a = await results(page);
       // Nothing trains while stopped: no job is training, and the counts stay put until Resume.
       expect(a.jobs.every((j) => j.state !== 'training' && j.state !== 'evaluating')).toBe(true);
       expect(a.jobs.some((j) => j.steps < 120)).toBe(true);
-      const b = await results(page);
-      expect(b.jobs.map((j) => j.steps)).toEqual(a.jobs.map((j) => j.steps));
       expect(await page.textContent('.arena-actions .button:nth-child(2)')).toBe('Resume');
       await screenshot(page, 'arena-stopped');
+      const b = await results(page);
+      expect(b.jobs.map((j) => j.steps)).toEqual(a.jobs.map((j) => j.steps));
+      expect(b.jobs.every((j) => !j.busy)).toBe(true);
       await page.click('.arena-actions .button:nth-child(2)'); // Resume
     }
     await waitState(page, 'done');

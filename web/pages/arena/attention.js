@@ -85,9 +85,11 @@ export class AttentionMaps {
     }
   }
 
+  /** The big map's side in CSS pixels: the width available, at most 620, and no more than ~32 px a cell. */
   _size() {
     const w = this.big.clientWidth || 480;
-    return Math.max(200, Math.min(w, 620));
+    const T = this.result ? this.result.shape[2] : 16;
+    return Math.max(200, Math.min(w, 620, MARGIN + 32 * T));
   }
 
   _drawBig() {
@@ -114,7 +116,7 @@ export class AttentionMaps {
     g.fillStyle = style.color;
     const font = Math.max(7, Math.min(11, cell * 0.8));
     g.font = `${font}px ${style.fontFamily}`;
-    const every = Math.max(1, Math.ceil((font * 2.6) / cell));
+    const every = Math.max(1, Math.ceil((font * 1.3) / cell));
     g.textBaseline = 'middle';
     for (let i = 0; i < T; i += every) {
       const label = tokenLabel(tokens[i]);

@@ -36,6 +36,7 @@ export function findings(jobs, settings, t) {
     const a = accAt(hi.evals, L2);
     const b = accAt(lo.evals, L2);
     if (b >= KEEPS) out.push(t('arena.find.allKeep', L2, fmt(b)));
+    else if (a === 0) out.push(t('arena.find.allZero', L2));
     else if (a < KEEPS) out.push(t('arena.find.allFall', L2, hi.enc, fmt(a)));
     else out.push(t('arena.find.contrast', L2, hi.enc, fmt(a), lo.enc, fmt(b)));
   } else if (at2.length === 1) {
@@ -53,7 +54,7 @@ export function findings(jobs, settings, t) {
   }
   // RoPE with evaluation-time scaling against RoPE without.
   const rope = jobs.find((j) => j.enc === 'rope');
-  if (rope && settings.scaling !== 'none' && rope.scaledEvals.length) {
+  if (rope && settings.scaling !== 'none' && rope.scaledEvals.length && accAt(rope.evals, L) >= LEARNED) {
     let best = null;
     for (const s of rope.scaledEvals) {
       const plain = accAt(rope.evals, s.length);

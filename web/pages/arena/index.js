@@ -188,7 +188,7 @@ export default {
       settings: runner?.settings ?? null,
       wallMs: runner ? runner.elapsed() : 0,
       jobs: (runner?.jobs ?? []).map((j) => ({
-        enc: j.enc, state: j.state, steps: j.steps, losses: Array.from(j.losses.subarray(0, j.steps)),
+        enc: j.enc, state: j.state, busy: j.busy, steps: j.steps, losses: Array.from(j.losses.subarray(0, j.steps)),
         evals: j.evals.map((e) => ({ ...e })), scaledEvals: j.scaledEvals.map((e) => ({ ...e })), msPerStep: j.msPerStep,
       })),
     });

@@ -35,6 +35,8 @@ function newJob(enc, settings) {
     evals: [], // [{ length, accuracy, token_accuracy, loss }] in length order
     scaledEvals: [], // rope with evaluation-time scaling
     pendingEvals: [], // [{ length, scaled }]
+    evalsPlanned: false,
+    stopping: false, // stopped with a message out: its answer is kept, nothing more is sent
     error: null,
     busy: false, // a message is out
   };
@@ -79,10 +81,14 @@ export class Runner {
     if (!this.running) return;
     this.running = false;
     this.wallMs += performance.now() - this.t0;
+    // A run with a message out is stopped at once; the answer still counts when it comes back
+    // (its steps were taken), and nothing more is sent.
     for (const j of this.jobs) {
       if (j.state === 'training' || j.state === 'evaluating') {
-        if (!j.busy) j.state = 'stopped';
-        else j.stopping = true;
+        j.state = 'stopped';
+        j.stopping = j.busy;
+        const p = this.pool[j.worker];
+        if (!j.busy && p?.job === j) p.job = null;
       }
     }
     this.onUpdate(null, 'state');
@@ -197,8 +203,9 @@ export class Runner {
       this._post(job, { op: 'step', id: job.enc, n, table });
       return;
     }
-    if (job.state === 'training') {
-      job.state = 'evaluating';
+    job.state = 'evaluating';
+    if (!job.evalsPlanned) {
+      job.evalsPlanned = true;
       const lengths = evalLengths(this.settings.len);
       job.pendingEvals = lengths.map((length) => ({ length, scaled: false }));
       if (job.enc === 'rope' && this.settings.scaling !== 'none') {
