@@ -127,6 +127,19 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
     }
   });
 
+  it('keeps the finished runs across a language switch (the page mounts again)', async () => {
+    const before = await results(page);
+    await page.click('#lang button[lang="ko"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'ko' && document.querySelector('.arena h2')?.textContent.startsWith('아레나'));
+    await waitState(page, 'done');
+    const after = await results(page);
+    expect(after.jobs.map((j) => j.losses)).toEqual(before.jobs.map((j) => j.losses));
+    await waitCount(page, 'accDrawn');
+    await page.click('#lang button[lang="en"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'en' && document.querySelector('.arena h2')?.textContent.startsWith('Arena'));
+    await waitState(page, 'done');
+  });
+
   it('keeps the experiment in the URL, and a permalink opens the same settings', async () => {
     await page.fill('.arena-field input[type=number] >> nth=1', '150'); // steps
     await page.waitForFunction(() => location.hash.includes('steps=150'));
