@@ -11,7 +11,7 @@
 // done), data-loss-drawn / data-acc-drawn (how many times each chart was drawn with data) and
 // offers el.arenaResults() → { settings, jobs: [{ enc, state, steps, losses: number[], evals }] }.
 import { h, uid } from '../../plot/dom.js';
-import { float32String, formatInt, formatValue } from '../../plot/format.js';
+import { float32String, formatInt, formatValue, niceRealTicks } from '../../plot/format.js';
 import { Heatmap } from '../../plot/heatmap.js';
 import { cosineSimilarity } from '../../model/similarity.js';
 import { ensureStyles, withLinePlot } from '../../views/common.js';
@@ -59,6 +59,10 @@ const markerPlugin = {
   },
 };
 let markerRegistered = false;
+
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+/** An integer as superscript digits (10⁻⁴ on the loss axis). */
+const superscript = (k) => String(k).split('').map((c) => SUPERSCRIPT[c] ?? c).join('');
 
 function field(label, control, cls = '') {
   const id = control.id || uid('arena');
@@ -491,19 +495,27 @@ export default {
       mod = m;
       lossPlot = new m.LinePlot(lossBox, { t, xLabel: t('arena.loss.x'), yLabel: t('arena.loss.y'), label: t('arena.loss.title') });
       const ly = lossPlot.chart.options.scales.y;
+      // The axis holds log10(loss): ticks at round losses (1, 2, 5 × 10^k, or finer within a decade).
       ly.afterBuildTicks = (axis) => {
-        const lo = Math.floor(axis.min);
-        const hi = Math.ceil(axis.max);
-        const ticks = [];
-        for (let k = lo; k <= hi; k++) {
-          for (const m2 of hi - lo <= 2 ? [1, 2, 5] : [1]) {
-            const v = k + Math.log10(m2);
-            if (v >= axis.min - 1e-9 && v <= axis.max + 1e-9) ticks.push({ value: v });
+        const span = axis.max - axis.min;
+        let ticks = [];
+        if (span < 0.6) {
+          ticks = niceRealTicks(10 ** axis.min, 10 ** axis.max, 5).filter((v) => v > 0).map((v) => ({ value: Math.log10(v) }));
+        } else {
+          for (let k = Math.floor(axis.min); k <= Math.ceil(axis.max); k++) {
+            for (const m2 of span <= 2.5 ? [1, 2, 5] : [1]) {
+              const v = k + Math.log10(m2);
+              if (v >= axis.min - 1e-9 && v <= axis.max + 1e-9) ticks.push({ value: v });
+            }
           }
         }
         if (ticks.length >= 2) axis.ticks = ticks;
       };
-      ly.ticks.callback = (v) => formatValue(Number((10 ** v).toPrecision(3)));
+      ly.ticks.callback = (v) => {
+        const k = Math.round(v);
+        if (Math.abs(v - k) < 1e-9 && Math.abs(k) >= 3) return `10${superscript(k)}`;
+        return formatValue(Number((10 ** v).toPrecision(3)));
+      };
       lossPlot.chart.options.plugins.tooltip.callbacks.label = (item) =>
         `${item.dataset.label}: ${item.parsed.y === null ? '—' : float32String(10 ** item.parsed.y)}`;
 
