@@ -13,18 +13,26 @@ export const FACTORS = ['auto', '2', '4', '8'];
 /** Palette slots (web/plot/lineplot.js seriesColor, --series-k): one colour per encoding, everywhere. */
 export const COLOR = { none: 7, sinusoidal: 5, learned: 1, alibi: 2, t5: 4, rope: 0, 'rope+scaled': 3 };
 
-/** The model is the contract's default (layers 2, d_model 32, heads 4, 16 symbols, batch 32). */
+/**
+ * The model is the contract's default (layers 2, d_model 32, heads 4, 16 symbols, batch 32). The
+ * first experiment: k-back in an encoder, where each output needs the token a fixed distance back
+ * (y_j = x_{j−2}): a relative encoding can do that at any length, an absolute one only where it
+ * was trained, and no encoding at all cannot do it. (A decoder's copy needs the token n + 1 back,
+ * a distance that grows with the length, so there every encoding fails past the training length.)
+ */
 export const DEFAULTS = Object.freeze({
-  task: 'copy',
+  task: 'kback',
   enc: ENCODINGS.slice(),
-  causal: true,
+  causal: false,
   len: 16,
   steps: 1000,
   seed: 0,
   lr: 3e-3,
   scaling: 'none',
   factor: 'auto',
+  metric: 'tok', // what the accuracy chart and the findings measure: 'tok' tokens right, 'seq' whole sequences
 });
+export const METRICS = { tok: 'token_accuracy', seq: 'accuracy' };
 
 export const LIMITS = {
   len: { min: 2, max: PE_ARENA_MAX_TRAIN_LENGTH },
@@ -85,6 +93,7 @@ export function readSettings(params) {
   take('lr', lr !== null && Number.isFinite(lr) && lr >= LIMITS.lr.min && lr <= LIMITS.lr.max ? lr : null);
   take('scaling', SCALINGS.includes(get('scaling')) ? get('scaling') : null);
   take('factor', FACTORS.includes(get('factor')) ? get('factor') : null);
+  take('metric', Object.hasOwn(METRICS, get('metric')) ? get('metric') : null);
   return { settings: s, bad };
 }
 
@@ -98,6 +107,7 @@ export function settingsParams(s) {
     p.scaling = s.scaling;
     p.factor = s.factor;
   }
+  p.metric = s.metric;
   return p;
 }
 
@@ -113,9 +123,10 @@ export function scalingAt(s, n) {
   return { rope_type: s.scaling, factor };
 }
 
-/** Same experiment? (what a Run would compute is the same) */
+/** Same experiment? (what a Run would compute is the same; the measure shown is not part of it) */
 export function sameSettings(a, b) {
-  return JSON.stringify(settingsParams(a)) === JSON.stringify(settingsParams(b));
+  const key = (s) => JSON.stringify({ ...settingsParams(s), metric: null });
+  return key(a) === key(b);
 }
 
 /** A token id as text: BOS, SEP, then the symbols as letters a, b, … (numbers past z). */

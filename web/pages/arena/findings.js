@@ -5,15 +5,17 @@
 const LEARNED = 0.9; // accuracy at the training length that counts as "learned the task"
 const KEEPS = 0.5;
 
-const accAt = (evals, n) => evals.find((e) => e.length === n)?.accuracy;
 const fmt = (v) => v.toFixed(2);
 
 /**
  * @param {{ enc: string, steps: number, evals: { length, accuracy }[], scaledEvals: object[] }[]} jobs
  * @param {{ len: number, steps: number, scaling: string }} settings
- * @param {Function} t  translator; list(t, names) joins names
+ * @param {Function} t  translator
+ * @param {'accuracy' | 'token_accuracy'} metric  whole sequences right, or tokens right (as the chart shows)
  */
-export function findings(jobs, settings, t) {
+export function findings(jobs, settings, t, metric = 'accuracy') {
+  const accAt = (evals, n) => evals.find((e) => e.length === n)?.[metric];
+  const unit = t(metric === 'accuracy' ? 'arena.unit.seq' : 'arena.unit.tok');
   const L = settings.len;
   const out = [];
   const evaluated = jobs.filter((j) => accAt(j.evals, L) !== undefined);
@@ -21,7 +23,7 @@ export function findings(jobs, settings, t) {
   const learned = evaluated.filter((j) => accAt(j.evals, L) >= LEARNED);
   const failed = evaluated.filter((j) => accAt(j.evals, L) < LEARNED);
   const names = (list) => t('arena.list', list.map((j) => j.enc));
-  if (learned.length) out.push(t('arena.find.learned', L, names(learned), learned.length));
+  if (learned.length) out.push(t('arena.find.learned', L, names(learned), learned.length, unit));
   if (failed.length) {
     const best = failed.reduce((a, b) => (accAt(b.evals, L) > accAt(a.evals, L) ? b : a));
     out.push(t('arena.find.failed', names(failed), failed.length, settings.steps, fmt(accAt(best.evals, L))));
@@ -35,8 +37,8 @@ export function findings(jobs, settings, t) {
     const lo = sorted[sorted.length - 1];
     const a = accAt(hi.evals, L2);
     const b = accAt(lo.evals, L2);
-    if (b >= KEEPS) out.push(t('arena.find.allKeep', L2, fmt(b)));
-    else if (a === 0) out.push(t('arena.find.allZero', L2));
+    if (b >= KEEPS) out.push(t('arena.find.allKeep', L2, fmt(b), unit));
+    else if (a === 0 && metric === 'accuracy') out.push(t('arena.find.allZero', L2));
     else if (a < KEEPS) out.push(t('arena.find.allFall', L2, hi.enc, fmt(a)));
     else out.push(t('arena.find.contrast', L2, hi.enc, fmt(a), lo.enc, fmt(b)));
   } else if (at2.length === 1) {
@@ -45,12 +47,12 @@ export function findings(jobs, settings, t) {
   // The longest evaluated length at which each learned encoding keeps at least half.
   const reach = learned.map((j) => {
     let far = 0;
-    for (const e of j.evals) if (e.accuracy >= KEEPS) far = Math.max(far, e.length);
+    for (const e of j.evals) if (e[metric] >= KEEPS) far = Math.max(far, e.length);
     const last = j.evals[j.evals.length - 1]?.length ?? L;
     return { enc: j.enc, far, all: far >= last && far > L };
   }).filter((r) => r.far > 0).sort((a, b) => b.far - a.far);
   if (reach.length && reach.some((r) => r.far > L)) {
-    out.push(t('arena.find.reach', reach.map((r) => t('arena.find.reachItem', r.enc, r.far, Number((r.far / L).toFixed(2))))));
+    out.push(t('arena.find.reach', unit, reach.map((r) => t('arena.find.reachItem', r.enc, r.far, Number((r.far / L).toFixed(2))))));
   }
   // RoPE with evaluation-time scaling against RoPE without.
   const rope = jobs.find((j) => j.enc === 'rope');
@@ -59,8 +61,8 @@ export function findings(jobs, settings, t) {
     for (const s of rope.scaledEvals) {
       const plain = accAt(rope.evals, s.length);
       if (plain === undefined || s.length <= L) continue;
-      const gain = s.accuracy - plain;
-      if (!best || gain > best.gain) best = { length: s.length, gain, scaled: s.accuracy, plain };
+      const gain = s[metric] - plain;
+      if (!best || gain > best.gain) best = { length: s.length, gain, scaled: s[metric], plain };
     }
     if (best) {
       out.push(best.gain > 0.005

@@ -16,7 +16,7 @@ import { Heatmap } from '../../plot/heatmap.js';
 import { cosineSimilarity } from '../../model/similarity.js';
 import { ensureStyles, withLinePlot } from '../../views/common.js';
 import {
-  COLOR, DEFAULTS, ENCODINGS, FACTORS, LIMITS, SCALINGS, TASKS, evalLengths, readSettings, sameSettings,
+  COLOR, ENCODINGS, FACTORS, LIMITS, METRICS, SCALINGS, TASKS, evalLengths, readSettings, sameSettings,
   settingsParams, smooth,
 } from './experiment.js';
 import { findings } from './findings.js';
@@ -24,7 +24,7 @@ import { AttentionMaps } from './attention.js';
 import { Runner } from './runner.js';
 import './strings.js';
 
-const KEYS = ['task', 'enc', 'causal', 'len', 'steps', 'seed', 'lr', 'scaling', 'factor'];
+const KEYS = ['task', 'enc', 'causal', 'len', 'steps', 'seed', 'lr', 'scaling', 'factor', 'metric'];
 const LR_CHOICES = [3e-4, 1e-3, 3e-3, 1e-2];
 const SMOOTH = 10;
 const DRAW_MS = 120;
@@ -134,8 +134,8 @@ export default {
       lossBox, tableWrap);
 
     const accBox = h('div', { class: 'lp-box' });
-    const metricSel = h('select', {}, h('option', { value: 'accuracy', text: t('arena.metric.accuracy') }),
-      h('option', { value: 'token_accuracy', text: t('arena.metric.token') }));
+    const metricSel = h('select', {}, h('option', { value: 'tok', text: t('arena.metric.token') }),
+      h('option', { value: 'seq', text: t('arena.metric.accuracy') }));
     const findingsBox = h('div', { class: 'arena-findings', 'aria-live': 'polite' });
     const accCard = h('section', { class: 'card arena-card', 'aria-label': t('arena.acc.title'), hidden: true },
       h('h3', { text: t('arena.acc.title') }), h('p', { class: 'arena-help', text: t('arena.acc.explain') }),
@@ -208,6 +208,7 @@ export default {
       lrSel.value = String(s.lr);
       scalingSel.value = s.scaling;
       factorSel.value = s.factor;
+      metricSel.value = s.metric;
       syncScaling();
     }
 
@@ -234,7 +235,7 @@ export default {
       return {
         settings: {
           task: taskSel.value, enc, causal: causalSel.value === '1', len: len.v, steps: steps.v, seed: seed.v,
-          lr: Number(lrSel.value), scaling: scalingSel.value, factor: factorSel.value,
+          lr: Number(lrSel.value), scaling: scalingSel.value, factor: factorSel.value, metric: metricSel.value,
         },
       };
     }
@@ -446,7 +447,7 @@ export default {
       const lengths = evalLengths(s.len);
       const x0 = lengths[0];
       const n = lengths[lengths.length - 1] - x0 + 1;
-      const metric = metricSel.value;
+      const metric = METRICS[metricSel.value];
       const series = [];
       const keys = [];
       const add = (label, key, evals, dash) => {
@@ -475,7 +476,7 @@ export default {
     }
 
     function drawFindings() {
-      const list = runner?.jobs.length ? findings(runner.jobs, runner.settings, t) : [];
+      const list = runner?.jobs.length ? findings(runner.jobs, runner.settings, t, METRICS[metricSel.value]) : [];
       findingsBox.replaceChildren(...list.map((s) => h('p', { text: s })));
     }
 
@@ -530,7 +531,11 @@ export default {
       ay.max = 1;
       draw();
     });
-    metricSel.addEventListener('input', () => drawAcc());
+    metricSel.addEventListener('input', () => {
+      onFormChange();
+      drawAcc();
+      drawFindings();
+    });
 
     // --- attention -------------------------------------------------------------------------------
     function setupAttention() {
@@ -635,4 +640,3 @@ export default {
   },
 };
 
-export { DEFAULTS };
