@@ -123,6 +123,7 @@ export default {
       encBox,
       scalingRow,
       h('p', { class: 'arena-help', text: t('arena.modelNote') }),
+      h('p', { class: 'arena-help', text: t('arena.tryFirst') }),
       h('div', { class: 'arena-actions' }, runBtn, stopBtn, resetBtn, permalink),
       notice, formError, status));
 
@@ -395,10 +396,10 @@ export default {
       const head = h('tr', {}, h('th', { scope: 'col', text: t('arena.col.enc') }), h('th', { scope: 'col', text: t('arena.col.state') }),
         h('th', { scope: 'col', text: t('arena.col.steps') }), h('th', { scope: 'col', text: t('arena.col.loss') }),
         h('th', { scope: 'col', text: t('arena.col.ms') }),
-        cols.map((n, i) => h('th', { scope: 'col', text: t('arena.col.acc', [1, 2, 4, 8][i], n) })));
+        cols.map((n, i) => h('th', { scope: 'col', text: t(metricSel.value === 'tok' ? 'arena.col.tok' : 'arena.col.acc', [1, 2, 4, 8][i], n) })));
       const rows = runner.jobs.map((j) => {
         const last = j.steps ? j.losses[j.steps - 1] : NaN;
-        const acc = (n) => j.evals.find((e) => e.length === n)?.accuracy;
+        const acc = (n) => j.evals.find((e) => e.length === n)?.[METRICS[metricSel.value]];
         return h('tr', { 'data-enc': j.enc, 'data-state': j.state, 'data-steps': String(j.steps) },
           h('th', { scope: 'row' }, h('span', { class: `arena-swatch arena-c${COLOR[j.enc]}` }), j.enc),
           h('td', { text: j.state === 'error' ? t('arena.state.error', j.error) : t(`arena.state.${j.state}`) }),
@@ -533,6 +534,7 @@ export default {
     });
     metricSel.addEventListener('input', () => {
       onFormChange();
+      drawJobsTable();
       drawAcc();
       drawFindings();
     });
