@@ -87,7 +87,7 @@ describe('fromHFConfig', () => {
     ['rotary_emb_base 1', { hidden_size: 64, num_attention_heads: 1, rotary_emb_base: 1 }, 'rotary_emb_base', 'base must be'],
     ['rotary_pct giving an odd rotary_dim', { hidden_size: 80, num_attention_heads: 1, rotary_pct: 0.0375 }, 'rotary_pct', 'even integer'],
     ['rotary_dim above the head', { n_embd: 64, n_head: 2, rotary_dim: 64 }, 'rotary_dim', 'larger than the head dimension'],
-    ['unknown rope_type', { ...llama, rope_scaling: { rope_type: 'longrope', short_factor: [1], long_factor: [2] } }, 'rope_scaling.rope_type', 'not a type PE Lab computes'],
+    ['unknown rope_type', { ...llama, rope_scaling: { rope_type: 'xpos', factor: 2 } }, 'rope_scaling.rope_type', 'not a type PE Lab computes'],
     ['unknown legacy type', { ...llama, rope_scaling: { type: 'su', factor: 2 } }, 'rope_scaling.type', '"su"'],
     ['rope_scaling a string', { ...llama, rope_scaling: 'yarn' }, 'rope_scaling', 'null or an object'],
     ['yarn factor negative', { ...llama, rope_scaling: { type: 'yarn', factor: -1, original_max_position_embeddings: 4096 } }, 'rope_scaling.factor', 'finite number in [0.000001, 1000000], got -1'],

@@ -102,10 +102,15 @@ describe.each(BUILDS)('rope, $name build', ({ name, simd }) => {
 
   it('covers every rope_type, both layouts, partial rotary, truncate, dynamic either side, llama3 edges, large positions', () => {
     const specs = manifest.cases.map((c) => c.spec);
-    expect(new Set(specs.map(typeOf))).toEqual(new Set(['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk']));
+    expect(new Set(specs.map(typeOf))).toEqual(new Set(['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk', 'longrope']));
     const applied = manifest.cases.filter((c) => c.apply);
     expect(new Set(applied.map((c) => c.spec.layout))).toEqual(new Set(['half', 'interleaved']));
-    expect(new Set(applied.map((c) => typeOf(c.spec)))).toEqual(new Set(['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk']));
+    expect(new Set(applied.map((c) => typeOf(c.spec)))).toEqual(new Set(['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk', 'longrope']));
+    // LongRoPE on both sides of the switch (length vs the original context), Phi-3.5's lists among them.
+    const lists = manifest.cases.filter((c) => c.longrope_list);
+    expect(new Set(lists.map((c) => c.longrope_list))).toEqual(new Set(['short', 'long']));
+    expect(lists.some((c) => c.spec.dim === 96 && c.spec.length === 4096 && c.longrope_list === 'short')).toBe(true);
+    expect(lists.some((c) => c.spec.dim === 96 && c.spec.length === 4097 && c.longrope_list === 'long')).toBe(true);
     expect(specs.some((s) => s.partial_rotary_factor < 1 && s.dim % 2 === 1)).toBe(true);
     const yarnTruncate = specs.filter((s) => typeOf(s) === 'yarn').map((s) => s.rope_scaling.truncate);
     expect(new Set(yarnTruncate)).toEqual(new Set([true, false]));
@@ -266,7 +271,16 @@ const INVALID = [
   ['rope_scaling a number', { ...ok, rope_scaling: 2 }, 'rope_scaling', 'null or an object'],
   ['rope_scaling an array', { ...ok, rope_scaling: [] }, 'rope_scaling', 'an array'],
   ['rope_scaling without rope_type', { ...ok, rope_scaling: { factor: 2 } }, 'rope_scaling.rope_type', 'required'],
-  ['rope_type unknown', { ...ok, rope_scaling: { rope_type: 'longrope', factor: 2 } }, 'rope_scaling.rope_type', 'got "longrope"'],
+  ['rope_type unknown', { ...ok, rope_scaling: { rope_type: 'su', factor: 2 } }, 'rope_scaling.rope_type', 'got "su"'],
+  ['longrope without lists', { ...ok, rope_scaling: { rope_type: 'longrope', original_max_position_embeddings: 8 } }, 'rope_scaling.short_factor', 'is required'],
+  ['longrope list of the wrong length', { ...ok, rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1], long_factor: [1, 1, 1, 1], original_max_position_embeddings: 8 } },
+    'rope_scaling.short_factor', 'rotary_dim/2 = 4 entries'],
+  ['longrope with a zero factor', { ...ok, rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [1, 0, 1, 1], original_max_position_embeddings: 8 } },
+    'rope_scaling.long_factor[1]', 'got 0'],
+  ['longrope without an original context', { ...ok, rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [1, 1, 1, 1] } },
+    'rope_scaling.original_max_position_embeddings', 'is required'],
+  ['longrope with a string list', { ...ok, rope_scaling: { rope_type: 'longrope', short_factor: '1,1,1,1', long_factor: [1, 1, 1, 1], original_max_position_embeddings: 8 } },
+    'rope_scaling.short_factor', 'a list of'],
   ['rope_type constructor', { ...ok, rope_scaling: { rope_type: 'constructor' } }, 'rope_scaling.rope_type', 'one of "default"'],
   ['type and rope_type disagree', { ...ok, rope_scaling: { type: 'linear', rope_type: 'yarn', factor: 2 } }, 'rope_scaling.type', 'disagree'],
   ['factor missing', { ...ok, rope_scaling: { rope_type: 'linear' } }, 'rope_scaling.factor', 'required when rope_type is "linear"'],
@@ -350,7 +364,11 @@ describe('rope validation', () => {
     const cases = [
       [{ length: 0 }, 'length'], [{ dim: 7 }, 'dim'], [{ base: 0.5 }, 'base'], [{ partial_rotary_factor: 2 }, 'partial_rotary_factor'],
       [{ max_position_embeddings: -4 }, 'max_position_embeddings'],
-      [{ rope_scaling: { rope_type: 'longrope' } }, 'rope_scaling.rope_type'],
+      [{ rope_scaling: { rope_type: 'longrope', original_max_position_embeddings: 4 } }, 'rope_scaling.short_factor'],
+      [{ rope_scaling: { rope_type: 'longrope', original_max_position_embeddings: 4, short_factor: [1, 1, 1, 1], long_factor: [1, 2] } }, 'rope_scaling.long_factor'],
+      [{ rope_scaling: { rope_type: 'longrope', original_max_position_embeddings: 4, short_factor: [1, -1, 1, 1], long_factor: [1, 1, 1, 1] } }, 'rope_scaling.short_factor'],
+      [{ rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [1, 1, 1, 1] } }, 'rope_scaling.original_max_position_embeddings'],
+      [{ rope_scaling: { rope_type: 'su' } }, 'rope_scaling.rope_type'],
       [{ rope_scaling: { rope_type: 'constructor' } }, 'rope_scaling.rope_type'],
       [{ rope_scaling: { rope_type: 'linear', factor: -1 } }, 'rope_scaling.factor'],
       [{ rope_scaling: { rope_type: 'dynamic', factor: 2 } }, 'max_position_embeddings'],

@@ -243,6 +243,24 @@ function ropeScaling(s, T) {
         'medium = (wavelen <= original_max / low_freq_factor) & (wavelen >= original_max / high_freq_factor)',
         `inv_freq = ${T.where}(medium, smoothed, scaled)   # Llama 3.1`,
       ];
+    case 'longrope': {
+      // transformers' _compute_longrope_parameters, with its seq_len switch on length.
+      const o = r.original_max_position_embeddings ?? s.max_position_embeddings;
+      const scale = r.original_max_position_embeddings !== null && s.max_position_embeddings !== null
+        ? `${s.max_position_embeddings} / ${r.original_max_position_embeddings}   # max_position_embeddings / original`
+        : `${pyFloat(r.factor ?? 1)}`;
+      const list = (v) => (T.np ? `np.array(${py(v)}, dtype=np.float64)` : `torch.tensor(${py(v)}, dtype=torch.float64)`);
+      return [
+        `original_max = ${py(o)}`,
+        `short_factor = ${list(r.short_factor)}`,
+        `long_factor = ${list(r.long_factor)}`,
+        'ext = long_factor if length > original_max else short_factor   # the switch on the sequence length',
+        `inv_freq = 1.0 / (ext * base ** (${arange2} / d))   # LongRoPE`,
+        `scale = ${scale}`,
+        r.attention_factor !== null ? `attention_factor = ${pyFloat(r.attention_factor)}`
+          : 'attention_factor = 1.0 if scale <= 1 else math.sqrt(1 + math.log(scale) / math.log(original_max))',
+      ];
+    }
     default:
       throw new Error(`no code for rope_type ${type}`);
   }
@@ -278,7 +296,7 @@ gen.rope = (s, T) => {
   }
   const type = s.rope_scaling?.rope_type ?? 'default';
   return lines(head,
-    type === 'yarn' ? null : 'attention_factor = 1.0',
+    type === 'yarn' || type === 'longrope' ? null : 'attention_factor = 1.0',
     '',
     `# inv_freq in float64, as transformers' modeling_rope_utils (rope_type "${type}")`,
     ropeScaling(s, T),
