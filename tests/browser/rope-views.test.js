@@ -8,7 +8,7 @@ import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logPr
 import { createPE } from '../../web/pe.js';
 import { sameFreqAtLength } from '../../web/views/rope/common.js';
 
-const VIEWS = ['rope-config', 'rope-wavelengths', 'rope-scaling', 'rope-relative', 'rope-pair'];
+const VIEWS = ['rope-config', 'rope-wavelengths', 'rope-scaling', 'rope-longrope', 'rope-relative', 'rope-pair'];
 const avail = suiteAvailability('rope-views.test');
 
 const median = (xs) => {
@@ -130,7 +130,9 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await rendersAfter(m);
     await page.fill('#view-rope-wavelengths input[type=number]', '4096');
     await waitText('#view-rope-wavelengths .rope-summary', /within the training context of 4096 positions/);
-    expect(await page.inputValue('#view-rope-scaling input[id$="-ctx"]')).toBe('4096');
+    // The scaling view draws only on screen: bring it there, then its box follows the shared context.
+    await page.locator('#view-rope-scaling').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#view-rope-scaling input[id$="-ctx"]')?.value === '4096');
   });
 
   it('draws other random q and k on request, still coinciding', async () => {
@@ -195,10 +197,10 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await error.waitFor({ state: 'visible' });
     expect(await error.textContent()).toMatch(/^This is not valid JSON, so nothing changed\./);
     expect(await area.getAttribute('aria-invalid')).toBe('true');
-    await area.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, rope_scaling: { rope_type: 'longrope', factor: 4 } }));
+    await area.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, rope_scaling: { rope_type: 'xpos', factor: 4 } }));
     await area.press('Control+Enter');
-    await page.waitForFunction(() => /longrope/.test(document.querySelector('#view-rope-config .field-error').textContent));
-    expect(await error.textContent()).toMatch(/does not compute this kind of rope_scaling, so nothing changed\..*"longrope".*"yarn"/);
+    await page.waitForFunction(() => /xpos/.test(document.querySelector('#view-rope-config .field-error').textContent));
+    expect(await error.textContent()).toMatch(/does not compute this kind of rope_scaling, so nothing changed\..*"xpos".*"yarn"/);
     await nextFrames(page);
     expect(await renders()).toBe(n);
     expect(await page.inputValue('#f-rope-base')).toBe('500000');
@@ -210,6 +212,33 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await rendersAfter(n);
     expect(await error.isVisible()).toBe(false);
     expect(await page.inputValue('#f-rope-base')).toBe('10000');
+  });
+
+  it('draws LongRoPE\'s per-pair factors, short up to the original context and long past it', async () => {
+    await page.locator('#view-rope-longrope').scrollIntoViewIfNeeded();
+    const bodySel = body('rope-longrope');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.longrope === 'none', bodySel);
+    expect(await text('#view-rope-longrope .rope-summary')).toMatch(/do not use LongRoPE/);
+    const n = await renders();
+    const d = await drawnCount('rope-longrope');
+    await page.click('#view-rope-longrope [data-action=phi35]');
+    await rendersAfter(n);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.longrope === 'short', bodySel);
+    await drawnAfter('rope-longrope', d);
+    expect(await page.inputValue('#f-rope-dim')).toBe('96');
+    const summary = await text('#view-rope-longrope .rope-summary');
+    expect(summary).toMatch(/Length 4096 ≤ original context 4096: the short factors are in use/);
+    expect(summary).toMatch(/long_factor by 1\.08 to 64\.84/);
+    expect(summary).toMatch(/attention factor 1\.19 = √\(1 \+ ln 32 \/ ln 4096\)/);
+    const before = await canvasStats(page, '#view-rope-longrope canvas');
+    expect(before.painted).toBeGreaterThan(0);
+    await shot('rope-longrope', 'rope-longrope-short');
+    const m = await renders();
+    await page.fill('#f-rope-length', '4097');
+    await rendersAfter(m);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.longrope === 'long', bodySel);
+    await waitText('#view-rope-longrope .rope-summary', /Length 4097 > original context 4096: the long factors are in use/);
+    await shot('rope-longrope', 'rope-longrope-long');
   });
 
   it('redraws each view after every change', async () => {
@@ -252,7 +281,9 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     expect(await text('#view-rope-wavelengths h3')).toBe('파장과 학습 문맥 길이');
     expect(await text('#view-rope-scaling h3')).toBe('스케일링 방법 비교');
     expect(await text('#view-rope-relative h3')).toBe('상대 위치, 직접 계산하기');
-    expect(await text('#view-rope-pair h3')).toBe('한 쌍이 도는 모습');
+    // Views further down mount as they come near the screen.
+    await waitText('#view-rope-pair h3', /^한 쌍이 도는 모습$/);
+    await waitText('#view-rope-longrope h3', /^LongRoPE: 쌍마다 다른 배수$/);
     expect(await text('#view-rope-config h3')).toBe('내 모델의 config 붙여 넣기');
     await page.click('#view-rope-config [data-preset="qwen2.5-7b-yarn"]');
     await waitText('#view-rope-wavelengths .rope-summary', /64개 쌍 중 40개는 학습 문맥 32,768 위치 안에서/);

@@ -131,12 +131,12 @@ export default {
       const L = train.value;
       const dyn = dynLength ?? (current === 'dynamic' ? Math.max(spec.length, L) : Math.round(L * factor));
 
-      if (document.activeElement !== factorField.input || specFactor !== undefined) factorField.input.value = String(factor);
-      factorField.input.disabled = specFactor !== undefined;
+      if (document.activeElement !== factorField.input || specFactor != null) factorField.input.value = String(factor);
+      factorField.input.disabled = specFactor != null;
       if (document.activeElement !== ctxField.input || train.from) ctxField.input.value = String(L);
       ctxField.input.disabled = !!train.from;
       if (document.activeElement !== dynField.input) dynField.input.value = String(dyn);
-      const fixed = [specFactor !== undefined ? 'factor' : null, train.from].filter(Boolean);
+      const fixed = [specFactor != null ? 'factor' : null, train.from].filter(Boolean);
       note.textContent = fixed.length ? t('rope.scale.fromSpec', fixed.join(', ')) : t('rope.scale.own');
 
       const { methods, pairs } = scalingRatios(pe, spec, { factor, context: L, dynLength: dyn });
