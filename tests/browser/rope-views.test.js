@@ -197,10 +197,10 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await error.waitFor({ state: 'visible' });
     expect(await error.textContent()).toMatch(/^This is not valid JSON, so nothing changed\./);
     expect(await area.getAttribute('aria-invalid')).toBe('true');
-    await area.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, rope_scaling: { rope_type: 'xpos', factor: 4 } }));
+    await area.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, rope_scaling: { rope_type: 'linear', factor: -4 } }));
     await area.press('Control+Enter');
-    await page.waitForFunction(() => /xpos/.test(document.querySelector('#view-rope-config .field-error').textContent));
-    expect(await error.textContent()).toMatch(/does not compute this kind of rope_scaling, so nothing changed\..*"xpos".*"yarn"/);
+    await page.waitForFunction(() => /factor/.test(document.querySelector('#view-rope-config .field-error').textContent));
+    expect(await error.textContent()).toMatch(/^This config cannot be used, so nothing changed\..*rope_scaling\.factor/);
     await nextFrames(page);
     expect(await renders()).toBe(n);
     expect(await page.inputValue('#f-rope-base')).toBe('500000');
@@ -212,6 +212,44 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await rendersAfter(n);
     expect(await error.isVisible()).toBe(false);
     expect(await page.inputValue('#f-rope-base')).toBe('10000');
+  });
+
+  it('applies what it can of a config and lists every positional key, used or ignored', async () => {
+    await page.locator('#view-rope-config').scrollIntoViewIfNeeded();
+    const area = page.locator('#view-rope-config textarea');
+    // An unknown scaling type: the rest still applies, and the report says what was left out.
+    let n = await renders();
+    await area.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, rope_theta: 250000, max_position_embeddings: 8192, sliding_window: 4096, rope_scaling: { rope_type: 'xpos', factor: 4 } }));
+    await page.click('#view-rope-config button:has-text("Use this config")');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-base')).toBe('250000');
+    expect(await page.isVisible('#view-rope-config .field-error')).toBe(false);
+    await page.click('#view-rope-config .rope-report summary');
+    const rows = await page.$$eval('#view-rope-config .rope-keys tbody tr', (trs) => trs.map((tr) => [tr.querySelector('th').textContent, tr.dataset.used, tr.lastElementChild.textContent]));
+    const row = (k) => rows.find((r) => r[0] === k);
+    expect(row('rope_theta')[1]).toBe('true');
+    expect(row('rope_scaling.rope_type')).toEqual(['rope_scaling.rope_type', 'false', expect.stringMatching(/not a scaling PE Lab computes/)]);
+    expect(row('sliding_window')[1]).toBe('false');
+    expect(await text('#view-rope-config .rope-report summary')).toMatch(/used, 3 ignored/);
+    await shot('rope-config', 'rope-config-report');
+    // Gemma 3: the global layers first; the sliding-window layers one click away.
+    n = await renders();
+    await area.fill(JSON.stringify({ model_type: 'gemma3_text', head_dim: 128, hidden_size: 5376, num_attention_heads: 32, rope_theta: 1000000, rope_local_base_freq: 10000, rope_scaling: { factor: 8, rope_type: 'linear' }, max_position_embeddings: 131072 }));
+    await page.click('#view-rope-config button:has-text("Use this config")');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-base')).toBe('1000000');
+    n = await renders();
+    await page.click('#view-rope-config [data-layers="sliding_attention"]');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-base')).toBe('10000');
+    expect(await page.inputValue('#f-rope-rope_scaling-rope_type')).toBe('');
+    // An ALiBi model opens the alibi kind with its head count.
+    await area.fill(JSON.stringify({ model_type: 'bloom', n_head: 112, hidden_size: 14336 }));
+    await page.click('#view-rope-config button:has-text("Use this config")');
+    await page.waitForFunction(() => location.hash.startsWith('#v1/alibi'));
+    await page.waitForFunction(() => document.getElementById('f-alibi-heads')?.value === '112');
+    await page.goBack();
+    await page.waitForSelector('#view-rope-config textarea');
   });
 
   it('draws LongRoPE\'s per-pair factors, short up to the original context and long past it', async () => {

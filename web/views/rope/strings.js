@@ -150,6 +150,16 @@ const en = {
   'rope.cfg.tableCaption': 'Parameters read from the config',
   'rope.cfg.field': 'Parameter',
   'rope.cfg.value': 'Value (and where in the config it came from)',
+  'rope.cfg.scalingIgnored': 'given, but left out: see the config keys below',
+  'rope.cfg.alternates': 'Other layers of this model',
+  'rope.cfg.showAlt': (layers) => `Show the ${layers} layers`,
+  'rope.cfg.keysSummary': (u, i) => `Config keys: ${u} used, ${i} ignored (and why)`,
+  'rope.cfg.keysCaption': 'Every positional key of the config, used or ignored',
+  'rope.cfg.key': 'Key',
+  'rope.cfg.status': 'Used?',
+  'rope.cfg.why': 'For what, or why not',
+  'rope.cfg.used': 'used',
+  'rope.cfg.ignored': 'ignored',
   'rope.cfg.moved': 'The parameters have been changed since.',
 };
 
@@ -295,6 +305,16 @@ const ko = {
   'rope.cfg.tableCaption': 'config에서 읽은 매개변수',
   'rope.cfg.field': '매개변수',
   'rope.cfg.value': '값 (config에서 가져온 곳)',
+  'rope.cfg.scalingIgnored': '있지만 적용하지 않음: 아래 config 키 참고',
+  'rope.cfg.alternates': '이 모델의 다른 레이어',
+  'rope.cfg.showAlt': (layers) => `${layers} 레이어 보기`,
+  'rope.cfg.keysSummary': (u, i) => `config 키: ${u}개 사용, ${i}개 무시 (이유 포함)`,
+  'rope.cfg.keysCaption': 'config에서 위치와 관련된 키 전부, 사용했는지 여부',
+  'rope.cfg.key': '키',
+  'rope.cfg.status': '사용',
+  'rope.cfg.why': '어디에 썼는지, 또는 왜 안 썼는지',
+  'rope.cfg.used': '사용',
+  'rope.cfg.ignored': '무시',
   'rope.cfg.moved': '그 뒤로 매개변수가 바뀌었습니다.',
 };
 
