@@ -36,6 +36,7 @@ export const SPECS = [
   { kind: 'rope', length: 32, dim: 64, max_position_embeddings: 2048, rope_scaling: { rope_type: 'yarn', factor: 2, attention_factor: 1.5 } },
   { kind: 'rope', length: 64, dim: 128, base: 500000, rope_scaling: { rope_type: 'llama3', factor: 8, original_max_position_embeddings: 8192, low_freq_factor: 1, high_freq_factor: 4 } },
   { kind: 'rope', length: 64, dim: 32, rope_scaling: { rope_type: 'ntk', factor: 3 } },
+  { kind: 'rope', length: 40, dim: 64, base: 1000000, max_position_embeddings: 131072, rope_scaling: { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 32768, convention: 'before_4.56' } },
   { kind: 'rope', length: 40, dim: 16, max_position_embeddings: 256, rope_scaling: { rope_type: 'longrope', short_factor: [1, 1.2, 1.5, 2, 2, 3, 4, 4], long_factor: [1, 2, 3, 5, 8, 13, 21, 34], original_max_position_embeddings: 32 } },
   { kind: 'rope', length: 20, dim: 24, partial_rotary_factor: 0.5, rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 2, 2, 3, 3], long_factor: [2, 2, 4, 4, 9, 9], original_max_position_embeddings: 32, attention_factor: 0.9 } },
   { kind: 'rope', length: 24, dim: 32, grid_height: 4, grid_width: 6 },

@@ -332,7 +332,7 @@ describe('rope validation', () => {
 
   it('accepts the legacy key "type", null optional values, and normalizes to a complete rope_scaling', () => {
     const r = pe.compute({ ...ok, rope_scaling: { type: 'yarn', factor: 4, mscale: null }, max_position_embeddings: 64 });
-    expect(r.spec.rope_scaling).toEqual({ rope_type: 'yarn', factor: 4, original_max_position_embeddings: null, beta_fast: 32, beta_slow: 1, truncate: true, mscale: null, mscale_all_dim: null, attention_factor: null });
+    expect(r.spec.rope_scaling).toEqual({ rope_type: 'yarn', factor: 4, original_max_position_embeddings: null, beta_fast: 32, beta_slow: 1, truncate: true, mscale: null, mscale_all_dim: null, attention_factor: null, convention: 'since_4.56' });
     expect(pe.compute(r.spec).spec).toEqual(r.spec);   // normalizing twice changes nothing
     expect(pe.compute({ ...ok, rope_scaling: { rope_type: 'default' } }).data).toEqual(pe.compute(ok).data);
     expect(pe.defaults('rope')).toEqual({ kind: 'rope', length: 256, dim: 128, base: 10000, layout: 'half', partial_rotary_factor: 1, rope_scaling: null, max_position_embeddings: null, grid_height: null, grid_width: null });
@@ -353,6 +353,23 @@ describe('rope validation', () => {
   ])('applyRope rejects %s', (_, x, opts, param, fragment) => {
     expectRejected(pe, () => pe.applyRope(x, ok, opts), param, fragment);
     expectStillUsable();
+  });
+
+  it('computes YaRN under both transformers conventions: before 4.56 the ratio replaces factor', () => {
+    const yarn = (factor, convention) => ({ ...ok, dim: 64, base: 1000000, max_position_embeddings: 131072,
+      rope_scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: 32768, ...(convention ? { convention } : {}) } });
+    const since = pe.compute(yarn(8));
+    expect(since.spec.rope_scaling.convention).toBe('since_4.56');
+    const before = pe.compute(yarn(8, 'before_4.56'));
+    const asFour = pe.compute(yarn(4));
+    expect(before.inv_freq).toEqual(asFour.inv_freq);
+    expect(before.attention_factor).toBe(asFour.attention_factor);
+    expect(before.inv_freq).not.toEqual(since.inv_freq);
+    expect(since.attention_factor).toBeCloseTo(0.1 * Math.log(8) + 1, 14);
+    expect(before.attention_factor).toBeCloseTo(0.1 * Math.log(4) + 1, 14);
+    // Without max_position_embeddings both versions use factor.
+    expect(pe.compute({ ...yarn(8, 'before_4.56'), max_position_embeddings: null }).inv_freq).toEqual(pe.compute({ ...yarn(8), max_position_embeddings: null }).inv_freq);
+    expectPEError(() => pe.compute(yarn(8, '4.55')), 'rope_scaling.convention', '"since_4.56", "before_4.56"');
   });
 
   it('refuses a spec of another kind in applyRope and ropeTables', () => {

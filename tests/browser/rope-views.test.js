@@ -313,6 +313,23 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     console.log(`rope views, per control change (headless Chromium, software rendering):\n${report.join('\n')}`);
   });
 
+  it('names the transformers version YaRN is computed as, and switches to the older one', async () => {
+    await page.locator('#view-rope-config').scrollIntoViewIfNeeded();
+    let n = await renders();
+    await page.click('#view-rope-config [data-preset="qwen2.5-7b-yarn"]');
+    await rendersAfter(n);
+    await page.locator('#view-rope-scaling').scrollIntoViewIfNeeded();
+    await waitText('#view-rope-scaling .rope-summary', /Computed as transformers 4\.56 and later do: factor 4 as given\. Before 4\.56, transformers used max_position_embeddings ÷ original context = 1 instead/);
+    await page.waitForFunction(() => document.querySelector('#view-rope-scaling .rope-version')?.dataset.convention === 'since_4.56');
+    n = await renders();
+    await page.selectOption('#f-rope-rope_scaling-convention', 'before_4.56');
+    await rendersAfter(n);
+    await page.locator('#view-rope-scaling').scrollIntoViewIfNeeded();
+    await waitText('#view-rope-scaling .rope-summary', /Computed as transformers before 4\.56 did: factor = max_position_embeddings ÷ original context = 1/);
+    await page.waitForFunction(() => location.hash.includes('before_4.56'));
+    await shot('rope-scaling', 'rope-scaling-yarn-before-4.56');
+  });
+
   it('renders in Korean', async () => {
     await page.click('#lang [lang="ko"]');
     await page.waitForFunction(() => document.documentElement.lang === 'ko');

@@ -391,8 +391,8 @@ export function fromHFConfig(input, options = {}) {
       }
       const orig = scaling.original_max_position_embeddings;
       if (rtype === 'yarn' && typeof orig === 'number' && typeof maxPos === 'number' && typeof scaling.factor === 'number' && maxPos !== orig * scaling.factor) {
-        note(`transformers before 4.56 (PR #40320) replaced factor ${scaling.factor} by max_position_embeddings / original_max_position_embeddings = ${maxPos / orig} here; PE Lab uses factor, as transformers does now.`,
-          `transformers 4.56 이전(PR #40320 전)은 여기서 factor ${scaling.factor} 대신 max_position_embeddings / original_max_position_embeddings = ${maxPos / orig}를 썼습니다. PE Lab은 지금의 transformers처럼 factor를 씁니다.`);
+        note(`transformers before 4.56 (PR #40320) replaced factor ${scaling.factor} by max_position_embeddings / original_max_position_embeddings = ${maxPos / orig} here; PE Lab uses factor, as transformers does now (set rope_scaling.convention to "before_4.56" to see the older result).`,
+          `transformers 4.56 이전(PR #40320 전)은 여기서 factor ${scaling.factor} 대신 max_position_embeddings / original_max_position_embeddings = ${maxPos / orig}를 썼습니다. PE Lab은 지금의 transformers처럼 factor를 씁니다 (예전 결과를 보려면 rope_scaling.convention을 "before_4.56"으로 바꾸세요).`);
       }
     } else if (raw[typeKey] != null) {
       used(`${scalingKey}.${typeKey}`, raw[typeKey] === 'mrope' ? 'M-RoPE (the default frequencies per axis)' : 'no scaling', raw[typeKey] === 'mrope' ? 'M-RoPE (축마다 기본 주파수)' : '스케일링 없음');

@@ -14,6 +14,12 @@
 
 /** rotary_dim = int(dim · partial_rotary_factor), as web/api/schema/rope.js. */
 const rotaryDim = (s) => Math.trunc(s.dim * s.partial_rotary_factor);
+/** YaRN's factor under the spec's transformers convention, as web/api/schema/rope.js's yarnFactor. */
+function yarnFactor(s) {
+  const r = s.rope_scaling;
+  const ratio = r.convention === 'before_4.56' && r.original_max_position_embeddings != null && s.max_position_embeddings != null;
+  return ratio ? s.max_position_embeddings / r.original_max_position_embeddings : r.factor;
+}
 
 export const LANGUAGES = ['numpy', 'torch'];
 
@@ -210,7 +216,9 @@ function ropeScaling(s, T) {
       ];
     case 'yarn':
       return [
-        `factor = ${pyFloat(r.factor)}`,
+        r.convention === 'before_4.56' && yarnFactor(s) !== r.factor
+          ? `factor = ${pyFloat(yarnFactor(s))}   # transformers before 4.56: max_position_embeddings / original_max_position_embeddings (rope_scaling.factor ${pyFloat(r.factor)} unused)`
+          : `factor = ${pyFloat(r.factor)}`,
         `original_max = ${py(r.original_max_position_embeddings ?? s.max_position_embeddings)}`,
         `beta_fast, beta_slow, truncate = ${pyFloat(r.beta_fast)}, ${pyFloat(r.beta_slow)}, ${py(r.truncate)}`,
         'def mscale(scale, m=1.0):',

@@ -2,7 +2,7 @@
 // tables for pe.ropeTables(), and the rotation of vectors for pe.applyRope().
 import { PEError, normalizeSpec } from '../spec.js';
 import { PE_MAX_ELEMENTS } from '../schema/limits.js';
-import { rotaryDim, isAxial } from '../schema/rope.js';
+import { rotaryDim, isAxial, yarnFactor } from '../schema/rope.js';
 
 const LAYOUT = { half: 0, interleaved: 1 };
 const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, ntk: 5, longrope: 6 };
@@ -27,7 +27,9 @@ export function specValues(s) {
   const r = s.rope_scaling ?? { rope_type: 'default' };
   return [
     s.length, s.dim, s.base, s.partial_rotary_factor, int(s.max_position_embeddings),
-    Object.hasOwn(ROPE_TYPE, r.rope_type) ? ROPE_TYPE[r.rope_type] : -1, num(r.factor), int(r.original_max_position_embeddings),
+    // YaRN's factor under its convention (the kernel takes the factor it should use).
+    Object.hasOwn(ROPE_TYPE, r.rope_type) ? ROPE_TYPE[r.rope_type] : -1,
+    num(r.rope_type === 'yarn' ? yarnFactor(s) : r.factor), int(r.original_max_position_embeddings),
     num(r.beta_fast ?? 32), num(r.beta_slow ?? 1), flag(r.truncate), num(r.mscale),
     num(r.mscale_all_dim), num(r.attention_factor), num(r.low_freq_factor), num(r.high_freq_factor),
   ];

@@ -4,6 +4,23 @@ import { PE_MAX_POSITION, PE_MAX_LENGTH, PE_MAX_DIM } from './limits.js';
 
 export const ROPE_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk', 'longrope'];
 
+/**
+ * YaRN's factor as transformers versions read it (docs/transformers-versions.md): since 4.56
+ * (PR #40320) rope_scaling.factor is used as given; before, a set original_max_position_embeddings
+ * replaced it by max_position_embeddings / original_max_position_embeddings.
+ */
+export const YARN_CONVENTIONS = ['since_4.56', 'before_4.56'];
+
+/** The factor YaRN uses for a (normalized) spec under its convention. */
+export function yarnFactor(spec) {
+  const r = spec.rope_scaling;
+  if (r?.rope_type !== 'yarn') return r?.factor ?? null;
+  if (r.convention === 'before_4.56' && r.original_max_position_embeddings != null && spec.max_position_embeddings != null) {
+    return spec.max_position_embeddings / r.original_max_position_embeddings;
+  }
+  return r.factor;
+}
+
 /** Most entries a LongRoPE factor list can need: rotary_dim/2 for the widest head. */
 export const LONGROPE_MAX_PAIRS = PE_MAX_DIM / 2;
 
@@ -186,6 +203,18 @@ const scalingFields = {
       ko: 'LongRoPE: length가 원래 문맥 길이를 넘으면 쓰는 나눗수 (rotary_dim/2개).',
     },
   },
+  convention: {
+    type: 'enum', default: 'since_4.56', values: YARN_CONVENTIONS,
+    label: { en: 'transformers version', ko: 'transformers 버전' },
+    valueLabels: {
+      'since_4.56': { en: '4.56 and later: factor as given', ko: '4.56 이후: factor 그대로' },
+      'before_4.56': { en: 'before 4.56: factor = max positions / original', ko: '4.56 이전: factor = 최대 위치 수 / 원래 문맥' },
+    },
+    help: {
+      en: 'YaRN: transformers before 4.56 replaced factor by max_position_embeddings / original_max_position_embeddings whenever the original context was set (PR #40320 changed it). Pick the version you run to see what it computes.',
+      ko: 'YaRN: transformers 4.56 이전에는 원래 문맥 길이가 있으면 factor 대신 max_position_embeddings / original_max_position_embeddings를 썼습니다 (PR #40320에서 바뀜). 쓰는 버전을 고르면 그 버전이 계산하는 값을 볼 수 있습니다.',
+    },
+  },
   low_freq_factor: positive(
     'Llama 3.1: wavelengths longer than original context / low_freq_factor are divided by factor.',
     'Llama 3.1: 파장이 원래 문맥 / low_freq_factor보다 길면 factor로 나눕니다.',
@@ -262,7 +291,7 @@ export default {
           yarn: {
             required: ['factor'],
             optional: ['original_max_position_embeddings', 'beta_fast', 'beta_slow', 'truncate', 'mscale',
-              'mscale_all_dim', 'attention_factor'],
+              'mscale_all_dim', 'attention_factor', 'convention'],
           },
           llama3: { required: ['factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor'] },
           ntk: { required: ['factor'] },

@@ -155,6 +155,19 @@ export default {
         if (m.type === 'llama3') lines.push(h('p', { text: t('rope.scale.llamaBand', a, b) }));
         if (m.type === 'dynamic' && !(m.ratio[pairs - 1] < 1 - 1e-6)) lines.push(h('p', { class: 'help', text: t('rope.scale.dynNone', formatLength(dyn), formatLength(L)) }));
       }
+      // YaRN's factor depends on the transformers version (docs/transformers-versions.md): say
+      // which one this is, and what the other computes, when they differ for this spec.
+      const sc = spec.rope_scaling;
+      if (current === 'yarn' && sc.original_max_position_embeddings != null && spec.max_position_embeddings != null) {
+        const ratio = spec.max_position_embeddings / sc.original_max_position_embeddings;
+        const before = sc.convention === 'before_4.56';
+        const p = h('p', { class: 'rope-version', 'data-convention': sc.convention });
+        p.textContent = ratio === sc.factor
+          ? t('rope.scale.versionSame', formatValue(sc.factor))
+          : before ? t('rope.scale.versionBefore', formatValue(ratio), formatValue(sc.factor))
+            : t('rope.scale.versionSince', formatValue(sc.factor), formatValue(ratio));
+        lines.push(p);
+      }
       summary.replaceChildren(...lines);
 
       const shown = methods.filter((m) => m.ratio);

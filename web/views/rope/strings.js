@@ -40,6 +40,9 @@ const en = {
   'rope.scale.noScaling': (f, L) => `No rope_scaling in the parameters: every method is shown with factor ${f} over a training context of ${L}.`,
   'rope.scale.current': (type, f, L) => `Current method: ${type} (thick line), factor ${f}, training context ${L}.`,
   'rope.scale.failed': (type, msg) => `${type}: not computed (${msg})`,
+  'rope.scale.versionSince': (f, ratio) => `Computed as transformers 4.56 and later do: factor ${f} as given. Before 4.56, transformers used max_position_embeddings ÷ original context = ${ratio} instead; choose “before 4.56” under transformers version in the parameters to see that.`,
+  'rope.scale.versionBefore': (ratio, f) => `Computed as transformers before 4.56 did: factor = max_position_embeddings ÷ original context = ${ratio} (rope_scaling.factor ${f} is not used). From 4.56 on, transformers uses factor ${f} as given.`,
+  'rope.scale.versionSame': (f) => `Every transformers version computes the same YaRN here: max_position_embeddings ÷ original context equals factor ${f}.`,
   'rope.scale.yarnBand': (a, b, af) => (a < 0
     ? `YaRN leaves every pair as it is here; it multiplies cos and sin by ${af} (attention factor).`
     : `YaRN keeps pairs below ${a}, divides pairs from ${b < 0 ? 'the last' : b} on by the factor and ramps between; it also multiplies cos and sin by ${af} (attention factor).`),
@@ -199,6 +202,9 @@ const ko = {
   'rope.scale.noScaling': (f, L) => `매개변수에 rope_scaling이 없어, 모든 방법을 배수 ${f}, 학습 문맥 ${L}로 보여 줍니다.`,
   'rope.scale.current': (type, f, L) => `지금 방법: ${type} (굵은 선), 배수 ${f}, 학습 문맥 ${L}.`,
   'rope.scale.failed': (type, msg) => `${type}: 계산할 수 없음 (${msg})`,
+  'rope.scale.versionSince': (f, ratio) => `transformers 4.56 이후 방식으로 계산했습니다: factor ${f}를 그대로 씁니다. 4.56 이전의 transformers는 대신 max_position_embeddings ÷ 원래 문맥 = ${ratio}를 썼습니다. 매개변수의 transformers 버전에서 “4.56 이전”을 고르면 그 결과를 볼 수 있습니다.`,
+  'rope.scale.versionBefore': (ratio, f) => `4.56 이전 transformers 방식으로 계산했습니다: factor = max_position_embeddings ÷ 원래 문맥 = ${ratio} (rope_scaling.factor ${f}는 쓰지 않음). 4.56부터는 factor ${f}를 그대로 씁니다.`,
+  'rope.scale.versionSame': (f) => `여기서는 어느 transformers 버전이든 YaRN 결과가 같습니다: max_position_embeddings ÷ 원래 문맥이 factor ${f}와 같습니다.`,
   'rope.scale.yarnBand': (a, b, af) => (a < 0
     ? `여기서는 YaRN이 어떤 쌍도 바꾸지 않습니다. cos과 sin에는 어텐션 배율 ${af}를 곱합니다.`
     : `YaRN은 ${a}번 앞의 쌍은 그대로 두고, ${b < 0 ? '마지막' : `${b}번`} 쌍부터는 배수로 나누며, 그 사이는 램프로 잇습니다. cos과 sin에는 어텐션 배율 ${af}를 곱합니다.`),
