@@ -8,7 +8,7 @@ import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logPr
 import { createPE } from '../../web/pe.js';
 import { sameFreqAtLength } from '../../web/views/rope/common.js';
 
-const VIEWS = ['rope-config', 'rope-wavelengths', 'rope-scaling', 'rope-longrope', 'rope-relative', 'rope-pair'];
+const VIEWS = ['rope-config', 'rope-gallery', 'rope-wavelengths', 'rope-scaling', 'rope-longrope', 'rope-relative', 'rope-pair'];
 const avail = suiteAvailability('rope-views.test');
 
 const median = (xs) => {
@@ -330,15 +330,45 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await shot('rope-scaling', 'rope-scaling-yarn-before-4.56');
   });
 
+  it('opens gallery models in one click and draws every model\'s bands against its context', async () => {
+    await page.locator('#view-rope-gallery').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#view-rope-gallery .view-body')?.dataset.models === '35');
+    expect(await page.$$eval('#view-rope-gallery .rope-gallery-svg g[data-model]', (gs) => gs.length)).toBe(35);
+    // Llama 3.1: some pairs stretched (llama3), some turning fully within 8192.
+    const llama = await page.$$eval('#view-rope-gallery g[data-model="llama-3.1-8b"] rect', (rs) => rs.map((r) => r.getAttribute('class')));
+    expect(llama.filter((c) => c === 'rope-stretched').length).toBeGreaterThan(0);
+    expect(llama.filter((c) => c === 'rope-full').length).toBeGreaterThan(0);
+    await shot('rope-gallery', 'rope-gallery');
+    let n = await renders();
+    await page.click('#view-rope-gallery [data-open="deepseek-v3"]');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-dim')).toBe('64');
+    expect(await page.inputValue('#f-rope-layout')).toBe('interleaved');
+    expect(await page.inputValue('#f-rope-rope_scaling-rope_type')).toBe('yarn');
+    expect(await text('#view-rope-gallery [role=status]')).toMatch(/Opened DeepSeek-V3 \(MLA\) \(from deepseek-ai\/DeepSeek-V3\)/);
+    n = await renders();
+    await page.click('#view-rope-gallery [data-open="phi-3.5-mini"]');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-dim')).toBe('96');
+    // An ALiBi model moves the page to the alibi kind; back returns to RoPE.
+    await page.click('#view-rope-gallery [data-open="bloom"]');
+    await page.waitForFunction(() => location.hash.startsWith('#v1/alibi'));
+    await page.waitForFunction(() => document.getElementById('f-alibi-heads')?.value === '112');
+    await page.goBack();
+    await page.waitForSelector('#view-rope-gallery [data-open]');
+  });
+
   it('renders in Korean', async () => {
     await page.click('#lang [lang="ko"]');
     await page.waitForFunction(() => document.documentElement.lang === 'ko');
-    expect(await text('#view-rope-wavelengths h3')).toBe('파장과 학습 문맥 길이');
-    expect(await text('#view-rope-scaling h3')).toBe('스케일링 방법 비교');
-    expect(await text('#view-rope-relative h3')).toBe('상대 위치, 직접 계산하기');
+    // Views mount as they come near the screen: wait for each title.
+    await waitText('#view-rope-wavelengths h3', /^파장과 학습 문맥 길이$/);
+    await waitText('#view-rope-scaling h3', /^스케일링 방법 비교$/);
+    await waitText('#view-rope-relative h3', /^상대 위치, 직접 계산하기$/);
     // Views further down mount as they come near the screen.
     await waitText('#view-rope-pair h3', /^한 쌍이 도는 모습$/);
     await waitText('#view-rope-longrope h3', /^LongRoPE: 쌍마다 다른 배수$/);
+    await waitText('#view-rope-gallery h3', /^모델 갤러리: 실제 모델을 나란히$/);
     expect(await text('#view-rope-config h3')).toBe('내 모델의 config 붙여 넣기');
     await page.click('#view-rope-config [data-preset="qwen2.5-7b-yarn"]');
     await waitText('#view-rope-wavelengths .rope-summary', /64개 쌍 중 40개는 학습 문맥 32,768 위치 안에서/);
