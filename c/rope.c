@@ -22,7 +22,8 @@
 //               λ_i > o/low_freq_factor   → inv_freq_i / factor          (low frequencies)
 //               λ_i < o/high_freq_factor  → inv_freq_i                   (high frequencies)
 //               otherwise, s = (o/λ_i − low_freq_factor)/(high_freq_factor − low_freq_factor):
-//                            (1 − s)·inv_freq_i / factor + s·inv_freq_i  (smooth band)
+//                            (1 − s)·inv_freq_i / factor + s·inv_freq_i  (smooth band; none
+//                            when high_freq_factor = low_freq_factor, as in Llama 4)
 //   longrope  (LongRoPE, Phi-3) with o = original_max_position_embeddings (or max_position_embeddings)
 //             and per-pair lists: inv_freq_i = 1 / (ext_i·base^(2i/d)), ext = long_factor when
 //             length > o, else short_factor (transformers switches on seq_len the same way)
@@ -145,7 +146,9 @@ pe_status pe_rope_check_lists(const pe_rope_config *c, const pe_rope_lists *list
     case PE_ROPE_LLAMA3:
         if (c->original_max_position_embeddings < 1) return CFG_ERR(ARG_ORIGINAL_MAX_POS);
         if (!finite_positive(c->low_freq_factor)) return CFG_ERR(ARG_LOW_FREQ);
-        if (!(isfinite(c->high_freq_factor) && c->high_freq_factor > c->low_freq_factor)) return CFG_ERR(ARG_HIGH_FREQ);
+        // high == low (Llama 4) leaves no smooth band between the two edges.
+        if (!(isfinite(c->high_freq_factor) && c->high_freq_factor >= c->low_freq_factor))
+            return CFG_ERR(ARG_HIGH_FREQ);
         break;
     default: break;
     }
@@ -226,7 +229,9 @@ pe_status pe_rope_inv_freq_lists(double *inv_freq, double *attention_factor, con
             double wavelen = 2.0 * PE_PI / inv_freq[i];
             if (wavelen > low_wavelen) {
                 inv_freq[i] = inv_freq[i] / c->factor;
-            } else if (wavelen >= high_wavelen) {
+            } else if (wavelen >= high_wavelen && c->high_freq_factor > c->low_freq_factor) {
+                // (With high == low the band is empty: a wavelength exactly on the edge is kept,
+                // where transformers' formula would divide 0 by 0.)
                 double smooth = (o / wavelen - c->low_freq_factor) / (c->high_freq_factor - c->low_freq_factor);
                 inv_freq[i] = (1.0 - smooth) * inv_freq[i] / c->factor + smooth * inv_freq[i];
             }

@@ -301,7 +301,7 @@ const INVALID = [
   ['yarn attention_factor 0', withScaling(yarnOk, { attention_factor: 0 }), 'rope_scaling.attention_factor', 'null or a finite number in (0, 1000]'],
   ['llama3 without original', { ...ok, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4 } }, 'rope_scaling.original_max_position_embeddings', 'required when rope_type is "llama3"'],
   ['llama3 low_freq_factor 0', withScaling(llamaOk, { low_freq_factor: 0 }), 'rope_scaling.low_freq_factor', 'got 0'],
-  ['llama3 high_freq_factor = low', withScaling(llamaOk, { high_freq_factor: 1 }), 'rope_scaling.high_freq_factor', 'greater than rope_scaling.low_freq_factor'],
+  ['llama3 high_freq_factor below low', withScaling(llamaOk, { high_freq_factor: 0.5 }), 'rope_scaling.high_freq_factor', 'at least rope_scaling.low_freq_factor'],
   ['an own __proto__ key in rope_scaling', { ...ok, rope_scaling: JSON.parse('{"rope_type":"linear","factor":2,"__proto__":{"factor":-1}}') }, 'rope_scaling.__proto__', 'unknown field'],
   ['factor a numeric string', { ...ok, rope_scaling: { rope_type: 'linear', factor: '2' } }, 'rope_scaling.factor', '(a string)'],
   ['factor an object with valueOf', { ...ok, rope_scaling: { rope_type: 'linear', factor: { valueOf: () => 2 } } }, 'rope_scaling.factor', 'got a value of type object'],
@@ -355,6 +355,16 @@ describe('rope validation', () => {
     expectStillUsable();
   });
 
+  it('accepts llama3 with high_freq_factor = low_freq_factor (Llama 4): no smooth band, nothing NaN', () => {
+    const spec = { ...ok, dim: 128, base: 500000, rope_scaling: { rope_type: 'llama3', factor: 16, original_max_position_embeddings: 8192, low_freq_factor: 1, high_freq_factor: 1 } };
+    const r = pe.compute(spec);
+    const plain = pe.compute({ ...spec, rope_scaling: null }).inv_freq;
+    r.inv_freq.forEach((v, i) => {
+      const wavelen = (2 * Math.PI) / plain[i];
+      expect(v, `pair ${i}`).toBe(wavelen > 8192 ? Math.fround(plain[i] / 16) : plain[i]);
+    });
+  });
+
   it('computes YaRN under both transformers conventions: before 4.56 the ratio replaces factor', () => {
     const yarn = (factor, convention) => ({ ...ok, dim: 64, base: 1000000, max_position_embeddings: 131072,
       rope_scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: 32768, ...(convention ? { convention } : {}) } });
@@ -397,7 +407,7 @@ describe('rope validation', () => {
       [{ rope_scaling: { rope_type: 'yarn', factor: 2, original_max_position_embeddings: 8, mscale_all_dim: -2 } }, 'rope_scaling.mscale_all_dim'],
       [{ rope_scaling: { rope_type: 'yarn', factor: 2, original_max_position_embeddings: 8, attention_factor: -2 } }, 'rope_scaling.attention_factor'],
       [{ rope_scaling: { rope_type: 'llama3', factor: 2, original_max_position_embeddings: 8, low_freq_factor: 0, high_freq_factor: 4 } }, 'rope_scaling.low_freq_factor'],
-      [{ rope_scaling: { rope_type: 'llama3', factor: 2, original_max_position_embeddings: 8, low_freq_factor: 4, high_freq_factor: 4 } }, 'rope_scaling.high_freq_factor'],
+      [{ rope_scaling: { rope_type: 'llama3', factor: 2, original_max_position_embeddings: 8, low_freq_factor: 4, high_freq_factor: 3 } }, 'rope_scaling.high_freq_factor'],
     ];
     for (const [fields, param] of cases) {
       expectPEError(() => pe._computeUnvalidated({ kind: 'rope', length: 4, dim: 8, ...fields }), param, /kernel status 1\d\d/, JSON.stringify(fields));

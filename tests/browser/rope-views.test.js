@@ -7,6 +7,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logProblems, waitDrawn } from '../helpers/browser.js';
 import { createPE } from '../../web/pe.js';
 import { sameFreqAtLength } from '../../web/views/rope/common.js';
+import { GALLERY } from '../../web/api/models.js';
 
 const VIEWS = ['rope-config', 'rope-gallery', 'rope-wavelengths', 'rope-scaling', 'rope-longrope', 'rope-relative', 'rope-pair'];
 const avail = suiteAvailability('rope-views.test');
@@ -332,8 +333,8 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
 
   it('opens gallery models in one click and draws every model\'s bands against its context', async () => {
     await page.locator('#view-rope-gallery').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelector('#view-rope-gallery .view-body')?.dataset.models === '35');
-    expect(await page.$$eval('#view-rope-gallery .rope-gallery-svg g[data-model]', (gs) => gs.length)).toBe(35);
+    await page.waitForFunction((n) => document.querySelector('#view-rope-gallery .view-body')?.dataset.models === String(n), GALLERY.length);
+    expect(await page.$$eval('#view-rope-gallery .rope-gallery-svg g[data-model]', (gs) => gs.length)).toBe(GALLERY.length);
     // Llama 3.1: some pairs stretched (llama3), some turning fully within 8192.
     const llama = await page.$$eval('#view-rope-gallery g[data-model="llama-3.1-8b"] rect', (rs) => rs.map((r) => r.getAttribute('class')));
     expect(llama.filter((c) => c === 'rope-stretched').length).toBeGreaterThan(0);

@@ -25,7 +25,7 @@
 //                          longrope); keys the type does not use are dropped (and reported);
 //                          longrope takes the top-level original_max_position_embeddings (Phi-3)
 //   max_position_embeddings  max_position_embeddings, n_positions, n_ctx, seq_length
-//   layout                 interleaved for GPT-J, CodeGen, ChatGLM / GLM, Cohere, DeepSeek MLA and
+//   layout                 interleaved for GPT-J, CodeGen, ChatGLM / GLM, Cohere, Llama 4, DeepSeek MLA and
 //                          configs with rope_interleave / rotary_emb_interleaved true; else half
 //   length                 options.length, else min(max_position_embeddings, 4096)
 // Layers with another base (Gemma 3's rope_local_base_freq for sliding-window layers, v5
@@ -89,7 +89,7 @@ export const PRESETS = {
   },
 };
 
-const INTERLEAVED_MODELS = new Set(['gptj', 'codegen', 'chatglm', 'glm', 'glm4', 'cohere', 'cohere2']);
+const INTERLEAVED_MODELS = new Set(['gptj', 'codegen', 'chatglm', 'glm', 'glm4', 'cohere', 'cohere2', 'llama4', 'llama4_text']);
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const has = (o, k) => isObject(o) && Object.prototype.hasOwnProperty.call(o, k) && o[k] !== null && o[k] !== undefined;
 const SCALING_META = ['rope_theta', 'partial_rotary_factor', 'rope_type', 'type'];
@@ -110,6 +110,8 @@ const OTHER_KEYS = {
   query_pre_attn_scalar: ['scales the scores (1/√query_pre_attn_scalar), not the positions', '점수 배율(1/√query_pre_attn_scalar)이며 위치와는 무관합니다'],
   layer_types: ['read only through rope_parameters per layer type', '레이어 종류별 rope_parameters를 통해서만 읽습니다'],
   original_rope: ['ChatGLM\'s switch between two equal implementations of the same rotation', 'ChatGLM에서 같은 회전을 구현하는 두 방식 사이의 스위치입니다'],
+  no_rope_layers: ['marks the layers that use no positional encoding at all (NoPE); the RoPE shown is that of the others', '위치 인코딩을 전혀 쓰지 않는 레이어(NoPE)를 표시합니다. 보이는 RoPE는 나머지 레이어의 것입니다'],
+  attn_temperature_tuning: ['Llama 4 scales the queries of its NoPE layers with the position, outside RoPE', 'Llama 4는 NoPE 레이어의 쿼리를 위치에 따라 키우며, RoPE 밖의 일입니다'],
   position_embedding_type: ['PE Lab reads the rotary settings directly', 'PE Lab은 회전 설정을 직접 읽습니다'],
   rope_ratio: null, rope_local_base_freq: null, alibi: null, attn_config: null, // reported where read
 };

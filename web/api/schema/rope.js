@@ -224,7 +224,7 @@ const scalingFields = {
     'Llama 3.1: wavelengths shorter than original context / high_freq_factor are kept; between the two edges the frequency is blended smoothly.',
     'Llama 3.1: 파장이 원래 문맥 / high_freq_factor보다 짧으면 그대로 둡니다. 두 경계 사이는 부드럽게 섞습니다.',
     {
-      default: 4, min: (s) => s.low_freq_factor, exclusiveMin: true, rule: 'greater than rope_scaling.low_freq_factor',
+      default: 4, min: (s) => s.low_freq_factor, rule: 'at least rope_scaling.low_freq_factor (equal: no smooth band, as in Llama 4)',
       label: { en: 'High-frequency factor', ko: '고주파 계수' },
     },
   ),
