@@ -258,7 +258,7 @@ export function fromHFConfig(input, options = {}) {
       dim = positiveInt(K(headAt[0]), headAt[1]);
       used(K(headAt[0]), `head dimension ${dim}`, `헤드 차원 ${dim}`);
       for (const k of ['hidden_size', 'num_attention_heads']) {
-        if (has(c, k)) ignored(K(k), `${headAt[0]} gives the head dimension directly`, `${headAt[0]}가 헤드 차원을 직접 줍니다`);
+        if (has(c, k)) ignored(K(k), `${headAt[0]} gives the head dimension directly`, `${headAt[0]} 값이 헤드 차원을 직접 정합니다`);
       }
     } else {
       const hidden = first(c, ['hidden_size', 'n_embd', 'd_model']);
