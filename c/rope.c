@@ -22,7 +22,14 @@
 //               λ_i > o/low_freq_factor   → inv_freq_i / factor          (low frequencies)
 //               λ_i < o/high_freq_factor  → inv_freq_i                   (high frequencies)
 //               otherwise, s = (o/λ_i − low_freq_factor)/(high_freq_factor − low_freq_factor):
-//                            (1 − s)·inv_freq_i / factor + s·inv_freq_i  (smooth band)
+//                            (1 − s)·inv_freq_i / factor + s·inv_freq_i  (smooth band; none
+//                            when high_freq_factor = low_freq_factor, as in Llama 4)
+//   longrope  (LongRoPE, Phi-3) with o = original_max_position_embeddings (or max_position_embeddings)
+//             and per-pair lists: inv_freq_i = 1 / (ext_i·base^(2i/d)), ext = long_factor when
+//             length > o, else short_factor (transformers switches on seq_len the same way)
+//             attention_factor = rope_scaling.attention_factor, else √(1 + ln s / ln o) (1 when
+//             s <= 1), with s = max_position_embeddings / o when both are set (Phi-3's rule; it
+//             overrides factor), else factor (else 1)
 // Angles p·inv_freq_i are formed in float64; cos and sin come from an exact fixed-point start
 // and a float64 rotation down the rows (sincos.h), so they stay within half a float32 ulp of
 // float64 at every position.
@@ -55,6 +62,7 @@ enum {
     ARG_LENGTH = 1, ARG_DIM, ARG_BASE, ARG_PARTIAL, ARG_MAX_POS, ARG_TYPE, ARG_FACTOR,
     ARG_ORIGINAL_MAX_POS, ARG_BETA_FAST, ARG_BETA_SLOW, ARG_TRUNCATE, ARG_MSCALE,
     ARG_MSCALE_ALL_DIM, ARG_ATTENTION_FACTOR, ARG_LOW_FREQ, ARG_HIGH_FREQ,
+    ARG_SHORT_FACTOR = PE_ROPE_ARG_SHORT_FACTOR, ARG_LONG_FACTOR = PE_ROPE_ARG_LONG_FACTOR,
 };
 // clang-format on
 
@@ -78,21 +86,47 @@ static pe_status check_rotary_dim(const pe_rope_config *c, int32_t min) {
     return c->partial_rotary_factor == 1.0 ? CFG_ERR(ARG_DIM) : CFG_ERR(ARG_PARTIAL);
 }
 
-pe_status pe_rope_check(const pe_rope_config *c) {
+// Every entry of a LongRoPE list is a finite divisor > 0 (at most 1e6, as the schema's scaling numbers).
+static int valid_list(const double *list, int32_t n) {
+    if (list == NULL) return 0;
+    for (int32_t i = 0; i < n; i++)
+        if (!(finite_positive(list[i]) && list[i] <= 1e6 && list[i] >= 1e-6)) return 0;
+    return 1;
+}
+
+// LongRoPE's original context o: original_max_position_embeddings, else max_position_embeddings.
+static int32_t longrope_original(const pe_rope_config *c) {
+    return c->original_max_position_embeddings > 0 ? c->original_max_position_embeddings : c->max_position_embeddings;
+}
+
+pe_status pe_rope_check(const pe_rope_config *c) { return pe_rope_check_lists(c, NULL); }
+
+pe_status pe_rope_check_lists(const pe_rope_config *c, const pe_rope_lists *lists) {
     if (c->length < 1 || c->length > PE_MAX_LENGTH) return CFG_ERR(ARG_LENGTH);
     if (c->dim < 2 || c->dim > PE_MAX_DIM) return CFG_ERR(ARG_DIM);
     if (!(c->base > 1.0) || !isfinite(c->base)) return CFG_ERR(ARG_BASE);   // also rejects NaN
     if (!(c->partial_rotary_factor > 0.0 && c->partial_rotary_factor <= 1.0)) return CFG_ERR(ARG_PARTIAL);
     if (c->max_position_embeddings < 0) return CFG_ERR(ARG_MAX_POS);
-    if (c->rope_type < PE_ROPE_DEFAULT || c->rope_type > PE_ROPE_NTK) return CFG_ERR(ARG_TYPE);
+    if (c->rope_type < PE_ROPE_DEFAULT || c->rope_type > PE_ROPE_LONGROPE) return CFG_ERR(ARG_TYPE);
     const int needs_exponent = c->rope_type == PE_ROPE_DYNAMIC || c->rope_type == PE_ROPE_NTK;
     pe_status status = check_rotary_dim(c, needs_exponent ? 4 : 2);
     if (status != PE_OK) return status;
     if (c->rope_type == PE_ROPE_DEFAULT) return PE_OK;
+    if (c->original_max_position_embeddings < 0) return CFG_ERR(ARG_ORIGINAL_MAX_POS);
+    if (c->rope_type == PE_ROPE_LONGROPE) {
+        // factor is optional here (the attention factor's scale when max_position_embeddings is unset).
+        if (!unset(c->factor) && !finite_positive(c->factor)) return CFG_ERR(ARG_FACTOR);
+        if (longrope_original(c) < 1) return CFG_ERR(ARG_ORIGINAL_MAX_POS);
+        if (!unset(c->attention_factor) && !(finite_positive(c->attention_factor) && c->attention_factor <= FLT_MAX))
+            return CFG_ERR(ARG_ATTENTION_FACTOR);
+        const int32_t n = pe_rope_rotary_dim(c) / 2;
+        if (lists == NULL || !valid_list(lists->short_factor, n)) return CFG_ERR(ARG_SHORT_FACTOR);
+        if (!valid_list(lists->long_factor, n)) return CFG_ERR(ARG_LONG_FACTOR);
+        return PE_OK;
+    }
 
     // Every other type scales by factor; the rest is checked only where the type reads it.
     if (!finite_positive(c->factor)) return CFG_ERR(ARG_FACTOR);
-    if (c->original_max_position_embeddings < 0) return CFG_ERR(ARG_ORIGINAL_MAX_POS);
     switch (c->rope_type) {
     case PE_ROPE_DYNAMIC:
         if (c->max_position_embeddings == 0 && c->original_max_position_embeddings == 0) return CFG_ERR(ARG_MAX_POS);
@@ -112,7 +146,9 @@ pe_status pe_rope_check(const pe_rope_config *c) {
     case PE_ROPE_LLAMA3:
         if (c->original_max_position_embeddings < 1) return CFG_ERR(ARG_ORIGINAL_MAX_POS);
         if (!finite_positive(c->low_freq_factor)) return CFG_ERR(ARG_LOW_FREQ);
-        if (!(isfinite(c->high_freq_factor) && c->high_freq_factor > c->low_freq_factor)) return CFG_ERR(ARG_HIGH_FREQ);
+        // high == low (Llama 4) leaves no smooth band between the two edges.
+        if (!(isfinite(c->high_freq_factor) && c->high_freq_factor >= c->low_freq_factor))
+            return CFG_ERR(ARG_HIGH_FREQ);
         break;
     default: break;
     }
@@ -129,6 +165,11 @@ static double yarn_correction_dim(double num_rotations, int32_t d, double base, 
 }
 
 pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_rope_config *c) {
+    return pe_rope_inv_freq_lists(inv_freq, attention_factor, c, NULL);
+}
+
+pe_status pe_rope_inv_freq_lists(double *inv_freq, double *attention_factor, const pe_rope_config *c,
+                                 const pe_rope_lists *lists) {
     const int32_t d = pe_rope_rotary_dim(c), n = d / 2;
     double base = c->base;
     double af = 1.0;
@@ -168,6 +209,19 @@ pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_
             af = yarn_mscale(c->factor, c->mscale) / yarn_mscale(c->factor, c->mscale_all_dim);
         else
             af = yarn_mscale(c->factor, 1.0);
+    } else if (c->rope_type == PE_ROPE_LONGROPE) {
+        if (lists == NULL || lists->short_factor == NULL || lists->long_factor == NULL)
+            return CFG_ERR(ARG_SHORT_FACTOR);
+        const double o = (double)longrope_original(c);
+        const double *ext = (double)c->length > o ? lists->long_factor : lists->short_factor;
+        for (int32_t i = 0; i < n; i++) inv_freq[i] = 1.0 / (ext[i] * pow(base, (double)(2 * i) / (double)d));
+        double s = c->original_max_position_embeddings > 0 && c->max_position_embeddings > 0
+                       ? (double)c->max_position_embeddings / (double)c->original_max_position_embeddings
+                   : unset(c->factor) ? 1.0
+                                      : c->factor;
+        if (!unset(c->attention_factor)) af = c->attention_factor;
+        else if (s > 1.0)
+            af = o > 1.0 ? sqrt(1.0 + log(s) / log(o)) : INFINITY;   // o = 1: ln o = 0
     } else if (c->rope_type == PE_ROPE_LLAMA3) {
         double o = c->original_max_position_embeddings;
         double low_wavelen = o / c->low_freq_factor, high_wavelen = o / c->high_freq_factor;
@@ -175,7 +229,9 @@ pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_
             double wavelen = 2.0 * PE_PI / inv_freq[i];
             if (wavelen > low_wavelen) {
                 inv_freq[i] = inv_freq[i] / c->factor;
-            } else if (wavelen >= high_wavelen) {
+            } else if (wavelen >= high_wavelen && c->high_freq_factor > c->low_freq_factor) {
+                // (With high == low the band is empty: a wavelength exactly on the edge is kept,
+                // where transformers' formula would divide 0 by 0.)
                 double smooth = (o / wavelen - c->low_freq_factor) / (c->high_freq_factor - c->low_freq_factor);
                 inv_freq[i] = (1.0 - smooth) * inv_freq[i] / c->factor + smooth * inv_freq[i];
             }
@@ -298,7 +354,8 @@ static pe_rope_config config_of(int32_t length, int32_t dim, double base, double
 }
 
 pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *attention_factor_out,
-                          const pe_rope_config *c, pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn) {
+                          const pe_rope_config *c, pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn,
+                          const pe_rope_lists *lists) {
     const int32_t first = 5;   // spec argument k is argument first + k
     if (angles == NULL && cos_out == NULL && sin_out == NULL) return PE_ERR_ARG(1);
     if ((cos_out == NULL) != (sin_out == NULL)) return PE_ERR_ARG(cos_out == NULL ? 2 : 3);
@@ -306,11 +363,11 @@ pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double 
     if (attention_factor_out == NULL) return PE_ERR_ARG(5);
     if (angles_fn == NULL) return PE_ERR_ARG(7);
     if (table_fn == NULL) return PE_ERR_ARG(8);
-    pe_status status = pe_rope_check(c);
+    pe_status status = pe_rope_check_lists(c, lists);
     if (status != PE_OK) return shift_arg(status, first);
     const int32_t n = pe_rope_rotary_dim(c) / 2, length = c->length;
     if ((int64_t)length * n > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
-    status = pe_rope_inv_freq(inv_freq, attention_factor_out, c);
+    status = pe_rope_inv_freq_lists(inv_freq, attention_factor_out, c, lists);
     if (status != PE_OK) return shift_arg(status, first);
 
     if (angles != NULL) angles_fn(angles, inv_freq, n, 0, length);   // (length, n)
@@ -333,7 +390,7 @@ pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double 
 
 pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq, double *attention_factor_out,
                                 int32_t heads, int32_t layout, const pe_rope_config *c, pe_rotate_table_fn table_fn,
-                                pe_rope_rotate_fn rotate_fn) {
+                                pe_rope_rotate_fn rotate_fn, const pe_rope_lists *lists) {
     const int32_t first = 6;   // spec argument k is argument first + k
     if (out == NULL) return PE_ERR_ARG(1);
     if (x == NULL) return PE_ERR_ARG(2);
@@ -343,7 +400,7 @@ pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq, do
     if (layout != PE_ROPE_HALF && layout != PE_ROPE_INTERLEAVED) return PE_ERR_ARG(6);
     if (table_fn == NULL) return PE_ERR_ARG(8);
     if (rotate_fn == NULL) return PE_ERR_ARG(9);
-    pe_status status = pe_rope_check(c);
+    pe_status status = pe_rope_check_lists(c, lists);
     if (status != PE_OK) return shift_arg(status, first);
     const int32_t length = c->length, dim = c->dim, rotary = pe_rope_rotary_dim(c), n = rotary / 2;
     // heads has no bound of its own: past PE_MAX_ELEMENTS the output is too large anyway, and
@@ -354,7 +411,7 @@ pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq, do
     // In place, or apart: a partial overlap would read rotated values.
     uintptr_t o = (uintptr_t)out, xi = (uintptr_t)x, bytes = (uintptr_t)count * sizeof(float);
     if (out != x && o < xi + bytes && xi < o + bytes) return PE_ERR_ARG(1);
-    status = pe_rope_inv_freq(inv_freq, attention_factor_out, c);
+    status = pe_rope_inv_freq_lists(inv_freq, attention_factor_out, c, lists);
     if (status != PE_OK) return shift_arg(status, first);
     const double af = *attention_factor_out;
     const int32_t rows_total = heads * length;   // rows of (heads·length, dim)
@@ -402,11 +459,13 @@ pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *inv_fre
                   int32_t max_position_embeddings, int32_t rope_type, double factor,
                   int32_t original_max_position_embeddings, double beta_fast, double beta_slow, int32_t truncate,
                   double mscale, double mscale_all_dim, double attention_factor, double low_freq_factor,
-                  double high_freq_factor) {
+                  double high_freq_factor, const double *short_factor, const double *long_factor) {
     pe_rope_config c = config_of(length, dim, base, partial_rotary_factor, max_position_embeddings, rope_type, factor,
                                  original_max_position_embeddings, beta_fast, beta_slow, truncate, mscale,
                                  mscale_all_dim, attention_factor, low_freq_factor, high_freq_factor);
-    return pe_rope_variant(angles, cos_out, sin_out, inv_freq, attention_factor_out, &c, ROPE_ANGLES, ROPE_TABLE);
+    const pe_rope_lists lists = {short_factor, long_factor};
+    return pe_rope_variant(angles, cos_out, sin_out, inv_freq, attention_factor_out, &c, ROPE_ANGLES, ROPE_TABLE,
+                           &lists);
 }
 
 pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, double *attention_factor_out, int32_t heads,
@@ -414,11 +473,13 @@ pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, double *at
                         int32_t max_position_embeddings, int32_t rope_type, double factor,
                         int32_t original_max_position_embeddings, double beta_fast, double beta_slow, int32_t truncate,
                         double mscale, double mscale_all_dim, double attention_factor, double low_freq_factor,
-                        double high_freq_factor) {
+                        double high_freq_factor, const double *short_factor, const double *long_factor) {
     pe_rope_config c = config_of(length, dim, base, partial_rotary_factor, max_position_embeddings, rope_type, factor,
                                  original_max_position_embeddings, beta_fast, beta_slow, truncate, mscale,
                                  mscale_all_dim, attention_factor, low_freq_factor, high_freq_factor);
-    return pe_rope_apply_variant(out, x, inv_freq, attention_factor_out, heads, layout, &c, ROPE_TABLE, ROPE_ROTATE);
+    const pe_rope_lists lists = {short_factor, long_factor};
+    return pe_rope_apply_variant(out, x, inv_freq, attention_factor_out, heads, layout, &c, ROPE_TABLE, ROPE_ROTATE,
+                                 &lists);
 }
 
 // Rotation with cos/sin tables given by the caller (axial 2-D RoPE, c/vision.c): the same row

@@ -22,12 +22,13 @@ typedef enum {
 
 // rope_scaling.rope_type (Hugging Face names; transformers' modeling_rope_utils).
 typedef enum {
-    PE_ROPE_DEFAULT = 0,   // inv_freq_i = base^(-2i/d)
-    PE_ROPE_LINEAR = 1,    // inv_freq_i / factor
-    PE_ROPE_DYNAMIC = 2,   // dynamic NTK: base rescaled from the sequence length
-    PE_ROPE_YARN = 3,      // YaRN: per-frequency blend of interpolation and extrapolation
-    PE_ROPE_LLAMA3 = 4,    // Llama 3.1: low / high frequency bands with a smooth band between
-    PE_ROPE_NTK = 5,       // static NTK-aware: base' = base·factor^(d/(d-2))
+    PE_ROPE_DEFAULT = 0,    // inv_freq_i = base^(-2i/d)
+    PE_ROPE_LINEAR = 1,     // inv_freq_i / factor
+    PE_ROPE_DYNAMIC = 2,    // dynamic NTK: base rescaled from the sequence length
+    PE_ROPE_YARN = 3,       // YaRN: per-frequency blend of interpolation and extrapolation
+    PE_ROPE_LLAMA3 = 4,     // Llama 3.1: low / high frequency bands with a smooth band between
+    PE_ROPE_NTK = 5,        // static NTK-aware: base' = base·factor^(d/(d-2))
+    PE_ROPE_LONGROPE = 6,   // LongRoPE (Phi-3): per-pair factors, short or long by the length
 } pe_rope_type;
 
 // The spec of kind `rope`, in the order of the public functions' spec arguments. Unset optional
@@ -49,12 +50,22 @@ typedef struct {
     double low_freq_factor, high_freq_factor;   // llama3
 } pe_rope_config;
 
+// LongRoPE's per-pair rescale factors (rope_type longrope; rope_scaling.short_factor and
+// long_factor), rotary_dim/2 float64 each, finite and > 0: pair i's frequency is divided by
+// short_factor[i] while length <= the original context, by long_factor[i] beyond it. The other
+// types read nothing here (NULL lists are fine for them). Kept out of pe_rope_config so that the
+// config's fields stay the scalar spec arguments.
+typedef struct {
+    const double *short_factor;
+    const double *long_factor;
+} pe_rope_lists;
+
 // The frequencies and the tables of a rope spec.
 //   angles:   (length, rotary_dim/2) floats, angle[p, i] = float32(p · inv_freq_i) (float64 product)
 //   cos_out:  (length, rotary_dim/2) floats, cos(p · inv_freq_i)
 //   sin_out:  (length, rotary_dim/2) floats, sin(p · inv_freq_i)
 //   inv_freq: (rotary_dim/2) float64
-//   attention_factor_out: one float64 (1 unless yarn)
+//   attention_factor_out: one float64 (1 unless yarn or longrope)
 // angles may be NULL, and cos_out and sin_out may be NULL together (those tables are skipped).
 // cos and sin are within 2e-7 of float64 at every position (exact fixed-point start, float64
 // rotation down the rows; sincos.h).
@@ -67,7 +78,7 @@ PE_API pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *
                          int32_t max_position_embeddings, int32_t rope_type, double factor,
                          int32_t original_max_position_embeddings, double beta_fast, double beta_slow, int32_t truncate,
                          double mscale, double mscale_all_dim, double attention_factor, double low_freq_factor,
-                         double high_freq_factor);
+                         double high_freq_factor, const double *short_factor, const double *long_factor);
 
 // Applies precomputed tables instead of a spec's frequencies (axial 2-D RoPE): x and out as for
 // pe_rope_apply; cos_table, sin_table: (length, rotary_dim/2). Errors: PE_ERR_ARG(1..4) for NULL
@@ -90,16 +101,30 @@ PE_API pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, dou
                                double partial_rotary_factor, int32_t max_position_embeddings, int32_t rope_type,
                                double factor, int32_t original_max_position_embeddings, double beta_fast,
                                double beta_slow, int32_t truncate, double mscale, double mscale_all_dim,
-                               double attention_factor, double low_freq_factor, double high_freq_factor);
+                               double attention_factor, double low_freq_factor, double high_freq_factor,
+                               const double *short_factor, const double *long_factor);
 
 // rotary_dim of a config: (int)(dim · partial_rotary_factor), as Python's int() (truncation).
 int32_t pe_rope_rotary_dim(const pe_rope_config *c);
 
-// Validates a config. Returns PE_OK or PE_ERR_ARG(k) for its k-th field (1 = length).
+// Spec argument numbers of LongRoPE's lists, after the 16 fields of pe_rope_config.
+#define PE_ROPE_ARG_SHORT_FACTOR 17
+#define PE_ROPE_ARG_LONG_FACTOR 18
+
+// Validates a config and, for longrope, its lists (NULL lists, or a list with an entry that is not
+// finite and > 0, give PE_ROPE_ARG_SHORT_FACTOR or PE_ROPE_ARG_LONG_FACTOR). Returns PE_OK or
+// PE_ERR_ARG(k) for its k-th field (1 = length). lists may be NULL for every other type.
+pe_status pe_rope_check_lists(const pe_rope_config *c, const pe_rope_lists *lists);
+
+// pe_rope_check_lists without lists: a longrope config is refused (PE_ROPE_ARG_SHORT_FACTOR).
 pe_status pe_rope_check(const pe_rope_config *c);
 
-// inv_freq (rotary_dim/2 float64) and the attention factor of a valid config.
-// Returns PE_ERR_ARG(k) (k-th field) if a derived value is not finite, else PE_OK.
+// inv_freq (rotary_dim/2 float64) and the attention factor of a valid config (lists as for
+// pe_rope_check_lists). Returns PE_ERR_ARG(k) (k-th field) if a derived value is not finite, else PE_OK.
+pe_status pe_rope_inv_freq_lists(double *inv_freq, double *attention_factor, const pe_rope_config *c,
+                                 const pe_rope_lists *lists);
+
+// pe_rope_inv_freq_lists without lists (every type but longrope).
 pe_status pe_rope_inv_freq(double *inv_freq, double *attention_factor, const pe_rope_config *c);
 
 // Rotates n pairs of one row: pair i is (x[a_i], x[b_i]) with a_i = i, b_i = i + half (half
@@ -125,11 +150,13 @@ void pe_rope_angles_simd(float *out, const double *inv_freq, int32_t n, int32_t 
 
 // The public kernels with their inner loops given (scalar or SIMD), for the native tests. They
 // return the same status codes as pe_rope and pe_rope_apply (config field k of c is spec argument
-// k), plus the first argument after c for a NULL function.
+// k, the lists 17 and 18), plus the first argument after c for a NULL function. lists: as for
+// pe_rope_check_lists (the last argument, NULL unless longrope).
 pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *attention_factor_out,
-                          const pe_rope_config *c, pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn);
+                          const pe_rope_config *c, pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn,
+                          const pe_rope_lists *lists);
 pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq, double *attention_factor_out,
                                 int32_t heads, int32_t layout, const pe_rope_config *c, pe_rotate_table_fn table_fn,
-                                pe_rope_rotate_fn rotate_fn);
+                                pe_rope_rotate_fn rotate_fn, const pe_rope_lists *lists);
 
 #endif   // PE_ROPE_H

@@ -87,8 +87,8 @@ describe('fromHFConfig', () => {
     ['rotary_emb_base 1', { hidden_size: 64, num_attention_heads: 1, rotary_emb_base: 1 }, 'rotary_emb_base', 'base must be'],
     ['rotary_pct giving an odd rotary_dim', { hidden_size: 80, num_attention_heads: 1, rotary_pct: 0.0375 }, 'rotary_pct', 'even integer'],
     ['rotary_dim above the head', { n_embd: 64, n_head: 2, rotary_dim: 64 }, 'rotary_dim', 'larger than the head dimension'],
-    ['unknown rope_type', { ...llama, rope_scaling: { rope_type: 'longrope', short_factor: [1], long_factor: [2] } }, 'rope_scaling.rope_type', 'not a type PE Lab computes'],
-    ['unknown legacy type', { ...llama, rope_scaling: { type: 'su', factor: 2 } }, 'rope_scaling.type', '"su"'],
+    ['longrope with a list of the wrong length', { ...llama, rope_scaling: { type: 'longrope', short_factor: [1], long_factor: [2] }, original_max_position_embeddings: 8192 },
+      'rope_scaling.short_factor', 'rotary_dim/2 = 64 entries'],
     ['rope_scaling a string', { ...llama, rope_scaling: 'yarn' }, 'rope_scaling', 'null or an object'],
     ['yarn factor negative', { ...llama, rope_scaling: { type: 'yarn', factor: -1, original_max_position_embeddings: 4096 } }, 'rope_scaling.factor', 'finite number in [0.000001, 1000000], got -1'],
     ['llama3 without its band factors', { ...llama, rope_scaling: { rope_type: 'llama3', factor: 8, original_max_position_embeddings: 8192 } }, 'rope_scaling.low_freq_factor', 'required'],
@@ -124,11 +124,35 @@ describe('fromHFConfig', () => {
     expect(notes.some((n) => n.en.includes('original_max_position_embeddings, finetuned'))).toBe(true);
   });
 
-  it('treats rope_type "default" and Qwen2-VL\'s "mrope" as plain RoPE', () => {
+  it('treats rope_type "default" as plain RoPE, and opens Qwen2-VL\'s "mrope" as kind mrope', () => {
     expect(fromHFConfig({ ...llama, rope_scaling: { rope_type: 'default' } }).spec.rope_scaling).toBeNull();
-    const { spec, notes } = fromHFConfig({ ...llama, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] } });
-    expect(spec.rope_scaling).toBeNull();
-    expect(notes.some((n) => n.en.includes('mrope'))).toBe(true);
+    const { spec, notes, alternates } = fromHFConfig({ ...llama, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] } });
+    expect(spec).toMatchObject({ kind: 'mrope', dim: 128, base: 500000, mrope_section: [16, 24, 24] });
+    expect(alternates[0]).toMatchObject({ layers: 'text', spec: { kind: 'rope', dim: 128, base: 500000, rope_scaling: null } });
+    expect(notes.some((n) => n.en.includes('M-RoPE'))).toBe(true);
+  });
+
+  it('applies the rest of a config whose rope_type it does not know, and says what it left out', () => {
+    for (const [key, type] of [['rope_type', 'xpos'], ['type', 'dynamic-yarn']]) {
+      const { spec, report, notes } = fromHFConfig({ ...llama, rope_scaling: { [key]: type, factor: 2 } });
+      expect(spec).toMatchObject({ kind: 'rope', dim: 128, base: 500000, rope_scaling: null, max_position_embeddings: 131072 });
+      expect(report.find((r) => r.key === `rope_scaling.${key}`)).toMatchObject({ used: false });
+      expect(report.find((r) => r.key === `rope_scaling.${key}`).en).toContain('not a scaling PE Lab computes');
+      expect(report.find((r) => r.key === 'rope_scaling.factor')).toMatchObject({ used: false });
+      expect(report.find((r) => r.key === 'rope_theta')).toMatchObject({ used: true });
+      expect(notes.some((n) => n.en.includes(type) && n.ko.includes(type))).toBe(true);
+    }
+  });
+
+  it('reports a rope_scaling without a type key by key, and still applies the rest', () => {
+    const { spec, report } = fromHFConfig({ ...llama, rope_scaling: { factor: 4, original_max_position_embeddings: 8192 } });
+    expect(spec).toMatchObject({ base: 500000, rope_scaling: null });
+    for (const k of ['factor', 'original_max_position_embeddings']) {
+      const r = report.find((x) => x.key === `rope_scaling.${k}`);
+      expect(r, k).toMatchObject({ used: false });
+      expect(r.en).toMatch(/no rope_type/);
+      expect(r.ko).toMatch(/rope_type/);
+    }
   });
 
   it('takes length and layout from options; notes when dynamic NTK has nothing to do', () => {

@@ -102,10 +102,15 @@ describe.each(BUILDS)('rope, $name build', ({ name, simd }) => {
 
   it('covers every rope_type, both layouts, partial rotary, truncate, dynamic either side, llama3 edges, large positions', () => {
     const specs = manifest.cases.map((c) => c.spec);
-    expect(new Set(specs.map(typeOf))).toEqual(new Set(['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk']));
+    expect(new Set(specs.map(typeOf))).toEqual(new Set(['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk', 'longrope']));
     const applied = manifest.cases.filter((c) => c.apply);
     expect(new Set(applied.map((c) => c.spec.layout))).toEqual(new Set(['half', 'interleaved']));
-    expect(new Set(applied.map((c) => typeOf(c.spec)))).toEqual(new Set(['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk']));
+    expect(new Set(applied.map((c) => typeOf(c.spec)))).toEqual(new Set(['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk', 'longrope']));
+    // LongRoPE on both sides of the switch (length vs the original context), Phi-3.5's lists among them.
+    const lists = manifest.cases.filter((c) => c.longrope_list);
+    expect(new Set(lists.map((c) => c.longrope_list))).toEqual(new Set(['short', 'long']));
+    expect(lists.some((c) => c.spec.dim === 96 && c.spec.length === 4096 && c.longrope_list === 'short')).toBe(true);
+    expect(lists.some((c) => c.spec.dim === 96 && c.spec.length === 4097 && c.longrope_list === 'long')).toBe(true);
     expect(specs.some((s) => s.partial_rotary_factor < 1 && s.dim % 2 === 1)).toBe(true);
     const yarnTruncate = specs.filter((s) => typeOf(s) === 'yarn').map((s) => s.rope_scaling.truncate);
     expect(new Set(yarnTruncate)).toEqual(new Set([true, false]));
@@ -266,7 +271,16 @@ const INVALID = [
   ['rope_scaling a number', { ...ok, rope_scaling: 2 }, 'rope_scaling', 'null or an object'],
   ['rope_scaling an array', { ...ok, rope_scaling: [] }, 'rope_scaling', 'an array'],
   ['rope_scaling without rope_type', { ...ok, rope_scaling: { factor: 2 } }, 'rope_scaling.rope_type', 'required'],
-  ['rope_type unknown', { ...ok, rope_scaling: { rope_type: 'longrope', factor: 2 } }, 'rope_scaling.rope_type', 'got "longrope"'],
+  ['rope_type unknown', { ...ok, rope_scaling: { rope_type: 'su', factor: 2 } }, 'rope_scaling.rope_type', 'got "su"'],
+  ['longrope without lists', { ...ok, rope_scaling: { rope_type: 'longrope', original_max_position_embeddings: 8 } }, 'rope_scaling.short_factor', 'is required'],
+  ['longrope list of the wrong length', { ...ok, rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1], long_factor: [1, 1, 1, 1], original_max_position_embeddings: 8 } },
+    'rope_scaling.short_factor', 'rotary_dim/2 = 4 entries'],
+  ['longrope with a zero factor', { ...ok, rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [1, 0, 1, 1], original_max_position_embeddings: 8 } },
+    'rope_scaling.long_factor[1]', 'got 0'],
+  ['longrope without an original context', { ...ok, rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [1, 1, 1, 1] } },
+    'rope_scaling.original_max_position_embeddings', 'is required'],
+  ['longrope with a string list', { ...ok, rope_scaling: { rope_type: 'longrope', short_factor: '1,1,1,1', long_factor: [1, 1, 1, 1], original_max_position_embeddings: 8 } },
+    'rope_scaling.short_factor', 'a list of'],
   ['rope_type constructor', { ...ok, rope_scaling: { rope_type: 'constructor' } }, 'rope_scaling.rope_type', 'one of "default"'],
   ['type and rope_type disagree', { ...ok, rope_scaling: { type: 'linear', rope_type: 'yarn', factor: 2 } }, 'rope_scaling.type', 'disagree'],
   ['factor missing', { ...ok, rope_scaling: { rope_type: 'linear' } }, 'rope_scaling.factor', 'required when rope_type is "linear"'],
@@ -287,7 +301,7 @@ const INVALID = [
   ['yarn attention_factor 0', withScaling(yarnOk, { attention_factor: 0 }), 'rope_scaling.attention_factor', 'null or a finite number in (0, 1000]'],
   ['llama3 without original', { ...ok, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4 } }, 'rope_scaling.original_max_position_embeddings', 'required when rope_type is "llama3"'],
   ['llama3 low_freq_factor 0', withScaling(llamaOk, { low_freq_factor: 0 }), 'rope_scaling.low_freq_factor', 'got 0'],
-  ['llama3 high_freq_factor = low', withScaling(llamaOk, { high_freq_factor: 1 }), 'rope_scaling.high_freq_factor', 'greater than rope_scaling.low_freq_factor'],
+  ['llama3 high_freq_factor below low', withScaling(llamaOk, { high_freq_factor: 0.5 }), 'rope_scaling.high_freq_factor', 'at least rope_scaling.low_freq_factor'],
   ['an own __proto__ key in rope_scaling', { ...ok, rope_scaling: JSON.parse('{"rope_type":"linear","factor":2,"__proto__":{"factor":-1}}') }, 'rope_scaling.__proto__', 'unknown field'],
   ['factor a numeric string', { ...ok, rope_scaling: { rope_type: 'linear', factor: '2' } }, 'rope_scaling.factor', '(a string)'],
   ['factor an object with valueOf', { ...ok, rope_scaling: { rope_type: 'linear', factor: { valueOf: () => 2 } } }, 'rope_scaling.factor', 'got a value of type object'],
@@ -318,7 +332,7 @@ describe('rope validation', () => {
 
   it('accepts the legacy key "type", null optional values, and normalizes to a complete rope_scaling', () => {
     const r = pe.compute({ ...ok, rope_scaling: { type: 'yarn', factor: 4, mscale: null }, max_position_embeddings: 64 });
-    expect(r.spec.rope_scaling).toEqual({ rope_type: 'yarn', factor: 4, original_max_position_embeddings: null, beta_fast: 32, beta_slow: 1, truncate: true, mscale: null, mscale_all_dim: null, attention_factor: null });
+    expect(r.spec.rope_scaling).toEqual({ rope_type: 'yarn', factor: 4, original_max_position_embeddings: null, beta_fast: 32, beta_slow: 1, truncate: true, mscale: null, mscale_all_dim: null, attention_factor: null, convention: 'since_4.56' });
     expect(pe.compute(r.spec).spec).toEqual(r.spec);   // normalizing twice changes nothing
     expect(pe.compute({ ...ok, rope_scaling: { rope_type: 'default' } }).data).toEqual(pe.compute(ok).data);
     expect(pe.defaults('rope')).toEqual({ kind: 'rope', length: 256, dim: 128, base: 10000, layout: 'half', partial_rotary_factor: 1, rope_scaling: null, max_position_embeddings: null, grid_height: null, grid_width: null });
@@ -341,6 +355,33 @@ describe('rope validation', () => {
     expectStillUsable();
   });
 
+  it('accepts llama3 with high_freq_factor = low_freq_factor (Llama 4): no smooth band, nothing NaN', () => {
+    const spec = { ...ok, dim: 128, base: 500000, rope_scaling: { rope_type: 'llama3', factor: 16, original_max_position_embeddings: 8192, low_freq_factor: 1, high_freq_factor: 1 } };
+    const r = pe.compute(spec);
+    const plain = pe.compute({ ...spec, rope_scaling: null }).inv_freq;
+    r.inv_freq.forEach((v, i) => {
+      const wavelen = (2 * Math.PI) / plain[i];
+      expect(v, `pair ${i}`).toBe(wavelen > 8192 ? Math.fround(plain[i] / 16) : plain[i]);
+    });
+  });
+
+  it('computes YaRN under both transformers conventions: before 4.56 the ratio replaces factor', () => {
+    const yarn = (factor, convention) => ({ ...ok, dim: 64, base: 1000000, max_position_embeddings: 131072,
+      rope_scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: 32768, ...(convention ? { convention } : {}) } });
+    const since = pe.compute(yarn(8));
+    expect(since.spec.rope_scaling.convention).toBe('since_4.56');
+    const before = pe.compute(yarn(8, 'before_4.56'));
+    const asFour = pe.compute(yarn(4));
+    expect(before.inv_freq).toEqual(asFour.inv_freq);
+    expect(before.attention_factor).toBe(asFour.attention_factor);
+    expect(before.inv_freq).not.toEqual(since.inv_freq);
+    expect(since.attention_factor).toBeCloseTo(0.1 * Math.log(8) + 1, 14);
+    expect(before.attention_factor).toBeCloseTo(0.1 * Math.log(4) + 1, 14);
+    // Without max_position_embeddings both versions use factor.
+    expect(pe.compute({ ...yarn(8, 'before_4.56'), max_position_embeddings: null }).inv_freq).toEqual(pe.compute({ ...yarn(8), max_position_embeddings: null }).inv_freq);
+    expectPEError(() => pe.compute(yarn(8, '4.55')), 'rope_scaling.convention', '"since_4.56", "before_4.56"');
+  });
+
   it('refuses a spec of another kind in applyRope and ropeTables', () => {
     expectPEError(() => pe.applyRope(new Float32Array(8), { kind: 'sinusoidal', length: 1, dim: 8 }), 'kind', /kind "rope"/);
     expectPEError(() => pe.ropeTables({ kind: 'sinusoidal', length: 1, dim: 8 }), 'kind');
@@ -350,7 +391,11 @@ describe('rope validation', () => {
     const cases = [
       [{ length: 0 }, 'length'], [{ dim: 7 }, 'dim'], [{ base: 0.5 }, 'base'], [{ partial_rotary_factor: 2 }, 'partial_rotary_factor'],
       [{ max_position_embeddings: -4 }, 'max_position_embeddings'],
-      [{ rope_scaling: { rope_type: 'longrope' } }, 'rope_scaling.rope_type'],
+      [{ rope_scaling: { rope_type: 'longrope', original_max_position_embeddings: 4 } }, 'rope_scaling.short_factor'],
+      [{ rope_scaling: { rope_type: 'longrope', original_max_position_embeddings: 4, short_factor: [1, 1, 1, 1], long_factor: [1, 2] } }, 'rope_scaling.long_factor'],
+      [{ rope_scaling: { rope_type: 'longrope', original_max_position_embeddings: 4, short_factor: [1, -1, 1, 1], long_factor: [1, 1, 1, 1] } }, 'rope_scaling.short_factor'],
+      [{ rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [1, 1, 1, 1] } }, 'rope_scaling.original_max_position_embeddings'],
+      [{ rope_scaling: { rope_type: 'su' } }, 'rope_scaling.rope_type'],
       [{ rope_scaling: { rope_type: 'constructor' } }, 'rope_scaling.rope_type'],
       [{ rope_scaling: { rope_type: 'linear', factor: -1 } }, 'rope_scaling.factor'],
       [{ rope_scaling: { rope_type: 'dynamic', factor: 2 } }, 'max_position_embeddings'],
@@ -362,7 +407,7 @@ describe('rope validation', () => {
       [{ rope_scaling: { rope_type: 'yarn', factor: 2, original_max_position_embeddings: 8, mscale_all_dim: -2 } }, 'rope_scaling.mscale_all_dim'],
       [{ rope_scaling: { rope_type: 'yarn', factor: 2, original_max_position_embeddings: 8, attention_factor: -2 } }, 'rope_scaling.attention_factor'],
       [{ rope_scaling: { rope_type: 'llama3', factor: 2, original_max_position_embeddings: 8, low_freq_factor: 0, high_freq_factor: 4 } }, 'rope_scaling.low_freq_factor'],
-      [{ rope_scaling: { rope_type: 'llama3', factor: 2, original_max_position_embeddings: 8, low_freq_factor: 4, high_freq_factor: 4 } }, 'rope_scaling.high_freq_factor'],
+      [{ rope_scaling: { rope_type: 'llama3', factor: 2, original_max_position_embeddings: 8, low_freq_factor: 4, high_freq_factor: 3 } }, 'rope_scaling.high_freq_factor'],
     ];
     for (const [fields, param] of cases) {
       expectPEError(() => pe._computeUnvalidated({ kind: 'rope', length: 4, dim: 8, ...fields }), param, /kernel status 1\d\d/, JSON.stringify(fields));

@@ -57,7 +57,7 @@ export interface Sinusoidal3dSpec {
   dim?: number;
   base?: number;
 }
-export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'ntk';
+export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'ntk' | 'longrope';
 /** transformers' rope_scaling; which keys apply depends on rope_type. */
 export interface RopeScaling {
   rope_type: RopeType;
@@ -71,6 +71,10 @@ export interface RopeScaling {
   attention_factor?: number | null;
   low_freq_factor?: number;
   high_freq_factor?: number;
+  /** longrope: one divisor per frequency pair (rotary_dim/2), used while length ≤ the original context. */
+  short_factor?: number[];
+  /** longrope: the divisors used once length exceeds the original context. */
+  long_factor?: number[];
 }
 export interface RopeSpec {
   kind: 'rope';

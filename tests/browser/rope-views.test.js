@@ -7,8 +7,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logProblems, waitDrawn } from '../helpers/browser.js';
 import { createPE } from '../../web/pe.js';
 import { sameFreqAtLength } from '../../web/views/rope/common.js';
+import { GALLERY } from '../../web/api/models.js';
 
-const VIEWS = ['rope-config', 'rope-wavelengths', 'rope-scaling', 'rope-relative', 'rope-pair'];
+const VIEWS = ['rope-config', 'rope-gallery', 'rope-wavelengths', 'rope-scaling', 'rope-longrope', 'rope-relative', 'rope-pair'];
 const avail = suiteAvailability('rope-views.test');
 
 const median = (xs) => {
@@ -130,7 +131,9 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await rendersAfter(m);
     await page.fill('#view-rope-wavelengths input[type=number]', '4096');
     await waitText('#view-rope-wavelengths .rope-summary', /within the training context of 4096 positions/);
-    expect(await page.inputValue('#view-rope-scaling input[id$="-ctx"]')).toBe('4096');
+    // The scaling view draws only on screen: bring it there, then its box follows the shared context.
+    await page.locator('#view-rope-scaling').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#view-rope-scaling input[id$="-ctx"]')?.value === '4096');
   });
 
   it('draws other random q and k on request, still coinciding', async () => {
@@ -195,10 +198,10 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await error.waitFor({ state: 'visible' });
     expect(await error.textContent()).toMatch(/^This is not valid JSON, so nothing changed\./);
     expect(await area.getAttribute('aria-invalid')).toBe('true');
-    await area.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, rope_scaling: { rope_type: 'longrope', factor: 4 } }));
+    await area.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, rope_scaling: { rope_type: 'linear', factor: -4 } }));
     await area.press('Control+Enter');
-    await page.waitForFunction(() => /longrope/.test(document.querySelector('#view-rope-config .field-error').textContent));
-    expect(await error.textContent()).toMatch(/does not compute this kind of rope_scaling, so nothing changed\..*"longrope".*"yarn"/);
+    await page.waitForFunction(() => /factor/.test(document.querySelector('#view-rope-config .field-error').textContent));
+    expect(await error.textContent()).toMatch(/^This config cannot be used, so nothing changed\..*rope_scaling\.factor/);
     await nextFrames(page);
     expect(await renders()).toBe(n);
     expect(await page.inputValue('#f-rope-base')).toBe('500000');
@@ -210,6 +213,71 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await rendersAfter(n);
     expect(await error.isVisible()).toBe(false);
     expect(await page.inputValue('#f-rope-base')).toBe('10000');
+  });
+
+  it('applies what it can of a config and lists every positional key, used or ignored', async () => {
+    await page.locator('#view-rope-config').scrollIntoViewIfNeeded();
+    const area = page.locator('#view-rope-config textarea');
+    // An unknown scaling type: the rest still applies, and the report says what was left out.
+    let n = await renders();
+    await area.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, rope_theta: 250000, max_position_embeddings: 8192, sliding_window: 4096, rope_scaling: { rope_type: 'xpos', factor: 4 } }));
+    await page.click('#view-rope-config button:has-text("Use this config")');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-base')).toBe('250000');
+    expect(await page.isVisible('#view-rope-config .field-error')).toBe(false);
+    await page.click('#view-rope-config .rope-report summary');
+    const rows = await page.$$eval('#view-rope-config .rope-keys tbody tr', (trs) => trs.map((tr) => [tr.querySelector('th').textContent, tr.dataset.used, tr.lastElementChild.textContent]));
+    const row = (k) => rows.find((r) => r[0] === k);
+    expect(row('rope_theta')[1]).toBe('true');
+    expect(row('rope_scaling.rope_type')).toEqual(['rope_scaling.rope_type', 'false', expect.stringMatching(/not a scaling PE Lab computes/)]);
+    expect(row('sliding_window')[1]).toBe('false');
+    expect(await text('#view-rope-config .rope-report summary')).toMatch(/used, 3 ignored/);
+    await shot('rope-config', 'rope-config-report');
+    // Gemma 3: the global layers first; the sliding-window layers one click away.
+    n = await renders();
+    await area.fill(JSON.stringify({ model_type: 'gemma3_text', head_dim: 128, hidden_size: 5376, num_attention_heads: 32, rope_theta: 1000000, rope_local_base_freq: 10000, rope_scaling: { factor: 8, rope_type: 'linear' }, max_position_embeddings: 131072 }));
+    await page.click('#view-rope-config button:has-text("Use this config")');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-base')).toBe('1000000');
+    n = await renders();
+    await page.click('#view-rope-config [data-layers="sliding_attention"]');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-base')).toBe('10000');
+    expect(await page.inputValue('#f-rope-rope_scaling-rope_type')).toBe('');
+    // An ALiBi model opens the alibi kind with its head count.
+    await area.fill(JSON.stringify({ model_type: 'bloom', n_head: 112, hidden_size: 14336 }));
+    await page.click('#view-rope-config button:has-text("Use this config")');
+    await page.waitForFunction(() => location.hash.startsWith('#v1/alibi'));
+    await page.waitForFunction(() => document.getElementById('f-alibi-heads')?.value === '112');
+    await page.goBack();
+    await page.waitForSelector('#view-rope-config textarea');
+  });
+
+  it('draws LongRoPE\'s per-pair factors, short up to the original context and long past it', async () => {
+    await page.locator('#view-rope-longrope').scrollIntoViewIfNeeded();
+    const bodySel = body('rope-longrope');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.longrope === 'none', bodySel);
+    expect(await text('#view-rope-longrope .rope-summary')).toMatch(/do not use LongRoPE/);
+    const n = await renders();
+    const d = await drawnCount('rope-longrope');
+    await page.click('#view-rope-longrope [data-action=phi35]');
+    await rendersAfter(n);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.longrope === 'short', bodySel);
+    await drawnAfter('rope-longrope', d);
+    expect(await page.inputValue('#f-rope-dim')).toBe('96');
+    const summary = await text('#view-rope-longrope .rope-summary');
+    expect(summary).toMatch(/Length 4096 ≤ original context 4096: the short factors are in use/);
+    expect(summary).toMatch(/long_factor by 1\.08 to 64\.84/);
+    expect(summary).toMatch(/attention factor 1\.19 = √\(1 \+ ln 32 \/ ln 4096\)/);
+    const before = await canvasStats(page, '#view-rope-longrope canvas');
+    expect(before.painted).toBeGreaterThan(0);
+    await shot('rope-longrope', 'rope-longrope-short');
+    const m = await renders();
+    await page.fill('#f-rope-length', '4097');
+    await rendersAfter(m);
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.longrope === 'long', bodySel);
+    await waitText('#view-rope-longrope .rope-summary', /Length 4097 > original context 4096: the long factors are in use/);
+    await shot('rope-longrope', 'rope-longrope-long');
   });
 
   it('redraws each view after every change', async () => {
@@ -246,13 +314,62 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     console.log(`rope views, per control change (headless Chromium, software rendering):\n${report.join('\n')}`);
   });
 
+  it('names the transformers version YaRN is computed as, and switches to the older one', async () => {
+    await page.locator('#view-rope-config').scrollIntoViewIfNeeded();
+    let n = await renders();
+    await page.click('#view-rope-config [data-preset="qwen2.5-7b-yarn"]');
+    await rendersAfter(n);
+    await page.locator('#view-rope-scaling').scrollIntoViewIfNeeded();
+    await waitText('#view-rope-scaling .rope-summary', /Computed as transformers 4\.56 and later do: factor 4 as given\. Before 4\.56, transformers used max_position_embeddings ÷ original context = 1 instead/);
+    await page.waitForFunction(() => document.querySelector('#view-rope-scaling .rope-version')?.dataset.convention === 'since_4.56');
+    n = await renders();
+    await page.selectOption('#f-rope-rope_scaling-convention', 'before_4.56');
+    await rendersAfter(n);
+    await page.locator('#view-rope-scaling').scrollIntoViewIfNeeded();
+    await waitText('#view-rope-scaling .rope-summary', /Computed as transformers before 4\.56 did: factor = max_position_embeddings ÷ original context = 1/);
+    await page.waitForFunction(() => location.hash.includes('before_4.56'));
+    await shot('rope-scaling', 'rope-scaling-yarn-before-4.56');
+  });
+
+  it('opens gallery models in one click and draws every model\'s bands against its context', async () => {
+    await page.locator('#view-rope-gallery').scrollIntoViewIfNeeded();
+    await page.waitForFunction((n) => document.querySelector('#view-rope-gallery .view-body')?.dataset.models === String(n), GALLERY.length);
+    expect(await page.$$eval('#view-rope-gallery .rope-gallery-svg g[data-model]', (gs) => gs.length)).toBe(GALLERY.length);
+    // Llama 3.1: some pairs stretched (llama3), some turning fully within 8192.
+    const llama = await page.$$eval('#view-rope-gallery g[data-model="llama-3.1-8b"] rect', (rs) => rs.map((r) => r.getAttribute('class')));
+    expect(llama.filter((c) => c === 'rope-stretched').length).toBeGreaterThan(0);
+    expect(llama.filter((c) => c === 'rope-full').length).toBeGreaterThan(0);
+    await shot('rope-gallery', 'rope-gallery');
+    let n = await renders();
+    await page.click('#view-rope-gallery [data-open="deepseek-v3"]');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-dim')).toBe('64');
+    expect(await page.inputValue('#f-rope-layout')).toBe('interleaved');
+    expect(await page.inputValue('#f-rope-rope_scaling-rope_type')).toBe('yarn');
+    expect(await text('#view-rope-gallery [role=status]')).toMatch(/Opened DeepSeek-V3 \(MLA\) \(from deepseek-ai\/DeepSeek-V3\)/);
+    n = await renders();
+    await page.click('#view-rope-gallery [data-open="phi-3.5-mini"]');
+    await rendersAfter(n);
+    expect(await page.inputValue('#f-rope-dim')).toBe('96');
+    // An ALiBi model moves the page to the alibi kind; back returns to RoPE.
+    await page.click('#view-rope-gallery [data-open="bloom"]');
+    await page.waitForFunction(() => location.hash.startsWith('#v1/alibi'));
+    await page.waitForFunction(() => document.getElementById('f-alibi-heads')?.value === '112');
+    await page.goBack();
+    await page.waitForSelector('#view-rope-gallery [data-open]');
+  });
+
   it('renders in Korean', async () => {
     await page.click('#lang [lang="ko"]');
     await page.waitForFunction(() => document.documentElement.lang === 'ko');
-    expect(await text('#view-rope-wavelengths h3')).toBe('파장과 학습 문맥 길이');
-    expect(await text('#view-rope-scaling h3')).toBe('스케일링 방법 비교');
-    expect(await text('#view-rope-relative h3')).toBe('상대 위치, 직접 계산하기');
-    expect(await text('#view-rope-pair h3')).toBe('한 쌍이 도는 모습');
+    // Views mount as they come near the screen: wait for each title.
+    await waitText('#view-rope-wavelengths h3', /^파장과 학습 문맥 길이$/);
+    await waitText('#view-rope-scaling h3', /^스케일링 방법 비교$/);
+    await waitText('#view-rope-relative h3', /^상대 위치, 직접 계산하기$/);
+    // Views further down mount as they come near the screen.
+    await waitText('#view-rope-pair h3', /^한 쌍이 도는 모습$/);
+    await waitText('#view-rope-longrope h3', /^LongRoPE: 쌍마다 다른 배수$/);
+    await waitText('#view-rope-gallery h3', /^모델 갤러리: 실제 모델을 나란히$/);
     expect(await text('#view-rope-config h3')).toBe('내 모델의 config 붙여 넣기');
     await page.click('#view-rope-config [data-preset="qwen2.5-7b-yarn"]');
     await waitText('#view-rope-wavelengths .rope-summary', /64개 쌍 중 40개는 학습 문맥 32,768 위치 안에서/);

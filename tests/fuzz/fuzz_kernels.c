@@ -404,7 +404,7 @@ static pe_rope_config rd_rope_config(reader *r) {
     c.base = rd_double(r, 10000.0);
     c.partial_rotary_factor = rd_double(r, 1.0);
     c.max_position_embeddings = rd_int(r, 0);
-    c.rope_type = rd_enum(r, 6, 0);
+    c.rope_type = rd_enum(r, 7, 0);   // 0 .. 6 (longrope) and one past
     c.factor = rd_double(r, 2.0);
     c.original_max_position_embeddings = rd_int(r, 0);
     c.beta_fast = rd_double(r, 32.0);
@@ -437,11 +437,23 @@ static uint64_t rope_bad(const pe_rope_config *c, int shift) {
     if (!base_valid(c->base)) bad |= FIELD(3);
     if (!(c->partial_rotary_factor > 0.0 && c->partial_rotary_factor <= 1.0)) bad |= FIELD(4);
     if (c->max_position_embeddings < 0) bad |= FIELD(5);
-    if (!in_range(c->rope_type, PE_ROPE_DEFAULT, PE_ROPE_NTK)) return bad | FIELD(6);
+    if (!in_range(c->rope_type, PE_ROPE_DEFAULT, PE_ROPE_LONGROPE)) return bad | FIELD(6);
     int32_t rotary = rope_rotary(c);
     int32_t min = c->rope_type == PE_ROPE_DYNAMIC || c->rope_type == PE_ROPE_NTK ? 4 : 2;
     if (!(bad & (FIELD(2) | FIELD(4))) && (rotary < min || rotary % 2 != 0)) bad |= FIELD(2) | FIELD(4);
     if (c->rope_type == PE_ROPE_DEFAULT) return bad;
+    if (c->rope_type == PE_ROPE_LONGROPE) {
+        // The harness passes no factor lists (NULL), so longrope is always refused: on the lists
+        // (field 17) or on a scalar field checked before them.
+        if (c->original_max_position_embeddings < 0) bad |= FIELD(8);
+        if (!isnan(c->factor) && !finite_positive(c->factor)) bad |= FIELD(7);
+        int32_t o =
+            c->original_max_position_embeddings > 0 ? c->original_max_position_embeddings : c->max_position_embeddings;
+        if (o < 1) bad |= FIELD(5) | FIELD(8);
+        if (!isnan(c->attention_factor) && !(finite_positive(c->attention_factor) && c->attention_factor <= FLT_MAX))
+            bad |= FIELD(14);
+        return bad | FIELD(17);
+    }
     if (!finite_positive(c->factor)) bad |= FIELD(7);
     if (c->original_max_position_embeddings < 0) bad |= FIELD(8);
     switch (c->rope_type) {
@@ -461,7 +473,7 @@ static uint64_t rope_bad(const pe_rope_config *c, int shift) {
     case PE_ROPE_LLAMA3:
         if (c->original_max_position_embeddings < 1) bad |= FIELD(8);
         if (!finite_positive(c->low_freq_factor)) bad |= FIELD(15);
-        if (!(isfinite(c->high_freq_factor) && c->high_freq_factor > c->low_freq_factor)) bad |= FIELD(16);
+        if (!(isfinite(c->high_freq_factor) && c->high_freq_factor >= c->low_freq_factor)) bad |= FIELD(16);
         break;
     default: break;
     }
@@ -503,7 +515,7 @@ static pe_status rope_call(float *angles, float *cos_out, float *sin_out, double
     return pe_rope(angles, cos_out, sin_out, inv_freq, af, c->length, c->dim, c->base, c->partial_rotary_factor,
                    c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
                    c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
-                   c->low_freq_factor, c->high_freq_factor);
+                   c->low_freq_factor, c->high_freq_factor, NULL, NULL);
 }
 
 static void fuzz_rope(reader *r, uint64_t nulls) {
@@ -552,7 +564,8 @@ static void fuzz_rope(reader *r, uint64_t nulls) {
             float *a2 = alloc_exact(need, sizeof(float), NULL), *c2 = alloc_exact(need, sizeof(float), NULL);
             float *s2 = alloc_exact(need, sizeof(float), NULL);
             double *inv2 = alloc_exact(n, sizeof(double), NULL), af2 = 0.0;
-            REQUIRE(pe_rope_variant(a2, c2, s2, inv2, &af2, &c, pe_rope_angles_scalar, pe_rotate_table_scalar) == PE_OK,
+            REQUIRE(pe_rope_variant(a2, c2, s2, inv2, &af2, &c, pe_rope_angles_scalar, pe_rotate_table_scalar, NULL) ==
+                        PE_OK,
                     "pe_rope_variant (scalar) refuses what pe_rope accepts");
             REQUIRE(af2 == af && memcmp(inv2, inv_freq, (size_t)n * sizeof(double)) == 0,
                     "pe_rope: scalar frequencies differ");
@@ -572,7 +585,7 @@ static pe_status apply_call(float *out, const float *x, double *inv_freq, double
     return pe_rope_apply(out, x, inv_freq, af, heads, layout, c->length, c->dim, c->base, c->partial_rotary_factor,
                          c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
                          c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
-                         c->low_freq_factor, c->high_freq_factor);
+                         c->low_freq_factor, c->high_freq_factor, NULL, NULL);
 }
 
 static void fuzz_rope_apply(reader *r, uint64_t nulls) {
@@ -651,7 +664,7 @@ static void fuzz_rope_apply(reader *r, uint64_t nulls) {
             float *o2 = alloc_exact(need, sizeof(float), NULL);
             double *inv2 = alloc_exact(n, sizeof(double), NULL), af2 = 0.0;
             REQUIRE(pe_rope_apply_variant(o2, x0, inv2, &af2, heads, layout, &c, pe_rotate_table_scalar,
-                                          pe_rope_rotate_scalar) == PE_OK,
+                                          pe_rope_rotate_scalar, NULL) == PE_OK,
                     "pe_rope_apply_variant (scalar) refuses what pe_rope_apply accepts");
             REQUIRE(memcmp(o2, out, (size_t)need * sizeof(float)) == 0,
                     "pe_rope_apply: SIMD and scalar outputs differ");

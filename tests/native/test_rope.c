@@ -32,7 +32,7 @@ static pe_status rope_c(float *angles, float *cos_out, float *sin_out, double *i
     return pe_rope(angles, cos_out, sin_out, inv_freq, af, c->length, c->dim, c->base, c->partial_rotary_factor,
                    c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
                    c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
-                   c->low_freq_factor, c->high_freq_factor);
+                   c->low_freq_factor, c->high_freq_factor, NULL, NULL);
 }
 
 static pe_status apply_c(float *out, const float *x, double *inv_freq, double *af, int32_t heads, int32_t layout,
@@ -40,7 +40,7 @@ static pe_status apply_c(float *out, const float *x, double *inv_freq, double *a
     return pe_rope_apply(out, x, inv_freq, af, heads, layout, c->length, c->dim, c->base, c->partial_rotary_factor,
                          c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
                          c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
-                         c->low_freq_factor, c->high_freq_factor);
+                         c->low_freq_factor, c->high_freq_factor, NULL, NULL);
 }
 
 // Deterministic values in [-4, 4).
@@ -105,10 +105,10 @@ static void test_simd_matches_scalar_tables(void) {
                 memset(a_ang, 0, sizeof a_ang);
                 memset(b_ang, 0, sizeof b_ang);
                 CHECK(pe_rope_variant(a_ang, a_cos, a_sin, a_inv, &a_af, &c, pe_rope_angles_scalar,
-                                      pe_rotate_table_scalar) == PE_OK,
+                                      pe_rotate_table_scalar, NULL) == PE_OK,
                       "ok");
-                CHECK(pe_rope_variant(b_ang, b_cos, b_sin, b_inv, &b_af, &c, pe_rope_angles_simd,
-                                      pe_rotate_table_simd) == PE_OK,
+                CHECK(pe_rope_variant(b_ang, b_cos, b_sin, b_inv, &b_af, &c, pe_rope_angles_simd, pe_rotate_table_simd,
+                                      NULL) == PE_OK,
                       "ok");
                 size_t count = (size_t)length * (size_t)(dim / 2);
                 CHECK(memcmp(a_ang, b_ang, sizeof(float) * count) == 0 &&
@@ -122,9 +122,11 @@ static void test_simd_matches_scalar_tables(void) {
     static float wa[3][W_LEN * W_PAIRS], wb[3][W_LEN * W_PAIRS];
     static double winv[W_PAIRS];
     pe_rope_config c = config(W_LEN, 2 * W_PAIRS, 500000.0, PE_ROPE_DEFAULT, NAN);
-    CHECK(pe_rope_variant(wa[0], wa[1], wa[2], winv, &a_af, &c, pe_rope_angles_scalar, pe_rotate_table_scalar) == PE_OK,
+    CHECK(pe_rope_variant(wa[0], wa[1], wa[2], winv, &a_af, &c, pe_rope_angles_scalar, pe_rotate_table_scalar, NULL) ==
+              PE_OK,
           "ok");
-    CHECK(pe_rope_variant(wb[0], wb[1], wb[2], winv, &b_af, &c, pe_rope_angles_simd, pe_rotate_table_simd) == PE_OK,
+    CHECK(pe_rope_variant(wb[0], wb[1], wb[2], winv, &b_af, &c, pe_rope_angles_simd, pe_rotate_table_simd, NULL) ==
+              PE_OK,
           "ok");
     CHECK(memcmp(wa, wb, sizeof wa) == 0, "simd tables == scalar tables across frequency blocks");
     double worst = 0.0;
@@ -156,10 +158,10 @@ static void test_simd_matches_scalar_apply(void) {
                         memset(a, 0xAB, sizeof a);
                         memset(b, 0xAB, sizeof b);
                         CHECK(pe_rope_apply_variant(a, x, inv, &af, heads, layout, &c, pe_rotate_table_scalar,
-                                                    pe_rope_rotate_scalar) == PE_OK,
+                                                    pe_rope_rotate_scalar, NULL) == PE_OK,
                               "ok");
                         CHECK(pe_rope_apply_variant(b, x, inv, &af, heads, layout, &c, pe_rotate_table_simd,
-                                                    pe_rope_rotate_simd) == PE_OK,
+                                                    pe_rope_rotate_simd, NULL) == PE_OK,
                               "ok");
                         CHECK(memcmp(a, b, sizeof a) == 0,
                               "apply simd == scalar (layout %d, dim %d, rotary %d, heads %d, length %d)", layout, dim,
@@ -179,11 +181,11 @@ static void test_simd_matches_scalar_apply(void) {
         c.partial_rotary_factor = 1000.0 / W_DIM + 1e-9;   // rotary_dim 1000: 500 pairs
         CHECK(pe_rope_rotary_dim(&c) == 1000, "rotary 1000");
         fill(wx, sizeof wx / sizeof wx[0], 5);
-        CHECK(pe_rope_apply_variant(wa, wx, winv, &af, 2, layout, &c, pe_rotate_table_scalar, pe_rope_rotate_scalar) ==
-                  PE_OK,
+        CHECK(pe_rope_apply_variant(wa, wx, winv, &af, 2, layout, &c, pe_rotate_table_scalar, pe_rope_rotate_scalar,
+                                    NULL) == PE_OK,
               "ok");
-        CHECK(pe_rope_apply_variant(wb, wx, winv, &af, 2, layout, &c, pe_rotate_table_simd, pe_rope_rotate_simd) ==
-                  PE_OK,
+        CHECK(pe_rope_apply_variant(wb, wx, winv, &af, 2, layout, &c, pe_rotate_table_simd, pe_rope_rotate_simd,
+                                    NULL) == PE_OK,
               "ok");
         CHECK(memcmp(wa, wb, sizeof wa) == 0, "simd == scalar across frequency blocks (layout %d)", layout);
         int same_tail = 1;
@@ -437,7 +439,7 @@ static void test_bad_arguments(void) {
         {"rotary_dim 0", {4, 8, 1e4, 0.1, 0, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 4},
         {"max_position_embeddings < 0", {4, 8, 1e4, 1, -1, 0, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 5},
         {"rope_type -1", {4, 8, 1e4, 1, 0, -1, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 6},
-        {"rope_type 6", {4, 8, 1e4, 1, 0, 6, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 6},
+        {"rope_type 7", {4, 8, 1e4, 1, 0, 7, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 6},
         {"linear factor NaN", {4, 8, 1e4, 1, 0, 1, NAN, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 7},
         {"linear factor 0", {4, 8, 1e4, 1, 0, 1, 0.0, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 7},
         {"linear factor -1", {4, 8, 1e4, 1, 0, 1, -1.0, 0, 32, 1, 1, NAN, NAN, NAN, NAN, NAN}, 7},
@@ -459,7 +461,7 @@ static void test_bad_arguments(void) {
         {"llama3 without original", {4, 8, 1e4, 1, 16, 4, 8.0, 0, 32, 1, 1, NAN, NAN, NAN, 1, 4}, 8},
         {"llama3 low 0", {4, 8, 1e4, 1, 16, 4, 8.0, 8192, 32, 1, 1, NAN, NAN, NAN, 0, 4}, 15},
         {"llama3 low NaN", {4, 8, 1e4, 1, 16, 4, 8.0, 8192, 32, 1, 1, NAN, NAN, NAN, NAN, 4}, 15},
-        {"llama3 high == low", {4, 8, 1e4, 1, 16, 4, 8.0, 8192, 32, 1, 1, NAN, NAN, NAN, 2, 2}, 16},
+        {"llama3 high < low", {4, 8, 1e4, 1, 16, 4, 8.0, 8192, 32, 1, 1, NAN, NAN, NAN, 2, 1.5}, 16},
         {"llama3 high NaN", {4, 8, 1e4, 1, 16, 4, 8.0, 8192, 32, 1, 1, NAN, NAN, NAN, 1, NAN}, 16},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -510,17 +512,110 @@ static void test_bad_arguments(void) {
     CHECK(apply_c(u, v, inv, &af, 1, 2, &ok) == PE_ERR_ARG(6), "apply layout 2");
     CHECK(apply_c(u, v, inv, &af, 1, -1, &ok) == PE_ERR_ARG(6), "apply layout -1");
     CHECK(apply_c(u + 1, u, inv, &af, 1, 0, &ok) == PE_ERR_ARG(1), "apply partial overlap");
-    CHECK(pe_rope_variant(t, NULL, NULL, inv, &af, &ok, NULL, pe_rotate_table_scalar) == PE_ERR_ARG(7),
+    CHECK(pe_rope_variant(t, NULL, NULL, inv, &af, &ok, NULL, pe_rotate_table_scalar, NULL) == PE_ERR_ARG(7),
           "NULL angles fn");
-    CHECK(pe_rope_variant(t, NULL, NULL, inv, &af, &ok, pe_rope_angles_scalar, NULL) == PE_ERR_ARG(8), "NULL table fn");
-    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, NULL, pe_rope_rotate_scalar) == PE_ERR_ARG(8),
+    CHECK(pe_rope_variant(t, NULL, NULL, inv, &af, &ok, pe_rope_angles_scalar, NULL, NULL) == PE_ERR_ARG(8),
           "NULL table fn");
-    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, pe_rotate_table_scalar, NULL) == PE_ERR_ARG(9),
+    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, NULL, pe_rope_rotate_scalar, NULL) == PE_ERR_ARG(8),
+          "NULL table fn");
+    CHECK(pe_rope_apply_variant(u, v, inv, &af, 1, 0, &ok, pe_rotate_table_scalar, NULL, NULL) == PE_ERR_ARG(9),
           "NULL rotate fn");
     // Still works afterwards.
     CHECK(rope_c(t, u, v, inv, &af, &ok) == PE_OK && t[0] == 0.0f && u[0] == 1.0f && v[0] == 0.0f && t[4] == 1.0f &&
               fabs(v[4] - sin(1.0)) < 1e-7,
           "still works");
+}
+
+// --- longrope ------------------------------------------------------------------------------------
+
+// pe_rope with a config and LongRoPE lists.
+static pe_status rope_lists(double *inv_freq, double *af, const pe_rope_config *c, const double *s, const double *l) {
+    static float angles[64 * 64];
+    return pe_rope(angles, NULL, NULL, inv_freq, af, c->length, c->dim, c->base, c->partial_rotary_factor,
+                   c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
+                   c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
+                   c->low_freq_factor, c->high_freq_factor, s, l);
+}
+
+// LongRoPE (transformers' _compute_longrope_parameters): inv_freq_i = 1/(ext_i·base^(2i/d)) with
+// ext = short_factor up to the original context and long_factor past it; attention factor
+// √(1 + ln s/ln o), s = max_position_embeddings / o (Phi-3.5: 131072 / 4096 = 32 → 1.1902).
+static void test_longrope(void) {
+    const double shortf[4] = {1.0, 1.5, 2.0, 4.0}, longf[4] = {1.25, 3.0, 8.0, 16.0};
+    double inv[4], def[4], af;
+    pe_rope_config c = config(64, 8, 10000.0, PE_ROPE_LONGROPE, NAN);
+    c.original_max_position_embeddings = 64;
+    c.max_position_embeddings = 2048;
+    pe_rope_config d = config(64, 8, 10000.0, PE_ROPE_DEFAULT, NAN);
+    CHECK(rope_lists(def, &af, &d, NULL, NULL) == PE_OK, "default");
+    CHECK(rope_lists(inv, &af, &c, shortf, longf) == PE_OK, "longrope at length == o");
+    int exact = 1;
+    for (int i = 0; i < 4; i++) exact &= inv[i] == 1.0 / (shortf[i] * pow(10000.0, (double)(2 * i) / 8.0));
+    CHECK(exact, "length <= o: short_factor");
+    CHECK(fabs(af - sqrt(1.0 + log(32.0) / log(64.0))) < 1e-15, "attention factor from 2048 / 64: %.17g", af);
+    c.length = 65;
+    CHECK(rope_lists(inv, &af, &c, shortf, longf) == PE_OK, "longrope past o");
+    exact = 1;
+    for (int i = 0; i < 4; i++) exact &= inv[i] == 1.0 / (longf[i] * pow(10000.0, (double)(2 * i) / 8.0));
+    CHECK(exact, "length > o: long_factor");
+    // Phi-3.5-mini: o = 4096, max_position_embeddings = 131072.
+    c.original_max_position_embeddings = 4096;
+    c.max_position_embeddings = 131072;
+    CHECK(rope_lists(inv, &af, &c, shortf, longf) == PE_OK && fabs(af - 1.1902380714238083) < 1e-15,
+          "Phi-3.5 attention factor %.17g", af);
+    // Without max_position_embeddings the scale is factor (else 1); an explicit attention_factor wins.
+    c.max_position_embeddings = 0;
+    CHECK(rope_lists(inv, &af, &c, shortf, longf) == PE_OK && af == 1.0, "no scale: af 1");
+    c.factor = 16.0;
+    CHECK(rope_lists(inv, &af, &c, shortf, longf) == PE_OK && fabs(af - sqrt(1.0 + log(16.0) / log(4096.0))) < 1e-15,
+          "scale from factor");
+    c.attention_factor = 0.75;
+    CHECK(rope_lists(inv, &af, &c, shortf, longf) == PE_OK && af == 0.75, "explicit attention_factor");
+    // o from max_position_embeddings when original is unset; lists of ones give the default.
+    const double ones[4] = {1, 1, 1, 1};
+    pe_rope_config m = config(64, 8, 10000.0, PE_ROPE_LONGROPE, NAN);
+    m.max_position_embeddings = 32;
+    CHECK(rope_lists(inv, &af, &m, ones, longf) == PE_OK && inv[3] == 1.0 / (16.0 * pow(10000.0, 0.75)),
+          "o = max_position_embeddings, length 64 > 32: long");
+    m.length = 32;
+    CHECK(rope_lists(inv, &af, &m, ones, longf) == PE_OK && memcmp(inv, def, sizeof inv) == 0 && af == 1.0,
+          "short factors of 1 = default");
+    // Bad lists and values.
+    const double zero[4] = {1, 0, 1, 1}, nan[4] = {1, 1, NAN, 1};
+    CHECK(rope_lists(inv, &af, &m, NULL, longf) == SPEC_ARG(17), "NULL short_factor");
+    CHECK(rope_lists(inv, &af, &m, ones, NULL) == SPEC_ARG(18), "NULL long_factor");
+    CHECK(rope_lists(inv, &af, &m, zero, longf) == SPEC_ARG(17), "short_factor entry 0");
+    CHECK(rope_lists(inv, &af, &m, ones, nan) == SPEC_ARG(18), "long_factor entry NaN");
+    CHECK(pe_rope_check(&m) == PE_ERR_ARG(17), "pe_rope_check refuses longrope without lists");
+    CHECK(pe_rope_inv_freq(inv, &af, &m) == PE_ERR_ARG(17), "pe_rope_inv_freq refuses longrope without lists");
+    m.max_position_embeddings = 0;
+    CHECK(rope_lists(inv, &af, &m, ones, longf) == SPEC_ARG(8), "no original context");
+    m.max_position_embeddings = 32;
+    m.factor = -1.0;
+    CHECK(rope_lists(inv, &af, &m, ones, longf) == SPEC_ARG(7), "factor -1");
+    m.factor = NAN;
+    m.attention_factor = 0.0;
+    CHECK(rope_lists(inv, &af, &m, ones, longf) == SPEC_ARG(14), "attention_factor 0");
+    // o = 1 with a scale > 1: ln o = 0, the derived attention factor is infinite and refused.
+    m.attention_factor = NAN;
+    m.original_max_position_embeddings = 1;
+    m.max_position_embeddings = 4;
+    CHECK(rope_lists(inv, &af, &m, ones, longf) == SPEC_ARG(7), "o = 1: derived attention factor refused");
+    // The application reads the same lists (long past o) and scales by the attention factor.
+    static float x[2 * 40 * 8], out[2 * 40 * 8];
+    fill(x, 2 * 40 * 8, 9);
+    pe_rope_config a = config(40, 8, 10000.0, PE_ROPE_LONGROPE, NAN);
+    a.original_max_position_embeddings = 16;
+    a.max_position_embeddings = 64;
+    CHECK(pe_rope_apply(out, x, inv, &af, 2, PE_ROPE_HALF, a.length, a.dim, a.base, 1.0, 64, PE_ROPE_LONGROPE, NAN, 16,
+                        32, 1, 1, NAN, NAN, NAN, NAN, NAN, shortf, longf) == PE_OK,
+          "apply longrope");
+    CHECK(inv[1] == 1.0 / (3.0 * pow(10000.0, 0.25)) && fabs(af - sqrt(1.0 + log(4.0) / log(16.0))) < 1e-15,
+          "apply: long factors, af");
+    CHECK(fabsf(out[0] - (float)(x[0] * af)) < 1e-6f, "apply: row 0 is x times af");
+    CHECK(pe_rope_apply(out, x, inv, &af, 2, PE_ROPE_HALF, a.length, a.dim, a.base, 1.0, 64, PE_ROPE_LONGROPE, NAN, 16,
+                        32, 1, 1, NAN, NAN, NAN, NAN, NAN, shortf, NULL) == APPLY_ARG(18),
+          "apply: NULL long_factor");
 }
 
 // Regression (tests/fuzz, fuzz_kernels): frequencies far above 1 rad per position, as a tiny
@@ -580,5 +675,6 @@ int main(void) {
     test_apply_values();
     test_accuracy_all_positions();
     test_huge_frequencies();
+    test_longrope();
     return test_summary("native rope");
 }

@@ -189,6 +189,8 @@ function checkField(name, field, value, spec, root = spec) {
  *   variants       { value: { required: [names], optional: [names] } }: the keys each variant
  *                  allows besides the discriminator; optional ones get their default
  *   aliases        { legacy name: sub-field name }, e.g. { type: 'rope_type' }
+ *                  A variant may also give `defaults` ({ name: value }) for optional sub-fields
+ *                  whose default differs for it (e.g. longrope leaves factor unset: null).
  * Sub-field errors name the full path ('rope_scaling.factor'); min/max functions of a sub-field
  * get (the object so far, the enclosing spec so far). Returns a new object, discriminator first.
  */
@@ -208,7 +210,7 @@ function checkObject(name, field, value, root) {
     throw new PEError(tagName, `${tagName} is required: ${allowedText(field.fields[tag])}`, { expected: expectedOf(field.fields[tag]) });
   }
   const variant = checkField(tagName, field.fields[tag], input[tag], {}, root);
-  const { required = [], optional = [] } = field.variants[variant];
+  const { required = [], optional = [], defaults: variantDefaults = {} } = field.variants[variant];
   const allowed = [tag, ...required, ...optional];
   for (const key of Object.keys(input)) {
     if (allowed.includes(key) || input[key] === undefined) continue;
@@ -222,9 +224,10 @@ function checkObject(name, field, value, root) {
     if (key === tag || !allowed.includes(key)) continue;
     const subName = `${name}.${key}`;
     const isRequired = required.includes(key);
-    if (!own(input, key) || input[key] === undefined || (input[key] === null && isRequired)) {
+    const unsetByVariant = input[key] === null && own(variantDefaults, key) && variantDefaults[key] === null;
+    if (!own(input, key) || input[key] === undefined || (input[key] === null && isRequired) || unsetByVariant) {
       if (isRequired) throw new PEError(subName, `${subName} is required when ${tag} is "${variant}": ${allowedText({ ...sub, nullable: false }, out, root)}`, { expected: expectedOf({ ...sub, nullable: false }, out, root) });
-      out[key] = sub.default;
+      out[key] = own(variantDefaults, key) ? variantDefaults[key] : sub.default;
       continue;
     }
     out[key] = checkField(subName, sub, input[key], out, root);

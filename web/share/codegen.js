@@ -14,6 +14,12 @@
 
 /** rotary_dim = int(dim · partial_rotary_factor), as web/api/schema/rope.js. */
 const rotaryDim = (s) => Math.trunc(s.dim * s.partial_rotary_factor);
+/** YaRN's factor under the spec's transformers convention, as web/api/schema/rope.js's yarnFactor. */
+function yarnFactor(s) {
+  const r = s.rope_scaling;
+  const ratio = r.convention === 'before_4.56' && r.original_max_position_embeddings != null && s.max_position_embeddings != null;
+  return ratio ? s.max_position_embeddings / r.original_max_position_embeddings : r.factor;
+}
 
 export const LANGUAGES = ['numpy', 'torch'];
 
@@ -210,7 +216,9 @@ function ropeScaling(s, T) {
       ];
     case 'yarn':
       return [
-        `factor = ${pyFloat(r.factor)}`,
+        r.convention === 'before_4.56' && yarnFactor(s) !== r.factor
+          ? `factor = ${pyFloat(yarnFactor(s))}   # transformers before 4.56: max_position_embeddings / original_max_position_embeddings (rope_scaling.factor ${pyFloat(r.factor)} unused)`
+          : `factor = ${pyFloat(r.factor)}`,
         `original_max = ${py(r.original_max_position_embeddings ?? s.max_position_embeddings)}`,
         `beta_fast, beta_slow, truncate = ${pyFloat(r.beta_fast)}, ${pyFloat(r.beta_slow)}, ${py(r.truncate)}`,
         'def mscale(scale, m=1.0):',
@@ -243,6 +251,24 @@ function ropeScaling(s, T) {
         'medium = (wavelen <= original_max / low_freq_factor) & (wavelen >= original_max / high_freq_factor)',
         `inv_freq = ${T.where}(medium, smoothed, scaled)   # Llama 3.1`,
       ];
+    case 'longrope': {
+      // transformers' _compute_longrope_parameters, with its seq_len switch on length.
+      const o = r.original_max_position_embeddings ?? s.max_position_embeddings;
+      const scale = r.original_max_position_embeddings !== null && s.max_position_embeddings !== null
+        ? `${s.max_position_embeddings} / ${r.original_max_position_embeddings}   # max_position_embeddings / original`
+        : `${pyFloat(r.factor ?? 1)}`;
+      const list = (v) => (T.np ? `np.array(${py(v)}, dtype=np.float64)` : `torch.tensor(${py(v)}, dtype=torch.float64)`);
+      return [
+        `original_max = ${py(o)}`,
+        `short_factor = ${list(r.short_factor)}`,
+        `long_factor = ${list(r.long_factor)}`,
+        'ext = long_factor if length > original_max else short_factor   # the switch on the sequence length',
+        `inv_freq = 1.0 / (ext * base ** (${arange2} / d))   # LongRoPE`,
+        `scale = ${scale}`,
+        r.attention_factor !== null ? `attention_factor = ${pyFloat(r.attention_factor)}`
+          : 'attention_factor = 1.0 if scale <= 1 else math.sqrt(1 + math.log(scale) / math.log(original_max))',
+      ];
+    }
     default:
       throw new Error(`no code for rope_type ${type}`);
   }
@@ -278,7 +304,7 @@ gen.rope = (s, T) => {
   }
   const type = s.rope_scaling?.rope_type ?? 'default';
   return lines(head,
-    type === 'yarn' ? null : 'attention_factor = 1.0',
+    type === 'yarn' || type === 'longrope' ? null : 'attention_factor = 1.0',
     '',
     `# inv_freq in float64, as transformers' modeling_rope_utils (rope_type "${type}")`,
     ropeScaling(s, T),

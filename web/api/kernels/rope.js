@@ -2,19 +2,20 @@
 // tables for pe.ropeTables(), and the rotation of vectors for pe.applyRope().
 import { PEError, normalizeSpec } from '../spec.js';
 import { PE_MAX_ELEMENTS } from '../schema/limits.js';
-import { rotaryDim, isAxial } from '../schema/rope.js';
+import { rotaryDim, isAxial, yarnFactor } from '../schema/rope.js';
 
 const LAYOUT = { half: 0, interleaved: 1 };
-const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, ntk: 5 };
+const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, ntk: 5, longrope: 6 };
 
 // The spec arguments shared by pe_rope, pe_rope_apply and pe_rope_precision, in C order (pe_rope_config in
-// c/rope.h), named by the spec field each comes from.
+// c/rope.h), named by the spec field each comes from. pe_rope and pe_rope_apply take LongRoPE's two
+// lists after them (pe_rope_lists; pe_rope_precision does not, and refuses longrope).
 export const SPEC_ARGS = [
   'length', 'dim', 'base', 'partial_rotary_factor', 'max_position_embeddings',
   'rope_scaling.rope_type', 'rope_scaling.factor', 'rope_scaling.original_max_position_embeddings',
   'rope_scaling.beta_fast', 'rope_scaling.beta_slow', 'rope_scaling.truncate', 'rope_scaling.mscale',
   'rope_scaling.mscale_all_dim', 'rope_scaling.attention_factor', 'rope_scaling.low_freq_factor',
-  'rope_scaling.high_freq_factor',
+  'rope_scaling.high_freq_factor', 'rope_scaling.short_factor', 'rope_scaling.long_factor',
 ];
 
 // Unset optional values cross as NaN (numbers) or 0 (integers); C checks only what a type reads.
@@ -26,11 +27,31 @@ export function specValues(s) {
   const r = s.rope_scaling ?? { rope_type: 'default' };
   return [
     s.length, s.dim, s.base, s.partial_rotary_factor, int(s.max_position_embeddings),
-    Object.hasOwn(ROPE_TYPE, r.rope_type) ? ROPE_TYPE[r.rope_type] : -1, num(r.factor), int(r.original_max_position_embeddings),
+    // YaRN's factor under its convention (the kernel takes the factor it should use).
+    Object.hasOwn(ROPE_TYPE, r.rope_type) ? ROPE_TYPE[r.rope_type] : -1,
+    num(r.rope_type === 'yarn' ? yarnFactor(s) : r.factor), int(r.original_max_position_embeddings),
     num(r.beta_fast ?? 32), num(r.beta_slow ?? 1), flag(r.truncate), num(r.mscale),
     num(r.mscale_all_dim), num(r.attention_factor), num(r.low_freq_factor), num(r.high_freq_factor),
   ];
 }
+
+/**
+ * LongRoPE's lists as float64 inputs for k.run ({} for every other type: the kernels then get
+ * null pointers, which they read only for longrope).
+ */
+function listInputs(s) {
+  const r = s.rope_scaling;
+  if (r?.rope_type !== 'longrope') return {};
+  // C reads rotary_dim/2 entries: a list of another length (a spec that skipped validation)
+  // crosses as a null pointer, which C refuses naming the list.
+  const pairs = Math.trunc((s.dim | 0) * s.partial_rotary_factor) >> 1;
+  const inputs = {};
+  for (const key of ['short_factor', 'long_factor']) {
+    if (Array.isArray(r[key]) && r[key].length === pairs) inputs[key] = Float64Array.from(r[key], Number);
+  }
+  return inputs;
+}
+const listPointers = (p) => [p.short_factor ?? 0, p.long_factor ?? 0];
 
 // Output sizes of a spec; for specs that skipped validation (the C-guard tests) anything out of
 // range becomes 1 value, since C refuses the spec before writing.
@@ -98,8 +119,8 @@ export default {
       if (isAxial(s)) return axialTables(k, s, { angles: true });
       refuseTooLarge(s);
       const { pairs, table } = sizes(s);
-      const r = k.run({ outputs: { data: table, ...freqOutputs(pairs) } }, (p) =>
-        k.wasm.pe_rope(p.data, 0, 0, p.inv_freq, p.attention_factor, ...specValues(s)));
+      const r = k.run({ inputs: listInputs(s), outputs: { data: table, ...freqOutputs(pairs) } }, (p) =>
+        k.wasm.pe_rope(p.data, 0, 0, p.inv_freq, p.attention_factor, ...specValues(s), ...listPointers(p)));
       return { data: r.data, ...extras(r) };
     },
 
@@ -111,8 +132,8 @@ export default {
         return { cos: r.cos, sin: r.sin, shape: [s.length, rotaryDim(s) / 2], spec: s, inv_freq: r.inv_freq, attention_factor: 1 };
       }
       const { pairs, table } = sizes(s);
-      const r = k.run({ outputs: { cos: table, sin: table, ...freqOutputs(pairs) } }, (p) =>
-        k.wasm.pe_rope(0, p.cos, p.sin, p.inv_freq, p.attention_factor, ...specValues(s)));
+      const r = k.run({ inputs: listInputs(s), outputs: { cos: table, sin: table, ...freqOutputs(pairs) } }, (p) =>
+        k.wasm.pe_rope(0, p.cos, p.sin, p.inv_freq, p.attention_factor, ...specValues(s), ...listPointers(p)));
       return { cos: r.cos, sin: r.sin, shape: [s.length, pairs], spec: s, ...extras(r) };
     },
 
@@ -161,10 +182,10 @@ export default {
         const shape = options.heads === undefined && heads === 1 ? [s.length, s.dim] : [heads, s.length, s.dim];
         return { data: rotated.data, shape, spec: s, inv_freq: t.inv_freq, attention_factor: 1 };
       }
-      const r = k.run({ inputs: { x }, outputs: { data: x.length, ...freqOutputs(rotaryDim(s) / 2) } }, (p) =>
+      const r = k.run({ inputs: { x, ...listInputs(s) }, outputs: { data: x.length, ...freqOutputs(rotaryDim(s) / 2) } }, (p) =>
         k.wasm.pe_rope_apply(p.data, p.x, p.inv_freq, p.attention_factor, heads,
           Object.hasOwn(LAYOUT, s.layout) ? LAYOUT[s.layout] : -1,
-          ...specValues(s)));
+          ...specValues(s), ...listPointers(p)));
       const shape = options.heads === undefined && heads === 1 ? [s.length, s.dim] : [heads, s.length, s.dim];
       return { data: r.data, shape, spec: s, ...extras(r) };
     },

@@ -2,7 +2,53 @@
 // nested rope_scaling object in Hugging Face config.json names (transformers' modeling_rope_utils).
 import { PE_MAX_POSITION, PE_MAX_LENGTH, PE_MAX_DIM } from './limits.js';
 
-export const ROPE_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk'];
+export const ROPE_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'ntk', 'longrope'];
+
+/**
+ * YaRN's factor as transformers versions read it (docs/transformers-versions.md): since 4.56
+ * (PR #40320) rope_scaling.factor is used as given; before, a set original_max_position_embeddings
+ * replaced it by max_position_embeddings / original_max_position_embeddings.
+ */
+export const YARN_CONVENTIONS = ['since_4.56', 'before_4.56'];
+
+/** The factor YaRN uses for a (normalized) spec under its convention. */
+export function yarnFactor(spec) {
+  const r = spec.rope_scaling;
+  if (r?.rope_type !== 'yarn') return r?.factor ?? null;
+  if (r.convention === 'before_4.56' && r.original_max_position_embeddings != null && spec.max_position_embeddings != null) {
+    return spec.max_position_embeddings / r.original_max_position_embeddings;
+  }
+  return r.factor;
+}
+
+/** Most entries a LongRoPE factor list can need: rotary_dim/2 for the widest head. */
+export const LONGROPE_MAX_PAIRS = PE_MAX_DIM / 2;
+
+/**
+ * LongRoPE's original context o: rope_scaling.original_max_position_embeddings, else
+ * max_position_embeddings (null when neither is set).
+ */
+export function longropeOriginal(spec) {
+  return spec.rope_scaling?.original_max_position_embeddings ?? spec.max_position_embeddings ?? null;
+}
+
+/** Which LongRoPE list a (normalized) spec uses: 'long' once length exceeds o, else 'short'. */
+export function longropeList(spec) {
+  const o = longropeOriginal(spec);
+  return o !== null && spec.length > o ? 'long' : 'short';
+}
+
+/**
+ * LongRoPE's scale s for the attention factor: max_position_embeddings / o when both are set
+ * (Phi-3's rule, which transformers applies over factor), else factor, else 1.
+ */
+export function longropeScale(spec) {
+  const r = spec.rope_scaling;
+  if (r?.original_max_position_embeddings != null && spec.max_position_embeddings != null) {
+    return spec.max_position_embeddings / r.original_max_position_embeddings;
+  }
+  return r?.factor ?? 1;
+}
 
 /** rotary_dim = int(dim · partial_rotary_factor), truncated like Python's int(). */
 export function rotaryDim(spec) {
@@ -34,6 +80,36 @@ function checkAxial(s) {
   return null;
 }
 
+// LongRoPE's rules: one factor per pair in each list, an original context (o) to switch on.
+function checkLongrope(s, rotary) {
+  const r = s.rope_scaling;
+  if (s.kind === 'rope_precision') {
+    return { param: 'rope_scaling.rope_type', message: 'rope_scaling.rope_type "longrope" is not available in the precision lab yet (its kernel does not take the factor lists): use kind "rope"' };
+  }
+  for (const key of ['short_factor', 'long_factor']) {
+    if (r[key].length !== rotary / 2) {
+      return {
+        param: `rope_scaling.${key}`,
+        message: `rope_scaling.${key} must have rotary_dim/2 = ${rotary / 2} entries (one per frequency pair; rotary_dim = int(${s.dim} · ${s.partial_rotary_factor}) = ${rotary}), got ${r[key].length}`,
+      };
+    }
+  }
+  if (longropeOriginal(s) === null) {
+    return {
+      param: 'rope_scaling.original_max_position_embeddings',
+      message: `rope_scaling.original_max_position_embeddings (or max_position_embeddings) is required when rope_scaling.rope_type is "longrope" (length is compared with it to choose short_factor or long_factor): an integer in [1, ${PE_MAX_POSITION}]`,
+    };
+  }
+  const o = longropeOriginal(s);
+  if (o === 1 && r.attention_factor === null && longropeScale(s) > 1) {
+    return {
+      param: 'rope_scaling.original_max_position_embeddings',
+      message: 'rope_scaling.original_max_position_embeddings must be at least 2 for longrope without attention_factor (the attention factor divides by ln of it), got 1',
+    };
+  }
+  return null;
+}
+
 // Scaling numbers are bounded so that every derived quantity (inv_freq, attention factor, angle)
 // is a finite float32 for every length and base the schema allows: a factor of 1e-40 once gave
 // +Infinity angles. Real configs use factors of 1 to 64 and betas of 1 to 32.
@@ -50,8 +126,8 @@ const scalingFields = {
     type: 'enum', default: 'default', values: ROPE_TYPES,
     label: { en: 'Scaling type', ko: '스케일링 종류' },
     help: {
-      en: 'How the frequencies are stretched for contexts longer than training: linear (position interpolation), dynamic NTK, YaRN, Llama 3.1, or static NTK-aware.',
-      ko: '학습 때보다 긴 문맥을 위해 주파수를 늘이는 방법: linear (위치 보간), dynamic NTK, YaRN, Llama 3.1, 정적 NTK-aware.',
+      en: 'How the frequencies are stretched for contexts longer than training: linear (position interpolation), dynamic NTK, YaRN, Llama 3.1, static NTK-aware, or LongRoPE (Phi-3: a searched factor per pair).',
+      ko: '학습 때보다 긴 문맥을 위해 주파수를 늘이는 방법: linear (위치 보간), dynamic NTK, YaRN, Llama 3.1, 정적 NTK-aware, LongRoPE (Phi-3: 쌍마다 탐색해 둔 배수).',
     },
   },
   factor: positive(
@@ -63,8 +139,8 @@ const scalingFields = {
     type: 'int', nullable: true, default: null, min: 1, max: PE_MAX_POSITION,
     label: { en: 'Original context', ko: '원래 문맥 길이' },
     help: {
-      en: 'Context length of pre-training. yarn and llama3 place their bands from it (yarn falls back to max_position_embeddings).',
-      ko: '사전 학습 때의 문맥 길이. yarn과 llama3는 이 값으로 구간을 정합니다 (yarn은 없으면 max_position_embeddings).',
+      en: 'Context length of pre-training. yarn and llama3 place their bands from it (yarn falls back to max_position_embeddings); longrope switches from short_factor to long_factor once length exceeds it.',
+      ko: '사전 학습 때의 문맥 길이. yarn과 llama3는 이 값으로 구간을 정합니다 (yarn은 없으면 max_position_embeddings). longrope는 length가 이 값을 넘으면 short_factor 대신 long_factor를 씁니다.',
     },
   },
   beta_fast: positive(
@@ -105,8 +181,38 @@ const scalingFields = {
     type: 'number', nullable: true, default: null, min: 0, exclusiveMin: true, max: 1000,
     label: { en: 'Attention factor', ko: '어텐션 배율' },
     help: {
-      en: 'YaRN: scale applied to cos and sin (so to q·k twice). Null: 0.1·ln(factor) + 1.',
-      ko: 'YaRN: cos와 sin에 곱하는 배율 (q·k에는 두 번). null이면 0.1·ln(factor) + 1.',
+      en: 'YaRN and LongRoPE: scale applied to cos and sin (so to q·k twice). Null: YaRN 0.1·ln(factor) + 1; LongRoPE √(1 + ln s / ln o), s = max_position_embeddings / o.',
+      ko: 'YaRN, LongRoPE: cos와 sin에 곱하는 배율 (q·k에는 두 번). null이면 YaRN은 0.1·ln(factor) + 1, LongRoPE는 √(1 + ln s / ln o) (s = max_position_embeddings / o).',
+    },
+  },
+  short_factor: {
+    type: 'list', minItems: 1, maxItems: LONGROPE_MAX_PAIRS,
+    item: { type: 'number', min: SCALE_MIN, max: SCALE_MAX },
+    label: { en: 'Short factors (per pair)', ko: '짧은 문맥 배수 (쌍마다)' },
+    help: {
+      en: 'LongRoPE: one divisor per frequency pair (rotary_dim/2 numbers), used while length ≤ the original context: θ_i = base^(−2i/d) / short_factor[i].',
+      ko: 'LongRoPE: 주파수 쌍마다 하나씩인 나눗수 (rotary_dim/2개). length가 원래 문맥 길이 이하일 때 씁니다: θ_i = base^(−2i/d) / short_factor[i].',
+    },
+  },
+  long_factor: {
+    type: 'list', minItems: 1, maxItems: LONGROPE_MAX_PAIRS,
+    item: { type: 'number', min: SCALE_MIN, max: SCALE_MAX },
+    label: { en: 'Long factors (per pair)', ko: '긴 문맥 배수 (쌍마다)' },
+    help: {
+      en: 'LongRoPE: the divisors used once length exceeds the original context (rotary_dim/2 numbers).',
+      ko: 'LongRoPE: length가 원래 문맥 길이를 넘으면 쓰는 나눗수 (rotary_dim/2개).',
+    },
+  },
+  convention: {
+    type: 'enum', default: 'since_4.56', values: YARN_CONVENTIONS,
+    label: { en: 'transformers version', ko: 'transformers 버전' },
+    valueLabels: {
+      'since_4.56': { en: '4.56 and later: factor as given', ko: '4.56 이후: factor 그대로' },
+      'before_4.56': { en: 'before 4.56: factor = max positions / original', ko: '4.56 이전: factor = 최대 위치 수 / 원래 문맥' },
+    },
+    help: {
+      en: 'YaRN: transformers before 4.56 replaced factor by max_position_embeddings / original_max_position_embeddings whenever the original context was set (PR #40320 changed it). Pick the version you run to see what it computes.',
+      ko: 'YaRN: transformers 4.56 이전에는 원래 문맥 길이가 있으면 factor 대신 max_position_embeddings / original_max_position_embeddings를 썼습니다 (PR #40320에서 바뀜). 쓰는 버전을 고르면 그 버전이 계산하는 값을 볼 수 있습니다.',
     },
   },
   low_freq_factor: positive(
@@ -118,7 +224,7 @@ const scalingFields = {
     'Llama 3.1: wavelengths shorter than original context / high_freq_factor are kept; between the two edges the frequency is blended smoothly.',
     'Llama 3.1: 파장이 원래 문맥 / high_freq_factor보다 짧으면 그대로 둡니다. 두 경계 사이는 부드럽게 섞습니다.',
     {
-      default: 4, min: (s) => s.low_freq_factor, exclusiveMin: true, rule: 'greater than rope_scaling.low_freq_factor',
+      default: 4, min: (s) => s.low_freq_factor, rule: 'at least rope_scaling.low_freq_factor (equal: no smooth band, as in Llama 4)',
       label: { en: 'High-frequency factor', ko: '고주파 계수' },
     },
   ),
@@ -185,10 +291,17 @@ export default {
           yarn: {
             required: ['factor'],
             optional: ['original_max_position_embeddings', 'beta_fast', 'beta_slow', 'truncate', 'mscale',
-              'mscale_all_dim', 'attention_factor'],
+              'mscale_all_dim', 'attention_factor', 'convention'],
           },
           llama3: { required: ['factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor'] },
           ntk: { required: ['factor'] },
+          // factor only sets the attention factor's scale when max_position_embeddings is not
+          // given; unset by default (transformers reads it with .get()).
+          longrope: {
+            required: ['short_factor', 'long_factor'],
+            optional: ['factor', 'original_max_position_embeddings', 'attention_factor'],
+            defaults: { factor: null },
+          },
         },
         // A starting object per type for the explorer (the published settings of a known model).
         examples: {
@@ -198,6 +311,15 @@ export default {
           yarn: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768 },
           llama3: { rope_type: 'llama3', factor: 8, original_max_position_embeddings: 8192, low_freq_factor: 1, high_freq_factor: 4 },
           ntk: { rope_type: 'ntk', factor: 2 },
+          // Illustrative, for the default 128-channel head (64 pairs): short factors of 1 and long
+          // factors rising from 1 to 16 (geometrically) toward the low frequencies. Phi-3.5's real
+          // lists (48 pairs of a 96-channel head) are in the model gallery.
+          longrope: {
+            rope_type: 'longrope',
+            short_factor: Array.from({ length: 64 }, () => 1),
+            long_factor: Array.from({ length: 64 }, (_, i) => Number((16 ** (i / 63)).toFixed(4))),
+            original_max_position_embeddings: 4096,
+          },
         },
         label: { en: 'RoPE scaling', ko: 'RoPE 스케일링' },
         help: {
@@ -254,6 +376,10 @@ export default {
           param: 'max_position_embeddings',
           message: `max_position_embeddings is required when rope_scaling.rope_type is "dynamic" (length is compared with it): an integer in [1, ${PE_MAX_POSITION}]`,
         };
+      }
+      if (type === 'longrope') {
+        const broken = checkLongrope(s, rotary);
+        if (broken) return broken;
       }
       if (type === 'yarn' && s.max_position_embeddings === null && scaling.original_max_position_embeddings === null) {
         return {

@@ -1,19 +1,29 @@
 // "Paste your model's config": a Hugging Face config.json (or a preset) becomes the page's rope
 // spec (web/api/hfconfig.js: fromHFConfig) through ctx.setSpec, so every view shows that model's
-// RoPE. What was read from which key, and fromHFConfig's notes, are listed; a config that cannot
-// be used says why here and leaves the current parameters alone.
+// RoPE. What was read from which key, every positional key used or ignored (and why), and
+// fromHFConfig's notes are listed; a config that cannot be used says why here and leaves the
+// current parameters alone. A config of another kind (ALiBi models, Qwen2-VL's M-RoPE) opens
+// that kind through a permalink; other layer types (Gemma 3's sliding layers) are one click away.
 import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { PRESETS, fromHFConfig } from '../../api/hfconfig.js';
 import { ensureRopeStyles } from './common.js';
+import { specLink } from './link.js';
 
 const SHOWN = ['base', 'dim', 'partial_rotary_factor', 'layout', 'rope_scaling', 'max_position_embeddings', 'length'];
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 function showValue(v) {
   if (v === null || v === undefined) return '—';
-  if (typeof v === 'object') return Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => `${k}: ${x}`).join(', ');
+  if (Array.isArray(v)) return v.length > 6 ? `[${v.length}: ${v[0]} … ${v[v.length - 1]}]` : `[${v.join(', ')}]`;
+  if (typeof v === 'object') return Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => `${k}: ${showValue(x)}`).join(', ');
   return String(v);
+}
+
+/** Opens a spec: the rope parameters in place, another kind through its permalink. */
+export function openSpec(ctx, spec) {
+  if (spec.kind === 'rope') ctx.setSpec(spec);
+  else location.hash = specLink(spec, ctx.t?.lang ?? 'en');
 }
 
 export default {
@@ -89,14 +99,19 @@ export default {
       error.hidden = true;
       area.removeAttribute('aria-invalid');
       area.setAttribute('aria-describedby', `${id}-help`);
-      const { spec, notes, from } = out;
+      const { spec, notes, from, report, alternates } = out;
+      if (spec.kind !== 'rope') {
+        openSpec(ctx, spec);   // the page moves to that kind; this view goes with the rope page
+        return;
+      }
       applied = spec;
       ctx.setSpec(spec);
       const rows = SHOWN.map((name) => {
         const f = schema.fields[name];
         let source = from[name] ? t('rope.cfg.fromKey', from[name]) : t('rope.cfg.default');
         if (name === 'length') source = t('rope.cfg.lengthRule');
-        if (name === 'rope_scaling' && spec.rope_scaling) source = 'rope_scaling';
+        if (name === 'rope_scaling' && spec.rope_scaling) source = from['rope_scaling.original_max_position_embeddings'] ? 'rope_scaling, original_max_position_embeddings' : 'rope_scaling';
+        else if (name === 'rope_scaling' && report.some((r) => !r.used && /^(text_config\.)?rope_(scaling|parameters)/.test(r.key))) source = t('rope.cfg.scalingIgnored');
         if (name === 'layout' && spec.layout === 'interleaved') source = t('rope.cfg.inferred');
         return h('tr', {}, h('th', { scope: 'row', text: t.tr(f?.label) || name }),
           h('td', {}, h('span', { class: 'rope-from-value', text: showValue(spec[name]) }), h('span', { class: 'rope-from-source', text: source })));
@@ -107,7 +122,21 @@ export default {
           h('caption', { class: 'sr-only', text: t('rope.cfg.tableCaption') }),
           h('thead', {}, h('tr', {}, [t('rope.cfg.field'), t('rope.cfg.value')].map((c) => h('th', { scope: 'col', text: c })))),
           h('tbody', {}, rows)),
+        alternates.length ? h('div', { class: 'chips rope-alternates', role: 'group', 'aria-label': t('rope.cfg.alternates') },
+          alternates.map((a) => h('button', {
+            type: 'button', class: 'chip', 'data-layers': a.layers, text: t('rope.cfg.showAlt', a.layers), title: t.tr(a),
+            on: { click: () => openSpec(ctx, a.spec) },
+          }))) : null,
         notes.length ? h('ul', { class: 'rope-notes' }, notes.map((n) => h('li', { text: t.tr(n) }))) : null,
+        report.length ? h('details', { class: 'rope-report' },
+          h('summary', { text: t('rope.cfg.keysSummary', report.filter((r) => r.used).length, report.filter((r) => !r.used).length) }),
+          h('table', { class: 'mini-table rope-keys' },
+            h('caption', { class: 'sr-only', text: t('rope.cfg.keysCaption') }),
+            h('thead', {}, h('tr', {}, [t('rope.cfg.key'), t('rope.cfg.status'), t('rope.cfg.why')].map((c) => h('th', { scope: 'col', text: c })))),
+            h('tbody', {}, report.map((r) => h('tr', { 'data-used': String(r.used) },
+              h('th', { scope: 'row', text: r.key }),
+              h('td', { text: r.used ? t('rope.cfg.used') : t('rope.cfg.ignored') }),
+              h('td', { text: t.tr(r) })))))) : null,
         h('p', { class: 'help rope-moved', text: t('rope.cfg.moved') })].filter(Boolean));
       done.querySelector('.rope-moved').hidden = true;
     }

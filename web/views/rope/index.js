@@ -6,4 +6,4 @@ import { lazyView } from '../lazy.js';
 const load = (id) => () => import('./views.js').then((m) => m.byId[id]);
 const rope = (id) => lazyView({ id, kinds: ['rope'], load: load(id) });
 
-export default [rope('rope-config'), rope('rope-wavelengths'), rope('rope-scaling'), rope('rope-relative'), rope('rope-pair')];
+export default [rope('rope-config'), rope('rope-gallery'), rope('rope-wavelengths'), rope('rope-scaling'), rope('rope-longrope'), rope('rope-relative'), rope('rope-pair')];

@@ -131,12 +131,12 @@ export default {
       const L = train.value;
       const dyn = dynLength ?? (current === 'dynamic' ? Math.max(spec.length, L) : Math.round(L * factor));
 
-      if (document.activeElement !== factorField.input || specFactor !== undefined) factorField.input.value = String(factor);
-      factorField.input.disabled = specFactor !== undefined;
+      if (document.activeElement !== factorField.input || specFactor != null) factorField.input.value = String(factor);
+      factorField.input.disabled = specFactor != null;
       if (document.activeElement !== ctxField.input || train.from) ctxField.input.value = String(L);
       ctxField.input.disabled = !!train.from;
       if (document.activeElement !== dynField.input) dynField.input.value = String(dyn);
-      const fixed = [specFactor !== undefined ? 'factor' : null, train.from].filter(Boolean);
+      const fixed = [specFactor != null ? 'factor' : null, train.from].filter(Boolean);
       note.textContent = fixed.length ? t('rope.scale.fromSpec', fixed.join(', ')) : t('rope.scale.own');
 
       const { methods, pairs } = scalingRatios(pe, spec, { factor, context: L, dynLength: dyn });
@@ -154,6 +154,19 @@ export default {
         if (m.type === 'yarn') lines.push(h('p', { text: t('rope.scale.yarnBand', a, b, formatValue(m.attention_factor)) }));
         if (m.type === 'llama3') lines.push(h('p', { text: t('rope.scale.llamaBand', a, b) }));
         if (m.type === 'dynamic' && !(m.ratio[pairs - 1] < 1 - 1e-6)) lines.push(h('p', { class: 'help', text: t('rope.scale.dynNone', formatLength(dyn), formatLength(L)) }));
+      }
+      // YaRN's factor depends on the transformers version (docs/transformers-versions.md): say
+      // which one this is, and what the other computes, when they differ for this spec.
+      const sc = spec.rope_scaling;
+      if (current === 'yarn' && sc.original_max_position_embeddings != null && spec.max_position_embeddings != null) {
+        const ratio = spec.max_position_embeddings / sc.original_max_position_embeddings;
+        const before = sc.convention === 'before_4.56';
+        const p = h('p', { class: 'rope-version', 'data-convention': sc.convention });
+        p.textContent = ratio === sc.factor
+          ? t('rope.scale.versionSame', formatValue(sc.factor))
+          : before ? t('rope.scale.versionBefore', formatValue(ratio), formatValue(sc.factor))
+            : t('rope.scale.versionSince', formatValue(sc.factor), formatValue(ratio));
+        lines.push(p);
       }
       summary.replaceChildren(...lines);
 
