@@ -207,9 +207,10 @@ typedef struct {
     // NULL); each sum formed from 0 in index order, then added. scratch: IC·OC floats.
     void (*matmul_backward)(float *dinp, float *dw, float *dbias, const float *dout, const float *inp, const float *w,
                             float *scratch, int32_t n, int32_t ic, int32_t oc);
-    // gelu_tanh forward / backward over n values.
-    void (*gelu_forward)(float *out, const float *inp, int32_t n);
-    void (*gelu_backward)(float *dinp, const float *inp, const float *dout, int32_t n);
+    // gelu_tanh over n values: out = gelu(inp) and deriv = gelu'(inp), one tanh each (deriv may
+    // be inp itself); backward: dinp += deriv·dout.
+    void (*gelu_forward)(float *out, float *deriv, const float *inp, int32_t n);
+    void (*gelu_backward)(float *dinp, const float *deriv, const float *dout, int32_t n);
     // AdamW over n parameters (torch.optim.AdamW's order of operations, see arena_train.c):
     // p *= decay; m = β1·m + (1 − β1)·g; v = β2·v + (1 − β2)·g²;
     // p −= step_size·m / (√v / bc2_sqrt + ε).
@@ -255,13 +256,14 @@ typedef struct {
     int32_t B, T;
     int32_t *tokens, *targets;   // [B, T]
     float *encoded;              // [B, T, C]   the input of layer 0
+    float *kt;                   // [hs, T rounded up to 4] scratch: one head's keys or values, transposed
     float *ln1[PE_ARENA_MAX_LAYERS], *ln1_mean[PE_ARENA_MAX_LAYERS], *ln1_rstd[PE_ARENA_MAX_LAYERS];
     float *qkv[PE_ARENA_MAX_LAYERS];    // [B, T, 3C]  after RoPE
     float *att[PE_ARENA_MAX_LAYERS];    // [B, H, T, T] softmax weights
     float *atty[PE_ARENA_MAX_LAYERS];   // [B, T, C]
     float *res2[PE_ARENA_MAX_LAYERS];   // [B, T, C]   x after the attention block
     float *ln2[PE_ARENA_MAX_LAYERS], *ln2_mean[PE_ARENA_MAX_LAYERS], *ln2_rstd[PE_ARENA_MAX_LAYERS];
-    float *fch[PE_ARENA_MAX_LAYERS];        // [B, T, 4C]  before gelu
+    float *fch[PE_ARENA_MAX_LAYERS];        // [B, T, 4C]  before gelu; after the forward pass gelu'(it)
     float *fch_gelu[PE_ARENA_MAX_LAYERS];   // [B, T, 4C]
     float *res3[PE_ARENA_MAX_LAYERS];       // [B, T, C]   x after the layer
     float *lnf, *lnf_mean, *lnf_rstd;       // [B, T, C], [B, T], [B, T]

@@ -30,24 +30,23 @@ float pe_arena_tanh(float x) {
     return copysignf(t, x);
 }
 
-static void gelu_forward_scalar(float *out, const float *inp, int32_t n) {
-    for (int32_t i = 0; i < n; i++) {
-        const float x = inp[i];
-        const float u = GELU_SCALE * (x + GELU_CUBE * x * x * x);
-        out[i] = 0.5f * x * (1.0f + pe_arena_tanh(u));
-    }
-}
-
+// out = gelu_tanh(x) and deriv = d gelu/dx for the backward pass, from one tanh:
 // d gelu/dx = 0.5·(1 + t) + 0.5·x·(1 − t²)·√(2/π)·(1 + 3·0.044715·x²), t = tanh(u).
-static void gelu_backward_scalar(float *dinp, const float *inp, const float *dout, int32_t n) {
+// deriv may be inp itself (each x is read before its slot is written).
+static void gelu_forward_scalar(float *out, float *deriv, const float *inp, int32_t n) {
     for (int32_t i = 0; i < n; i++) {
         const float x = inp[i];
         const float u = GELU_SCALE * (x + GELU_CUBE * x * x * x);
         const float t = pe_arena_tanh(u);
         const float sech2 = 1.0f - t * t;
-        const float local = 0.5f * (1.0f + t) + 0.5f * x * sech2 * GELU_SCALE * (1.0f + 3.0f * GELU_CUBE * x * x);
-        dinp[i] += local * dout[i];
+        out[i] = 0.5f * x * (1.0f + t);
+        deriv[i] = 0.5f * (1.0f + t) + 0.5f * x * sech2 * GELU_SCALE * (1.0f + 3.0f * GELU_CUBE * x * x);
     }
+}
+
+// dinp += deriv·dout.
+static void gelu_backward_scalar(float *dinp, const float *deriv, const float *dout, int32_t n) {
+    for (int32_t i = 0; i < n; i++) dinp[i] += deriv[i] * dout[i];
 }
 
 #if PE_HAVE_SIMD
@@ -65,18 +64,7 @@ static inline v128_t gelu_u_x4(v128_t x) {
     return wasm_f32x4_mul(wasm_f32x4_splat(GELU_SCALE), wasm_f32x4_add(x, cube));
 }
 
-static void gelu_forward_simd(float *out, const float *inp, int32_t n) {
-    const int32_t n4 = n & ~3;
-    const v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
-    for (int32_t i = 0; i < n4; i += 4) {
-        const v128_t x = wasm_v128_load(inp + i);
-        const v128_t t = tanh_x4(gelu_u_x4(x));
-        wasm_v128_store(out + i, wasm_f32x4_mul(wasm_f32x4_mul(half, x), wasm_f32x4_add(one, t)));
-    }
-    gelu_forward_scalar(out + n4, inp + n4, n - n4);
-}
-
-static void gelu_backward_simd(float *dinp, const float *inp, const float *dout, int32_t n) {
+static void gelu_forward_simd(float *out, float *deriv, const float *inp, int32_t n) {
     const int32_t n4 = n & ~3;
     const v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
     const v128_t scale = wasm_f32x4_splat(GELU_SCALE), three_cube = wasm_f32x4_splat(3.0f * GELU_CUBE);
@@ -84,14 +72,21 @@ static void gelu_backward_simd(float *dinp, const float *inp, const float *dout,
         const v128_t x = wasm_v128_load(inp + i);
         const v128_t t = tanh_x4(gelu_u_x4(x));
         const v128_t sech2 = wasm_f32x4_sub(one, wasm_f32x4_mul(t, t));
+        wasm_v128_store(out + i, wasm_f32x4_mul(wasm_f32x4_mul(half, x), wasm_f32x4_add(one, t)));
         const v128_t a = wasm_f32x4_mul(half, wasm_f32x4_add(one, t));
         v128_t b = wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(half, x), sech2), scale);
         b = wasm_f32x4_mul(b, wasm_f32x4_add(one, wasm_f32x4_mul(wasm_f32x4_mul(three_cube, x), x)));
-        const v128_t local = wasm_f32x4_add(a, b);
-        wasm_v128_store(dinp + i,
-                        wasm_f32x4_add(wasm_v128_load(dinp + i), wasm_f32x4_mul(local, wasm_v128_load(dout + i))));
+        wasm_v128_store(deriv + i, wasm_f32x4_add(a, b));
     }
-    gelu_backward_scalar(dinp + n4, inp + n4, dout + n4, n - n4);
+    gelu_forward_scalar(out + n4, deriv + n4, inp + n4, n - n4);
+}
+
+static void gelu_backward_simd(float *dinp, const float *deriv, const float *dout, int32_t n) {
+    const int32_t n4 = n & ~3;
+    for (int32_t i = 0; i < n4; i += 4)
+        wasm_v128_store(dinp + i, wasm_f32x4_add(wasm_v128_load(dinp + i),
+                                                 wasm_f32x4_mul(wasm_v128_load(deriv + i), wasm_v128_load(dout + i))));
+    gelu_backward_scalar(dinp + n4, deriv + n4, dout + n4, n - n4);
 }
 #endif
 
@@ -407,10 +402,13 @@ static void rope_qk(float *qkv, const float *cos_t, const float *sin_t, int32_t 
 // --- attention -----------------------------------------------------------------------------------
 //
 // The per-head vectors are short (hs = d_model/heads, 8 by default), so the inner products and
-// updates go through two small helpers with a scalar reference and a SIMD twin of identical bits:
+// updates go through small helpers with a scalar reference and a SIMD twin of identical bits:
 //   dot   four partial sums (index mod 4) over the first n & ~3 entries, combined as
-//         (s0 + s1) + (s2 + s3), then the remaining entries in order
+//         (s0 + s1) + (s2 + s3), then the remaining entries in order. The SIMD twin (dots_simd)
+//         takes one query against four keys at once (the head's keys transposed first, so no
+//         horizontal sums), each lane doing exactly the scalar's sums
 //   axpy  y[i] += a·x[i]
+// and the scale / bias / max, exp and normalisation of a row of scores go four at a time.
 
 static inline float dot_scalar(const float *a, const float *b, int32_t n) {
     float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
@@ -430,24 +428,88 @@ static inline void axpy_scalar(float *y, float a, const float *x, int32_t n) {
     for (int32_t i = 0; i < n; i++) y[i] += a * x[i];
 }
 
-#if PE_HAVE_SIMD
-static inline float dot_simd(const float *a, const float *b, int32_t n) {
-    v128_t acc = wasm_f32x4_splat(0.0f);
-    const int32_t n4 = n & ~3;
-    for (int32_t i = 0; i < n4; i += 4)
-        acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_v128_load(a + i), wasm_v128_load(b + i)));
-    float r = (wasm_f32x4_extract_lane(acc, 0) + wasm_f32x4_extract_lane(acc, 1)) +
-              (wasm_f32x4_extract_lane(acc, 2) + wasm_f32x4_extract_lane(acc, 3));
-    for (int32_t i = n4; i < n; i++) r += a[i] * b[i];
-    return r;
+static void gather_scalar(float *y, const float *w, const float *rows, size_t stride, int32_t n, int32_t hs) {
+    for (int32_t j = 0; j < n; j++) axpy_scalar(y, w[j], rows + (size_t)j * stride, hs);
 }
 
+#if PE_HAVE_SIMD
 static inline void axpy_simd(float *y, float a, const float *x, int32_t n) {
     const v128_t av = wasm_f32x4_splat(a);
     const int32_t n4 = n & ~3;
     for (int32_t i = 0; i < n4; i += 4)
         wasm_v128_store(y + i, wasm_f32x4_add(wasm_v128_load(y + i), wasm_f32x4_mul(av, wasm_v128_load(x + i))));
     for (int32_t i = n4; i < n; i++) y[i] += a * x[i];
+}
+
+// out[j] = dot_scalar(q, key j) for the keys j < n stored as the columns of kt [hs, ldt] (see
+// transpose_head): four keys at a time, lane l holding key j + l, with dot_scalar's four partial
+// sums (index mod 4) combined as (s0 + s1) + (s2 + s3), then the remaining indices in order; the
+// last n % 4 keys by the same scalar sums down their columns. Same bits as dot_scalar.
+static void dots_simd(float *out, const float *q, const float *kt, int32_t ldt, int32_t hs, int32_t n) {
+    const int32_t hs4 = hs & ~3, n4 = n & ~3;
+    for (int32_t j = 0; j < n4; j += 4) {
+        v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+        const float *col = kt + j;
+        for (int32_t x = 0; x < hs4; x += 4) {
+            s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load32_splat(q + x), wasm_v128_load(col + x * ldt)));
+            s1 = wasm_f32x4_add(s1,
+                                wasm_f32x4_mul(wasm_v128_load32_splat(q + x + 1), wasm_v128_load(col + (x + 1) * ldt)));
+            s2 = wasm_f32x4_add(s2,
+                                wasm_f32x4_mul(wasm_v128_load32_splat(q + x + 2), wasm_v128_load(col + (x + 2) * ldt)));
+            s3 = wasm_f32x4_add(s3,
+                                wasm_f32x4_mul(wasm_v128_load32_splat(q + x + 3), wasm_v128_load(col + (x + 3) * ldt)));
+        }
+        v128_t r = wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3));
+        for (int32_t x = hs4; x < hs; x++)
+            r = wasm_f32x4_add(r, wasm_f32x4_mul(wasm_v128_load32_splat(q + x), wasm_v128_load(col + x * ldt)));
+        wasm_v128_store(out + j, r);
+    }
+    for (int32_t j = n4; j < n; j++) {
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+        for (int32_t x = 0; x < hs4; x += 4) {
+            s0 += q[x] * kt[x * ldt + j];
+            s1 += q[x + 1] * kt[(x + 1) * ldt + j];
+            s2 += q[x + 2] * kt[(x + 2) * ldt + j];
+            s3 += q[x + 3] * kt[(x + 3) * ldt + j];
+        }
+        float r = (s0 + s1) + (s2 + s3);
+        for (int32_t x = hs4; x < hs; x++) r += q[x] * kt[x * ldt + j];
+        out[j] = r;
+    }
+}
+
+// row[j] = row[j]·scale (+ brow[j]) for j < n; returns the largest (as the scalar loop's
+// `if (s > max) max = s`: the same value for finite scores).
+static float scale_bias_max_simd(float *row, const float *brow, float scale, int32_t n) {
+    const v128_t sv = wasm_f32x4_splat(scale);
+    v128_t mv = wasm_f32x4_splat(-INFINITY);
+    const int32_t n4 = n & ~3;
+    for (int32_t j = 0; j < n4; j += 4) {
+        v128_t s = wasm_f32x4_mul(wasm_v128_load(row + j), sv);
+        if (brow != NULL) s = wasm_f32x4_add(s, wasm_v128_load(brow + j));
+        wasm_v128_store(row + j, s);
+        mv = wasm_f32x4_pmax(mv, s);
+    }
+    float maxv = -INFINITY;
+    const float lanes[4] = {wasm_f32x4_extract_lane(mv, 0), wasm_f32x4_extract_lane(mv, 1),
+                            wasm_f32x4_extract_lane(mv, 2), wasm_f32x4_extract_lane(mv, 3)};
+    for (int32_t l = 0; l < 4; l++)
+        if (lanes[l] > maxv) maxv = lanes[l];
+    for (int32_t j = n4; j < n; j++) {
+        float s = row[j] * scale;
+        if (brow != NULL) s += brow[j];
+        row[j] = s;
+        if (s > maxv) maxv = s;
+    }
+    return maxv;
+}
+
+// row[j] *= a for j < n (elementwise: the scalar loop's bits).
+static inline void scale_simd(float *row, float a, int32_t n) {
+    const v128_t av = wasm_f32x4_splat(a);
+    const int32_t n4 = n & ~3;
+    for (int32_t j = 0; j < n4; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), av));
+    for (int32_t j = n4; j < n; j++) row[j] *= a;
 }
 
 // e^(row[j] − maxv) for j < n in place, four at a time (the same bits as pe_attention_exp).
@@ -458,64 +520,125 @@ static inline void exp_shifted_simd(float *row, float maxv, int32_t n) {
         wasm_v128_store(row + j, pe_attention_exp_x4(wasm_f32x4_sub(wasm_v128_load(row + j), m)));
     for (int32_t j = n4; j < n; j++) row[j] = pe_attention_exp(row[j] - maxv);
 }
-#define DOT(simd, a, b, n) ((simd) ? dot_simd(a, b, n) : dot_scalar(a, b, n))
+// y[x] += Σ_j w[j]·rows[j·stride + x] for x < hs, j = 0 .. n − 1 in order (n axpys, the partial
+// sums of each chunk of y held in registers instead of going back to memory after every key).
+static void gather_simd(float *y, const float *w, const float *rows, size_t stride, int32_t n, int32_t hs) {
+    int32_t x = 0;
+    for (; x + 8 <= hs; x += 8) {
+        v128_t a0 = wasm_v128_load(y + x), a1 = wasm_v128_load(y + x + 4);
+        for (int32_t j = 0; j < n; j++) {
+            const v128_t wj = wasm_f32x4_splat(w[j]);
+            const float *r = rows + (size_t)j * stride + x;
+            a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wj, wasm_v128_load(r)));
+            a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wj, wasm_v128_load(r + 4)));
+        }
+        wasm_v128_store(y + x, a0);
+        wasm_v128_store(y + x + 4, a1);
+    }
+    for (; x + 4 <= hs; x += 4) {
+        v128_t a0 = wasm_v128_load(y + x);
+        for (int32_t j = 0; j < n; j++)
+            a0 = wasm_f32x4_add(a0,
+                                wasm_f32x4_mul(wasm_f32x4_splat(w[j]), wasm_v128_load(rows + (size_t)j * stride + x)));
+        wasm_v128_store(y + x, a0);
+    }
+    for (; x < hs; x++) {
+        float a = y[x];
+        for (int32_t j = 0; j < n; j++) a += w[j] * rows[(size_t)j * stride + x];
+        y[x] = a;
+    }
+}
 #define AXPY(simd, y, a, x, n) ((simd) ? axpy_simd(y, a, x, n) : axpy_scalar(y, a, x, n))
+#define GATHER(simd, y, w, rows, stride, n, hs) \
+    ((simd) ? gather_simd(y, w, rows, stride, n, hs) : gather_scalar(y, w, rows, stride, n, hs))
 #else
-#define DOT(simd, a, b, n) ((void)(simd), dot_scalar(a, b, n))
 #define AXPY(simd, y, a, x, n) ((void)(simd), axpy_scalar(y, a, x, n))
+#define GATHER(simd, y, w, rows, stride, n, hs) ((void)(simd), gather_scalar(y, w, rows, stride, n, hs))
 #endif
+
+#if PE_HAVE_SIMD
+// kt[x·ldt + j] = rows[j·stride + x] for j < n, x < hs: one head's keys (or values) as columns,
+// so the SIMD path takes the dot products of one query with four keys at once.
+static void transpose_head(float *kt, int32_t ldt, const float *rows, size_t stride, int32_t hs, int32_t n) {
+    for (int32_t j = 0; j < n; j++)
+        for (int32_t x = 0; x < hs; x++) kt[(size_t)x * ldt + j] = rows[(size_t)j * stride + x];
+}
+#endif
+
+// Row stride of transpose_head's buffer for T keys (16-byte aligned columns).
+static inline int32_t head_ldt(int32_t t) { return (t + 3) & ~3; }
 
 // out[B, T, C] (heads side by side), att[B, H, T, T]: for query i, keys j < end (end = i + 1
 // causal, T otherwise): s_j = (q_i·k_j)·(1/√hs) + bias[h, j − i + T − 1]; w = softmax(s) (max
-// subtracted, pe_attention_exp); entries past end are 0.
-static void attention_forward(float *out, float *att, const float *qkv, const float *bias, int32_t b, int32_t t,
-                              int32_t c, int32_t h, int32_t causal, int32_t simd) {
-    const int32_t hs = c / h, width = 2 * t - 1;
+// subtracted, pe_attention_exp); entries past end are 0. kt: [hs, head_ldt(T)] scratch.
+static void attention_forward(float *out, float *att, float *kt, const float *qkv, const float *bias, int32_t b,
+                              int32_t t, int32_t c, int32_t h, int32_t causal, int32_t simd) {
+    const int32_t hs = c / h, width = 2 * t - 1, ldt = head_ldt(t);
     const float scale = 1.0f / sqrtf((float)hs);
+    (void)kt;
+    (void)ldt;
     for (int32_t bb = 0; bb < b; bb++)
-        for (int32_t hh = 0; hh < h; hh++)
+        for (int32_t hh = 0; hh < h; hh++) {
+            const float *keys = qkv + (size_t)bb * t * 3 * c + c + hh * hs;   // key j: keys + j·3C
+#if PE_HAVE_SIMD
+            if (simd) transpose_head(kt, ldt, keys, (size_t)3 * c, hs, t);
+#endif
             for (int32_t i = 0; i < t; i++) {
                 const float *q = qkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
                 float *row = att + (((size_t)bb * h + hh) * t + i) * t;
                 const float *brow = bias != NULL ? bias + (size_t)hh * width + (t - 1 - i) : NULL;
                 const int32_t end = causal ? i + 1 : t;
                 float maxv = -INFINITY;
-                for (int32_t j = 0; j < end; j++) {
-                    const float *k = qkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
-                    float s = DOT(simd, q, k, hs) * scale;
-                    if (brow != NULL) s += brow[j];
-                    row[j] = s;
-                    if (s > maxv) maxv = s;
-                }
 #if PE_HAVE_SIMD
                 if (simd) {
+                    dots_simd(row, q, kt, ldt, hs, end);
+                    maxv = scale_bias_max_simd(row, brow, scale, end);
                     exp_shifted_simd(row, maxv, end);
                 } else
 #endif
                 {
+                    for (int32_t j = 0; j < end; j++) {
+                        float s = dot_scalar(q, keys + (size_t)j * 3 * c, hs) * scale;
+                        if (brow != NULL) s += brow[j];
+                        row[j] = s;
+                        if (s > maxv) maxv = s;
+                    }
                     for (int32_t j = 0; j < end; j++) row[j] = pe_attention_exp(row[j] - maxv);
                 }
                 float sum = 0.0f;
                 for (int32_t j = 0; j < end; j++) sum += row[j];
                 const float inv = 1.0f / sum;
-                for (int32_t j = 0; j < end; j++) row[j] *= inv;
+#if PE_HAVE_SIMD
+                if (simd) {
+                    scale_simd(row, inv, end);
+                } else
+#endif
+                {
+                    for (int32_t j = 0; j < end; j++) row[j] *= inv;
+                }
                 for (int32_t j = end; j < t; j++) row[j] = 0.0f;
                 float *o = out + ((size_t)bb * t + i) * c + hh * hs;
                 for (int32_t x = 0; x < hs; x++) o[x] = 0.0f;
-                for (int32_t j = 0; j < end; j++)
-                    AXPY(simd, o, row[j], qkv + ((size_t)bb * t + j) * 3 * c + 2 * c + hh * hs, hs);
+                GATHER(simd, o, row, qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs, (size_t)3 * c, end, hs);
             }
+        }
 }
 
-// dqkv[B, T, 3C] += the gradient through attention_forward; datt: [T] scratch; dbias (t5):
-// [H, 2T − 1] += dscore summed over the pairs of each r = j − i.
-static void attention_backward(float *dqkv, float *dbias, float *datt, const float *dout, const float *qkv,
+// dqkv[B, T, 3C] += the gradient through attention_forward; datt: [T] scratch, vt: [hs,
+// head_ldt(T)] scratch; dbias (t5): [H, 2T − 1] += dscore summed over the pairs of each r = j − i.
+static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt, const float *dout, const float *qkv,
                                const float *att, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal,
                                int32_t simd) {
-    const int32_t hs = c / h, width = 2 * t - 1;
+    const int32_t hs = c / h, width = 2 * t - 1, ldt = head_ldt(t);
     const float scale = 1.0f / sqrtf((float)hs);
+    (void)vt;
+    (void)ldt;
     for (int32_t bb = 0; bb < b; bb++)
-        for (int32_t hh = 0; hh < h; hh++)
+        for (int32_t hh = 0; hh < h; hh++) {
+            const float *values = qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs;   // value j: values + j·3C
+#if PE_HAVE_SIMD
+            if (simd) transpose_head(vt, ldt, values, (size_t)3 * c, hs, t);
+#endif
             for (int32_t i = 0; i < t; i++) {
                 const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
                 const float *d = dout + ((size_t)bb * t + i) * c + hh * hs;
@@ -523,26 +646,32 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, const flo
                 float *dq = dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
                 const int32_t end = causal ? i + 1 : t;
                 // out_i = Σ_j w_j v_j: dw_j = dout_i·v_j, dv_j += w_j·dout_i
+#if PE_HAVE_SIMD
+                if (simd) {
+                    dots_simd(datt, d, vt, ldt, hs, end);
+                } else
+#endif
+                {
+                    for (int32_t j = 0; j < end; j++) datt[j] = dot_scalar(d, values + (size_t)j * 3 * c, hs);
+                }
                 float dot = 0.0f;
                 for (int32_t j = 0; j < end; j++) {
-                    const float *v = qkv + ((size_t)bb * t + j) * 3 * c + 2 * c + hh * hs;
                     float *dv = dqkv + ((size_t)bb * t + j) * 3 * c + 2 * c + hh * hs;
-                    const float s = DOT(simd, d, v, hs);
                     AXPY(simd, dv, row[j], d, hs);
-                    datt[j] = s;
-                    dot += row[j] * s;
+                    dot += row[j] * datt[j];
                 }
                 // softmax: ds_j = w_j·(dw_j − Σ_k w_k dw_k); score = scale·q·k + bias
+                // g_j = scale·ds_j (kept in datt); dk_j += g_j·q_i, dq_i += Σ_j g_j·k_j
                 for (int32_t j = 0; j < end; j++) {
                     const float ds = row[j] * (datt[j] - dot);
                     if (dbias != NULL) dbias[(size_t)hh * width + (j - i + t - 1)] += ds;
                     const float g = ds * scale;
-                    const float *k = qkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
-                    float *dk = dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
-                    AXPY(simd, dq, g, k, hs);
-                    AXPY(simd, dk, g, q, hs);
+                    datt[j] = g;
+                    AXPY(simd, dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs, g, q, hs);
                 }
+                GATHER(simd, dq, datt, qkv + (size_t)bb * t * 3 * c + c + hh * hs, (size_t)3 * c, end, hs);
             }
+        }
 }
 
 // --- cross-entropy -------------------------------------------------------------------------------
@@ -615,6 +744,7 @@ int64_t pe_arena_acts_layout(pe_arena_acts *a, float *base, int32_t L, int32_t C
     take(&slot, base, &at, bt);
     a->targets = base != NULL ? (int32_t *)(void *)slot : NULL;
     take(&a->encoded, base, &at, btc);
+    take(&a->kt, base, &at, (int64_t)(C / H) * ((T + 3) & ~3));
     for (int32_t l = 0; l < L; l++) {
         take(&a->ln1[l], base, &at, btc);
         take(&a->ln1_mean[l], base, &at, bt);
@@ -673,12 +803,12 @@ float pe_arena_forward(const pe_arena_model *m, const pe_arena_params *p, pe_are
         layernorm_forward(a->ln1[l], a->ln1_mean[l], a->ln1_rstd[l], residual, w->ln1w, w->ln1b, BT, C);
         ops->matmul_forward(a->qkv[l], a->ln1[l], w->qkvw, w->qkvb, BT, C, 3 * C);
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->qkv[l], m->rope_cos, m->rope_sin, B, T, C, H, 0);
-        attention_forward(a->atty[l], a->att[l], a->qkv[l], bias, B, T, C, H, m->causal, ops->simd);
+        attention_forward(a->atty[l], a->att[l], a->kt, a->qkv[l], bias, B, T, C, H, m->causal, ops->simd);
         ops->matmul_forward(a->res2[l], a->atty[l], w->attprojw, w->attprojb, BT, C, C);
         for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res2[l][i] += residual[i];
         layernorm_forward(a->ln2[l], a->ln2_mean[l], a->ln2_rstd[l], a->res2[l], w->ln2w, w->ln2b, BT, C);
         ops->matmul_forward(a->fch[l], a->ln2[l], w->fcw, w->fcb, BT, C, 4 * C);
-        ops->gelu_forward(a->fch_gelu[l], a->fch[l], BT * 4 * C);
+        ops->gelu_forward(a->fch_gelu[l], a->fch[l], a->fch[l], BT * 4 * C);   // fch ← gelu'
         ops->matmul_forward(a->res3[l], a->fch_gelu[l], w->fcprojw, w->fcprojb, BT, 4 * C, C);
         for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res3[l][i] += a->res2[l][i];
     }
@@ -706,7 +836,7 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
         ops->matmul_backward(a->dfch_gelu, gw->fcprojw, gw->fcprojb, a->dres, a->fch_gelu[l], w->fcprojw, a->scratch,
                              BT, 4 * C, C);
         memset(a->dfch, 0, sizeof(float) * 4 * btc);
-        ops->gelu_backward(a->dfch, a->fch[l], a->dfch_gelu, BT * 4 * C);
+        ops->gelu_backward(a->dfch, a->fch[l], a->dfch_gelu, BT * 4 * C);   // fch holds gelu'
         memset(a->dln, 0, sizeof(float) * btc);
         ops->matmul_backward(a->dln, gw->fcw, gw->fcb, a->dfch, a->ln2[l], w->fcw, a->scratch, BT, C, 4 * C);
         layernorm_backward(a->dres, gw->ln2w, gw->ln2b, a->dln, a->res2[l], w->ln2w, a->ln2_mean[l], a->ln2_rstd[l], BT,
@@ -716,7 +846,7 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
         ops->matmul_backward(a->datty, gw->attprojw, gw->attprojb, a->dres, a->atty[l], w->attprojw, a->scratch, BT, C,
                              C);
         memset(a->dqkv, 0, sizeof(float) * 3 * btc);
-        attention_backward(a->dqkv, m->encoding == PE_ARENA_T5 ? m->dbias : NULL, a->datt, a->datty, a->qkv[l],
+        attention_backward(a->dqkv, m->encoding == PE_ARENA_T5 ? m->dbias : NULL, a->datt, a->kt, a->datty, a->qkv[l],
                            a->att[l], B, T, C, H, m->causal, ops->simd);
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->dqkv, m->rope_cos, m->rope_sin, B, T, C, H, 1);
         memset(a->dln, 0, sizeof(float) * btc);

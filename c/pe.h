@@ -59,5 +59,6 @@ PE_API const char *pe_status_message(pe_status status);
 #include "relative.h"
 #include "matrix.h"
 #include "attention.h"
+#include "arena.h"
 
 #endif   // PE_H

@@ -173,6 +173,14 @@ describe.each(BUILDS)('arena trainer, $name build', ({ name, simd }) => {
       const plain = r.evaluate(8, { samples: 16 });
       const scaled = r.evaluate(8, { samples: 16, rope_scaling: { rope_type: 'yarn', factor: 2 } });
       expect(scaled.loss).not.toBe(plain.loss);
+      // factor 1 leaves linear (PI) and ntk's frequencies as they are: the same bits
+      for (const rope_type of ['linear', 'ntk']) {
+        expect(r.evaluate(8, { samples: 16, rope_scaling: { rope_type, factor: 1 } }), rope_type).toEqual(plain);
+        expect(r.evaluate(8, { samples: 16, rope_scaling: { rope_type, factor: 4 } }).loss, rope_type).not.toBe(plain.loss);
+      }
+      const a1 = r.attention(3, { rope_scaling: { rope_type: 'linear', factor: 2 } });
+      expect(a1.shape).toEqual([2, 4, 7, 7]);
+      expect(Array.from(a1.data)).not.toEqual(Array.from(att.data));
     } finally {
       r.free();
     }

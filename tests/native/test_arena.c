@@ -6,8 +6,9 @@
 //   2. Whole training runs, SIMD vs scalar: identical losses and parameters, every encoding.
 //   3. The data: every task's targets and the decoder / encoder layouts.
 //   4. Learning: each encoding trains on copy at length 16 (causal) to accuracy >= 0.99 at the
-//      training length; the encoder without an encoding learns copy, while on reverse it never
-//      gets a whole sequence right and its token accuracy stays near the multiset bound.
+//      training length (under ASan only rope and learned; test_learning says why and how to run
+//      all six); the encoder without an encoding learns copy, while on reverse it never gets a
+//      whole sequence right and its token accuracy stays at the multiset bound.
 //   5. Every bad argument's status.
 // Gradients against PyTorch are in tests/arena.test.js (fixtures from tests/fixtures/ref_arena.py).
 #include <math.h>
@@ -109,31 +110,39 @@ static void test_loops_simd_matches_scalar(void) {
     CHECK(o2[0] == 2 && o2[1] == 3 && o2[2] == 9 && o2[3] == 4 && o2[4] == 5 && o2[5] == 19, "2x2 · 2x3 + b");
 
     enum { G = 203 };
-    static float x[G], gs[G], gv[G], d[G], ds[G], dv[G];
+    static float x[G], gs[G], gv[G], d[G], ds[G], dv[G], ks[G], kv[G], alias[G];
     for (int32_t i = 0; i < G; i++) x[i] = (float)(i - 101) * 0.07f;   // [-7.07, 7.07]
     fill(d, G);
     int gelu_bad = 0;
     for (int32_t n = 0; n <= G; n += (n < 12 ? 1 : 17)) {
-        s->gelu_forward(gs, x, n);
-        v->gelu_forward(gv, x, n);
+        s->gelu_forward(gs, ks, x, n);
+        v->gelu_forward(gv, kv, x, n);
         memset(ds, 0, sizeof ds);
         memset(dv, 0, sizeof dv);
-        s->gelu_backward(ds, x, d, n);
-        v->gelu_backward(dv, x, d, n);
-        gelu_bad += memcmp(gs, gv, sizeof(float) * (size_t)n) != 0 || memcmp(ds, dv, sizeof(float) * (size_t)n) != 0;
+        s->gelu_backward(ds, ks, d, n);
+        v->gelu_backward(dv, kv, d, n);
+        gelu_bad += memcmp(gs, gv, sizeof(float) * (size_t)n) != 0 || memcmp(ks, kv, sizeof(float) * (size_t)n) != 0 ||
+                    memcmp(ds, dv, sizeof(float) * (size_t)n) != 0;
+        memcpy(alias, x, sizeof alias);   // the derivative written over the input, as the model does
+        v->gelu_forward(gv, alias, alias, n);
+        gelu_bad += memcmp(alias, ks, sizeof(float) * (size_t)n) != 0;
     }
     CHECK(gelu_bad == 0, "gelu forward/backward SIMD == scalar bit for bit (%d lengths differ)", gelu_bad);
-    double tanh_err = 0.0, gelu_err = 0.0;
-    s->gelu_forward(gs, x, G);
+    double tanh_err = 0.0, gelu_err = 0.0, deriv_err = 0.0;
+    s->gelu_forward(gs, ks, x, G);
     for (int32_t i = 0; i < G; i++) {
         const double e = fabs((double)pe_arena_tanh(x[i]) - tanh((double)x[i]));
         if (e > tanh_err) tanh_err = e;
-        const double xx = x[i];
-        const double g = 0.5 * xx * (1.0 + tanh(sqrt(2.0 / 3.14159265358979323846) * (xx + 0.044715 * xx * xx * xx)));
+        const double xx = x[i], c = sqrt(2.0 / 3.14159265358979323846);
+        const double t = tanh(c * (xx + 0.044715 * xx * xx * xx));
+        const double g = 0.5 * xx * (1.0 + t);
+        const double dg = 0.5 * (1.0 + t) + 0.5 * xx * (1.0 - t * t) * c * (1.0 + 3.0 * 0.044715 * xx * xx);
         if (fabs(gs[i] - g) > gelu_err) gelu_err = fabs(gs[i] - g);
+        if (fabs(ks[i] - dg) > deriv_err) deriv_err = fabs(ks[i] - dg);
     }
     CHECK(tanh_err < 3e-7, "tanh within 3e-7 of libm (worst %.3g)", tanh_err);
     CHECK(gelu_err < 2e-6, "gelu_tanh within 2e-6 of float64 on [-7, 7] (worst %.3g)", gelu_err);
+    CHECK(deriv_err < 2e-6, "gelu_tanh' within 2e-6 of float64 on [-7, 7] (worst %.3g)", deriv_err);
     CHECK(pe_arena_tanh(0.0f) == 0.0f && pe_arena_tanh(-100.0f) == -1.0f && pe_arena_tanh(100.0f) == 1.0f,
           "tanh limits");
 
@@ -255,45 +264,110 @@ static float train_until(box *b, int32_t n, int32_t max_steps, int32_t every, in
     return e[0];
 }
 
+// The best token accuracy on `reverse` of any model that sees x only as a multiset: the output at
+// x_j's position knows x_j and the multiset M, and y_j = x_{n−1−j} is then equally likely to be
+// any of the n − 1 other symbols of M (n even: j ≠ n − 1 − j), so the best guess is the most
+// frequent symbol of M − {x_j}, right with probability max count / (n − 1). Averaged over
+// `count` examples of the training distribution (16 symbols, n = 16: ≈ 0.197).
+static double multiset_bound(int32_t symbols, int32_t n, int32_t count) {
+    enum { MAXN = 32 };
+    int32_t tok[MAXN + 1], tgt[MAXN + 1], hist[PE_ARENA_MAX_SYMBOLS + 2];
+    double total = 0.0;
+    for (int32_t e = 0; e < count; e++) {
+        pe_arena_batch(tok, tgt, PE_ARENA_REVERSE, 0, symbols, n, 1, 12345, (uint64_t)e);
+        memset(hist, 0, sizeof hist);
+        for (int32_t j = 0; j < n; j++) hist[tok[1 + j]]++;
+        double right = 0.0;
+        for (int32_t j = 0; j < n; j++) {
+            hist[tok[1 + j]]--;
+            int32_t most = 0;
+            for (int32_t k = 0; k < symbols + 2; k++)
+                if (hist[k] > most) most = hist[k];
+            right += (double)most / (n - 1);
+            hist[tok[1 + j]]++;
+        }
+        total += right / n;
+    }
+    return total / count;
+}
+
+// Each encoding learns copy at length 16 as a decoder (T = 33) with the contract's default model
+// (2 layers, d_model 32, 4 heads, 16 symbols, batch 32, seed 0, no weight decay), checked every 50
+// steps until accuracy ≥ 0.99 at the training length (256 examples) or the step budget runs out.
+// Training is bit-deterministic, so a case that passes passes every time in a build.
+//
+// The learning rate: rope and learned learn copy in under 300 steps at the contract's default
+// 1e-3. The other four learn it too, but much more slowly, and that is not a bug: the C engine's
+// loss curve matches PyTorch's (tests/fixtures/ref_arena.py in float64, trained from the same
+// initial parameters on the same batches through ctypes) to four decimals in the mean loss of
+// every 100 steps over the first 300 steps for alibi, none and sinusoidal (lr 1e-3), and the
+// gradients match per tensor (tests/arena.test.js). Why they are slow:
+//   - copy needs each output at position n + 1 + j to read x_j at exactly n positions back.
+//     rope and learned tables make "n back" directly expressible; none and alibi must first build
+//     a position signal out of the causal mask (alibi's slopes 1/4 … 1/256 only favour recent
+//     keys, they cannot point at one distance), and t5's causal buckets are exact only up to 15
+//     back (16, 17 and 18 back share one bucket);
+//   - sinusoidal adds a unit-amplitude table to token embeddings initialised at N(0, 0.02²): until
+//     the embeddings grow, LayerNorm sees mostly position, so it needs a larger learning rate.
+// Measured in an optimised build (-O2), first checkpoint ≥ 0.99: rope 150 and learned 200 steps
+// at lr 1e-3; t5 2350 at 1e-3; sinusoidal 900 at 3e-3; alibi 5700 at 3e-3 (checked every 100;
+// it hovers at 0.8–0.97 from step 2900 on); none 5100 at 3e-3 (at lr 1e-3 it is at 0.59 after
+// 5750). The slow four use the spec's own lr field (allowed range (0, 1]); the budgets leave
+// room above those counts.
+//
+// Under ASan (tests/native/run.sh) a step costs ~0.1 s, so there only the two quick cases run;
+// an optimised build runs all six (minutes; from the repository root):
+//   gcc -std=c11 -O2 -ffp-contract=off -msse4.2 -DPE_NATIVE_SIMDE -Ic -Itests/native
+//       tests/native/test_arena.c c/*.c -lm -o build/native/test_arena_O2
+//   build/native/test_arena_O2
+// PE_ARENA_LEARN_ALL=1 runs all six under ASan too; PE_ARENA_LEARN_ALL=0 only the quick two.
+typedef struct {
+    int32_t encoding;
+    double lr;
+    int32_t budget;
+} learn_case;
+
+#define QUICK_BUDGET 400
+
 static void test_learning(void) {
     static const char *names[] = {"none", "sinusoidal", "learned", "alibi", "t5", "rope"};
-    // Copy at length 16 as a decoder (T = 33) with the contract's default model and optimiser
-    // (2 layers, d_model 32, 4 heads, 16 symbols, batch 32, lr 1e-3, seed 0), checked every 50
-    // steps up to a budget. Under ASan a step costs ~0.1 s, so by default only the encodings that
-    // learn copy in a few hundred steps run here (rope and learned reach 1.0 by step 200);
-    // PE_ARENA_LEARN_ALL=1 runs all six with budgets of 4000 steps (tens of minutes under ASan).
-    // Measured with these settings in an optimised build (accuracy at length 16, 256 examples):
-    // rope 1.0 at step 150, learned 1.0 at 200, t5 ≥ 0.99 first at 3000 (noisy: 0.98–1.0 after),
-    // alibi ~0.72 at 3200, none 0.0 at 3200 (token accuracy rising), sinusoidal still near chance
-    // at 3200 (its unit-amplitude table drowns the N(0, 0.02²) token embeddings until they grow;
-    // with lr 3e-3 it reaches 0.99 at step 900). So with PE_ARENA_LEARN_ALL=1 alibi, none and
-    // sinusoidal fail the 0.99 check: reported, not weakened.
-    const int all = getenv("PE_ARENA_LEARN_ALL") != NULL;
-    static const int32_t budget[] = {4000, 4000, 300, 4000, 4000, 300};
-    for (int32_t enc = PE_ARENA_NONE; enc <= PE_ARENA_ROPE; enc++) {
-        if (!all && budget[enc] > 300) {
-            printf(
-                "  copy, causal, %-10s skipped (needs more steps than ASan allows here; PE_ARENA_LEARN_ALL=1 runs it)\n",
-                names[enc]);
+    static const learn_case cases[] = {
+        {PE_ARENA_ROPE, 1e-3, QUICK_BUDGET}, {PE_ARENA_LEARNED, 1e-3, QUICK_BUDGET}, {PE_ARENA_SINUSOIDAL, 3e-3, 1500},
+        {PE_ARENA_T5, 1e-3, 3500},           {PE_ARENA_ALIBI, 3e-3, 10000},          {PE_ARENA_NONE, 3e-3, 10000},
+    };
+#if defined(__SANITIZE_ADDRESS__)
+    int all = 0;
+#else
+    int all = 1;
+#endif
+    const char *env = getenv("PE_ARENA_LEARN_ALL");
+    if (env != NULL) all = strcmp(env, "0") != 0;
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const learn_case *lc = &cases[k];
+        if (!all && lc->budget > QUICK_BUDGET) {
+            printf("  copy, causal, %-10s skipped under ASan (an optimised build runs it; see test_learning)\n",
+                   names[lc->encoding]);
             continue;
         }
         box b;
-        if (!box_open(&b, PE_ARENA_COPY, enc, 1, 2, 32, 4, 16, 16, 32, 1e-3, 0.0, 0, 16)) {
-            CHECK(0, "open %s", names[enc]);
+        if (!box_open(&b, PE_ARENA_COPY, lc->encoding, 1, 2, 32, 4, 16, 16, 32, lc->lr, 0.0, 0, 16)) {
+            CHECK(0, "open %s", names[lc->encoding]);
             continue;
         }
         int32_t steps;
         float e[3];
-        const float acc = train_until(&b, 16, budget[enc], 50, &steps, e);
-        printf("  copy, causal, %-10s accuracy %.4f token accuracy %.4f loss %.4f after %d steps\n", names[enc], e[0],
-               e[1], e[2], steps);
-        CHECK(acc >= 0.99f, "%s learns copy at length 16: accuracy %.4f after %d steps", names[enc], acc, steps);
+        const float acc = train_until(&b, 16, lc->budget, 50, &steps, e);
+        printf("  copy, causal, %-10s lr %g: accuracy %.4f token accuracy %.4f loss %.4f after %d steps\n",
+               names[lc->encoding], lc->lr, e[0], e[1], e[2], steps);
+        CHECK(acc >= 0.99f, "%s learns copy at length 16 (lr %g): accuracy %.4f after %d steps", names[lc->encoding],
+              lc->lr, acc, steps);
         box_close(&b);
     }
 
     // The permutation lesson: an encoder without positions sees x as a multiset (attention is
     // permutation-equivariant). Copy is still learnable (each output reads its own token through
-    // the residual stream); reverse is not.
+    // the residual stream); reverse is not: no whole sequence right, and token accuracy at (not
+    // above) the multiset bound.
     box c;
     if (box_open(&c, PE_ARENA_COPY, PE_ARENA_NONE, 0, 2, 32, 4, 16, 16, 32, 1e-3, 0.0, 0, 16)) {
         int32_t steps;
@@ -309,14 +383,14 @@ static void test_learning(void) {
         float e[3];
         pe_arena_step(losses, r.arena, 300);
         pe_arena_evaluate(e, r.arena, r.scratch, r.scratch_bytes, 16, 1024, 1, 0, 1);
-        // Without positions every output sees the same multiset, so the best rule is one symbol
-        // of it for every position: token accuracy ≈ E[most frequent count]/16, ≈ 0.19 for 16
-        // symbols; a whole reversed sequence is never right.
-        printf("  reverse, encoder, none    accuracy %.4f token accuracy %.4f loss %.4f after 300 steps\n", e[0], e[1],
-               e[2]);
+        const double bound = multiset_bound(16, 16, 4096);
+        printf("  reverse, encoder, none    accuracy %.4f token accuracy %.4f (multiset bound %.4f) loss %.4f after "
+               "300 steps\n",
+               e[0], e[1], bound, e[2]);
+        CHECK(bound > 0.18 && bound < 0.21, "the multiset bound for 16 symbols is about 0.197 (%.4f)", bound);
         CHECK(e[0] == 0.0f, "reverse without positions: no whole sequence right (%.4f)", e[0]);
-        CHECK(e[1] > 0.1f && e[1] < 0.25f, "reverse without positions: token accuracy near the multiset bound (%.4f)",
-              e[1]);
+        CHECK(e[1] > bound - 0.03 && e[1] < bound + 0.015,
+              "reverse without positions: token accuracy %.4f at the multiset bound %.4f", e[1], bound);
         box_close(&r);
     }
 }
