@@ -4,7 +4,7 @@
 // Chromium. Saves tests/artifacts/rope-*.png.
 //   npx vitest run tests/browser/rope-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logProblems, waitDrawn } from '../helpers/browser.js';
+import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logProblems, waitDrawn, waitViewData } from '../helpers/browser.js';
 import { createPE } from '../../web/pe.js';
 import { sameFreqAtLength } from '../../web/views/rope/common.js';
 import { GALLERY } from '../../web/api/models.js';
@@ -255,14 +255,13 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
 
   it('draws LongRoPE\'s per-pair factors, short up to the original context and long past it', async () => {
     await page.locator('#view-rope-longrope').scrollIntoViewIfNeeded();
-    const bodySel = body('rope-longrope');
-    await page.waitForFunction((s) => document.querySelector(s)?.dataset.longrope === 'none', bodySel);
+    await waitViewData(page, '#view-rope-longrope', 'longrope', 'none');
     expect(await text('#view-rope-longrope .rope-summary')).toMatch(/do not use LongRoPE/);
     const n = await renders();
     const d = await drawnCount('rope-longrope');
     await page.click('#view-rope-longrope [data-action=phi35]');
     await rendersAfter(n);
-    await page.waitForFunction((s) => document.querySelector(s)?.dataset.longrope === 'short', bodySel);
+    await waitViewData(page, '#view-rope-longrope', 'longrope', 'short');
     await drawnAfter('rope-longrope', d);
     expect(await page.inputValue('#f-rope-dim')).toBe('96');
     const summary = await text('#view-rope-longrope .rope-summary');
@@ -275,7 +274,8 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     const m = await renders();
     await page.fill('#f-rope-length', '4097');
     await rendersAfter(m);
-    await page.waitForFunction((s) => document.querySelector(s)?.dataset.longrope === 'long', bodySel);
+    // The length box is at the top of the page: the view, now off screen, updates when back in sight.
+    await waitViewData(page, '#view-rope-longrope', 'longrope', 'long');
     await waitText('#view-rope-longrope .rope-summary', /Length 4097 > original context 4096: the long factors are in use/);
     await shot('rope-longrope', 'rope-longrope-long');
   });

@@ -305,6 +305,23 @@ export function nextFrames(page) {
 }
 
 /**
+ * Waits until the view `section`'s body has data-`key` equal to String(value), keeping the view in
+ * sight meanwhile:
+ * views off screen do not update, and a fill or click elsewhere may have scrolled it away.
+ */
+export function waitViewData(page, section, key, value) {
+  return page.waitForFunction(([s, k, v]) => {
+    const el = document.querySelector(s);
+    if (el?.querySelector('.view-body')?.dataset[k] === v) return true;
+    if (el) {
+      const r = el.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > window.innerHeight) el.scrollIntoView({ block: 'start' });
+    }
+    return false;
+  }, [section, key, String(value)]);
+}
+
+/**
  * Waits until the view `section` (a selector of its <section>) has drawn more than `n` times
  * (data-drawn of its .view-body), keeping it on screen while waiting: views draw only in sight,
  * and on a busy machine the page can still grow above the section after a single scroll (lazy
