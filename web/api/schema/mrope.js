@@ -93,9 +93,9 @@ export default {
         type: 'enum', default: '4.49', values: MROPE_CONVENTIONS,
         label: { en: 'transformers version', ko: 'transformers 버전' },
         valueLabels: {
-          '4.49': { en: '4.49–4.51: fractional seconds kept', ko: '4.49–4.51: 소수 초 그대로' },
-          '4.52': { en: '4.52+ (4.x): seconds truncated first', ko: '4.52 이후 (4.x): 초를 먼저 정수로 자름' },
-          '5.x': { en: '5.x: text resumes at max(h, w)/merge', ko: '5.x: 텍스트가 max(h, w)/merge에서 이어짐' },
+          '4.49': { en: '4.49–4.51 (default)', ko: '4.49–4.51 (기본)' },
+          '4.52': { en: '4.52+ 4.x: seconds cut', ko: '4.52 이후 4.x: 초 자름' },
+          '5.x': { en: '5.x: resume at max(h, w)', ko: '5.x: max(h, w)에서 이어감' },
         },
         help: {
           en: 'transformers versions disagree on the ids: 4.52 truncates second_per_grid_t to an integer before multiplying (0.5 s per frame gives every frame time id 0), and 5.x resumes text after an image or video at its start + max(h, w)/merge, ignoring t. Pick the version you run to see what it computes.',

@@ -230,6 +230,12 @@ export default {
       const name = labels[i]?.name ?? '';
       if (!s.count) return name;
       if (i === 0) return t('vision.mb.from', name, formatInt(s.firstId));
+      // 5.x: after an image or video the next id is its first id + max(h, w)/merge, not max + 1.
+      const before = spans[i - 1];
+      if (before?.seg.type !== 'text' && before?.count && s.firstId !== s.prevMax + 1) {
+        const side = Math.max(Math.floor(before.seg.h / merge), Math.floor(before.seg.w / merge));
+        return t('vision.mb.after5', name, formatInt(s.firstId), formatInt(before.firstId), formatInt(side));
+      }
       if (s.seg.type === 'text') {
         const after = spans[i - 1]?.seg.type !== 'text';
         return t(after ? 'vision.mb.resumes' : 'vision.mb.continues', name, formatInt(s.firstId), formatInt(s.prevMax));
