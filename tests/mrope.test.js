@@ -1,7 +1,9 @@
 // Qwen2-VL M-RoPE position ids and angles against the PyTorch reference, in both WASM builds.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { loadManifest, loadExpected } from './helpers/fixtures.js';
-import { BUILDS, peFor, expectPEError } from './helpers/pe.js';
+import { BUILDS, peFor, expectPEError, runCommand } from './helpers/pe.js';
+import { existsSync } from 'node:fs';
+import { codeFor } from '../web/share/codegen.js';
 
 const manifest = loadManifest('mrope');
 
@@ -136,4 +138,24 @@ describe.each(BUILDS)('mrope, $name build', ({ simd }) => {
     const bad = { kind: 'mrope', segments: [{ type: 'image', t: 1, h: 3, w: 4 }] };
     expectPEError(() => pe._computeUnvalidated(bad), 'segments');
   });
+});
+
+// "Copy as code" knows the convention: the exported NumPy and PyTorch snippets give the kernel's
+// ids under each transformers version (tests/codegen.test.js checks the default).
+describe('mrope code export under each convention', () => {
+  const havePython = existsSync('/usr/bin/python3');
+  it.skipIf(!havePython).each(['4.49', '4.52', '5.x'])('reproduces the ids of %s in NumPy and PyTorch', async (convention) => {
+    const pe = await peFor(true);
+    const spec = { kind: 'mrope', dim: 16, mrope_section: [2, 3, 3], tokens_per_second: 2, convention,
+      segments: [{ type: 'text', length: 2 }, { type: 'video', t: 5, h: 2, w: 4, second_per_grid_t: 1.5 },
+        { type: 'image', t: 2, h: 4, w: 2 }, { type: 'text', length: 3 }] };
+    const result = pe.compute(spec);
+    for (const lang of ['numpy', 'torch']) {
+      const { code } = codeFor(result.spec, lang);
+      const script = `${code}\nimport json\nprint(json.dumps([float(v) for v in ${lang === 'numpy' ? 'pe.ravel()' : 'pe.flatten().tolist()'}]))\n`;
+      const run = await runCommand('/usr/bin/python3', ['-c', script], { timeout: 120_000 });
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout.trim().split('\n').pop()), `${lang} ${convention}`).toEqual(Array.from(result.data));
+    }
+  }, 180_000);
 });
