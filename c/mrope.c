@@ -26,17 +26,36 @@ static int segment_ok(const int32_t *seg, double seconds, int32_t merge) {
 
 // Time id of frame index `frame` of a segment. Qwen2.5-VL multiplies in float32 tensors
 // (frame · second_per_grid_t · tokens_per_second, then .long()), so this does too: the ids then
-// match the reference even where the product lands next to an integer.
-static double time_id(const int32_t *seg, double seconds, int32_t frame, double tokens_per_second) {
+// match the reference even where the product lands next to an integer. From 4.52 (and in 5.x)
+// second_per_grid_t is first cast to the int64 dtype of the frame range, i.e. truncated: 0.5 s
+// per frame gives 0, and every frame time id 0.
+static double time_id(const int32_t *seg, double seconds, int32_t frame, double tokens_per_second, int32_t convention) {
     if (tokens_per_second <= 0.0) return frame;   // Qwen2-VL
-    if (seg[0] != PE_SEG_VIDEO) return 0.0;       // Qwen2.5-VL images: no time
-    float product = (float)frame * (float)seconds;
+    // Qwen2.5-VL images: 4.x give them second_per_grid_t = 0 (time id 0); 5.x a time step of 1.
+    if (seg[0] != PE_SEG_VIDEO) return convention == PE_MROPE_5_X ? frame : 0.0;
+    float step = convention == PE_MROPE_4_49 ? (float)seconds : (float)trunc(seconds);
+    float product = (float)frame * step;
     product = product * (float)tokens_per_second;
     return floor((double)product);   // truncated, ids >= 0
 }
 
+// How far a visual block of grid_h × grid_w tokens per frame, whose largest time offset is `top`,
+// moves the next free id: 4.x continue after the block's largest id (max + 1); 5.x moves by
+// max(grid_h, grid_w), whatever the time ids.
+static double block_span(double top, int32_t grid_h, int32_t grid_w, int32_t convention) {
+    if (convention == PE_MROPE_5_X) return fmax(grid_h, grid_w);
+    return fmax(top, fmax(grid_h - 1, grid_w - 1)) + 1.0;
+}
+
 pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const double *seconds, int32_t count, int32_t n,
                    int32_t dim, double base, const int32_t *section, int32_t merge, double tokens_per_second) {
+    return pe_mrope_versioned(ids, angles, segments, seconds, count, n, dim, base, section, merge, tokens_per_second,
+                              PE_MROPE_4_49);
+}
+
+pe_status pe_mrope_versioned(float *ids, float *angles, const int32_t *segments, const double *seconds, int32_t count,
+                             int32_t n, int32_t dim, double base, const int32_t *section, int32_t merge,
+                             double tokens_per_second, int32_t convention) {
     if (ids == NULL) return PE_ERR_ARG(1);
     if (segments == NULL) return PE_ERR_ARG(3);
     if (seconds == NULL) return PE_ERR_ARG(4);
@@ -51,6 +70,7 @@ pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const dou
     // NaN, or above FLT_MAX (infinite in the float32 product; see segment_ok). ≤ 0, −∞ included,
     // means Qwen2-VL's time ids.
     if (isnan(tokens_per_second) || tokens_per_second > FLT_MAX) return PE_ERR_ARG(11);
+    if (convention < PE_MROPE_4_49 || convention > PE_MROPE_5_X) return PE_ERR_ARG(12);
 
     // Check every segment, the token count and the largest id before writing anything.
     int64_t total = 0;
@@ -63,9 +83,11 @@ pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const dou
         if (seg[0] == PE_SEG_TEXT) {
             next_id += seg[1];
         } else {
-            double span = fmax(time_id(seg, seconds[s], seg[1] - 1, tokens_per_second),
-                               fmax(seg[2] / merge - 1, seg[3] / merge - 1));
-            next_id += span + 1.0;
+            // The largest id of the block (the last frame's time id, or a side) must fit too.
+            double top = time_id(seg, seconds[s], seg[1] - 1, tokens_per_second, convention);
+            double largest = next_id + fmax(top, fmax(seg[2] / merge - 1, seg[3] / merge - 1));
+            if (largest > PE_MROPE_MAX_ID) return PE_ERR_ARG(3);
+            next_id += block_span(top, seg[2] / merge, seg[3] / merge, convention);
         }
         if (next_id > PE_MROPE_MAX_ID) return PE_ERR_ARG(3);
     }
@@ -85,7 +107,7 @@ pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const dou
         int32_t grid_h = seg[2] / merge, grid_w = seg[3] / merge;
         double top = 0.0;
         for (int32_t f = 0; f < seg[1]; f++) {
-            double t = time_id(seg, seconds[s], f, tokens_per_second);
+            double t = time_id(seg, seconds[s], f, tokens_per_second, convention);
             top = fmax(top, t);
             for (int32_t r = 0; r < grid_h; r++)
                 for (int32_t c = 0; c < grid_w; c++, k++) {
@@ -94,7 +116,7 @@ pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, const dou
                     id_w[k] = (float)(start + c);
                 }
         }
-        start += fmax(top, fmax(grid_h - 1, grid_w - 1)) + 1.0;
+        start += block_span(top, grid_h, grid_w, convention);
     }
 
     if (angles != NULL) {

@@ -34,4 +34,18 @@ PE_API pe_status pe_mrope(float *ids, float *angles, const int32_t *segments, co
                           int32_t n, int32_t dim, double base, const int32_t *section, int32_t merge,
                           double tokens_per_second);
 
+// Where transformers versions disagree on get_rope_index (docs/transformers-versions.md).
+typedef enum {
+    PE_MROPE_4_49 = 0,   // 4.49–4.51: time id floor(t_i · seconds · tps), fractional seconds kept
+    PE_MROPE_4_52 = 1,   // 4.52+ 4.x: seconds truncated to an integer first: floor(t_i · trunc(seconds) · tps)
+    PE_MROPE_5_X = 2,    // 5.x rewrite: video time ids as 4.52, image frames step 1; after a visual
+                         // block the next free id is start + max(h/m, w/m) (t ignored), not max id + 1
+} pe_mrope_convention;
+
+// pe_mrope under a transformers convention, a pe_mrope_convention (pe_mrope itself is
+// PE_MROPE_4_49). Errors as pe_mrope, and PE_ERR_ARG(12) for a convention outside the enum.
+PE_API pe_status pe_mrope_versioned(float *ids, float *angles, const int32_t *segments, const double *seconds,
+                                    int32_t count, int32_t n, int32_t dim, double base, const int32_t *section,
+                                    int32_t merge, double tokens_per_second, int32_t convention);
+
 #endif   // PE_MROPE_H

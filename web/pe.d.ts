@@ -126,6 +126,12 @@ export interface MropeSpec {
   spatial_merge_size?: number;
   tokens_per_second?: number | null;
   segments?: MropeSegment[];
+  /**
+   * The transformers version whose get_rope_index the ids follow: '4.49' (4.49–4.51, default),
+   * '4.52' (4.52+ 4.x: second_per_grid_t truncated first), '5.x' (text after a visual block
+   * resumes at its start + max(h, w)/merge).
+   */
+  convention?: '4.49' | '4.52' | '5.x';
 }
 export interface IntegerSpec {
   kind: 'integer';

@@ -1,12 +1,12 @@
 // How the `mrope` kind calls its C kernel (c/mrope.c).
-import { segmentTokens } from '../schema/mrope.js';
+import { segmentTokens, MROPE_CONVENTIONS } from '../schema/mrope.js';
 
 const SEGMENT = { text: 0, image: 1, video: 2 };
 
 export default {
   mrope: {
     args: ['ids', 'angles', 'segments', 'segments', 'segments', 'segments', 'dim', 'base',
-      'mrope_section', 'spatial_merge_size', 'tokens_per_second'],
+      'mrope_section', 'spatial_merge_size', 'tokens_per_second', 'convention'],
     compute(k, s) {
       const count = s.segments.length;
       const table = new Int32Array(4 * count);       // (count, 4): [type, a, b, c]
@@ -21,8 +21,8 @@ export default {
           inputs: { segments: table, seconds, section: new Int32Array(s.mrope_section) },
           outputs: { data: 3 * n, angles: n * (s.dim / 2) },
         },
-        (p) => k.wasm.pe_mrope(p.data, p.angles, p.segments, p.seconds, count, n, s.dim, s.base,
-          p.section, s.spatial_merge_size, s.tokens_per_second ?? 0),
+        (p) => k.wasm.pe_mrope_versioned(p.data, p.angles, p.segments, p.seconds, count, n, s.dim, s.base,
+          p.section, s.spatial_merge_size, s.tokens_per_second ?? 0, MROPE_CONVENTIONS.indexOf(s.convention ?? '4.49')),
       );
       return { data, angles };
     },

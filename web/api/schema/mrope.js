@@ -4,6 +4,15 @@ import { PE_MAX_DIM, PE_MAX_LENGTH } from './limits.js';
 export const PE_MROPE_MAX_SEGMENTS = 256;
 export const PE_MROPE_MAX_GRID = 4096;
 
+/**
+ * How transformers versions compute get_rope_index (docs/transformers-versions.md): '4.49' is
+ * 4.49–4.51 (the contract's default), '4.52' is 4.52 and later 4.x (second_per_grid_t truncated
+ * to an integer before multiplying), '5.x' is the 5.x rewrite (time ids as 4.52; text after an
+ * image or video resumes at start + max(h, w)/merge, whatever t). The index is c/mrope.h's
+ * pe_mrope_convention.
+ */
+export const MROPE_CONVENTIONS = ['4.49', '4.52', '5.x'];
+
 const gridSide = (axis, en, ko) => ({
   type: 'int', min: 1, max: PE_MROPE_MAX_GRID, default: 4,
   label: { en, ko },
@@ -79,6 +88,19 @@ export default {
         type: 'number', nullable: true, default: null, min: 0, exclusiveMin: true, max: 10000,
         label: { en: 'Tokens per second (Qwen2.5-VL)', ko: '초당 토큰 (Qwen2.5-VL)' },
         help: { en: 'Set it to scale video time ids by real time, as Qwen2.5-VL does; null keeps Qwen2-VL frame ids.', ko: '설정하면 Qwen2.5-VL처럼 비디오 시간 id를 실제 시간으로 조정합니다. null이면 Qwen2-VL의 프레임 id.' },
+      },
+      convention: {
+        type: 'enum', default: '4.49', values: MROPE_CONVENTIONS,
+        label: { en: 'transformers version', ko: 'transformers 버전' },
+        valueLabels: {
+          '4.49': { en: '4.49–4.51 (default)', ko: '4.49–4.51 (기본)' },
+          '4.52': { en: '4.52+ 4.x: seconds cut', ko: '4.52 이후 4.x: 초 자름' },
+          '5.x': { en: '5.x: resume at max(h, w)', ko: '5.x: max(h, w)에서 이어감' },
+        },
+        help: {
+          en: 'transformers versions disagree on the ids: 4.52 truncates second_per_grid_t to an integer before multiplying (0.5 s per frame gives every frame time id 0), and 5.x resumes text after an image or video at its start + max(h, w)/merge, ignoring t. Pick the version you run to see what it computes.',
+          ko: 'transformers 버전마다 id가 다릅니다. 4.52부터는 second_per_grid_t를 곱하기 전에 정수로 잘라서 한 프레임이 0.5초면 모든 프레임의 시간 id가 0이 되고, 5.x는 이미지나 비디오 뒤의 텍스트를 t와 상관없이 시작 id + max(h, w)/merge에서 이어 갑니다. 쓰는 버전을 고르면 그 버전이 계산하는 값을 볼 수 있습니다.',
+        },
       },
       segments: {
         type: 'list', minItems: 1, maxItems: PE_MROPE_MAX_SEGMENTS,

@@ -75,7 +75,9 @@ export default {
       h('div', { class: 'mb-tps-row' }, h('label', { class: 'mb-tps-label' }, tpsCheck, t('vision.mb.tpsOn')), tpsInput),
       h('p', { class: 'help', text: t('vision.mb.tpsHelp') }));
     const summary = h('p', { class: 'mb-summary', role: 'status' });
-    el.append(h('div', { class: 'mb-editor' }, list, addBox, tpsBox), summary);
+    // Which transformers version computed the ids (the spec's convention), and what differs here.
+    const version = h('p', { class: 'help mb-version' });
+    el.append(h('div', { class: 'mb-editor' }, list, addBox, tpsBox), summary, version);
 
     // --- the id table, a page of WINDOW tokens at a time
     const pageText = h('span', { class: 'mb-page-text' });
@@ -228,6 +230,12 @@ export default {
       const name = labels[i]?.name ?? '';
       if (!s.count) return name;
       if (i === 0) return t('vision.mb.from', name, formatInt(s.firstId));
+      // 5.x: after an image or video the next id is its first id + max(h, w)/merge, not max + 1.
+      const before = spans[i - 1];
+      if (before?.seg.type !== 'text' && before?.count && s.firstId !== s.prevMax + 1) {
+        const side = Math.max(Math.floor(before.seg.h / merge), Math.floor(before.seg.w / merge));
+        return t('vision.mb.after5', name, formatInt(s.firstId), formatInt(before.firstId), formatInt(side));
+      }
       if (s.seg.type === 'text') {
         const after = spans[i - 1]?.seg.type !== 'text';
         return t(after ? 'vision.mb.resumes' : 'vision.mb.continues', name, formatInt(s.firstId), formatInt(s.prevMax));
@@ -494,6 +502,20 @@ export default {
 
     // -----------------------------------------------------------------------------------------
 
+    /** The version sentence: derived from the spec that computed the ids. */
+    function renderVersion(spec) {
+      const conv = spec.convention ?? '4.49';
+      const parts = [t('vision.mb.version', t(`vision.mb.ver.${conv}`))];
+      // A fractional second_per_grid_t only matters with tokens_per_second and more than one frame.
+      const cut = spec.tokens_per_second === null ? null
+        : spec.segments.find((s) => s.type === 'video' && s.t > 1 && !Number.isInteger(s.second_per_grid_t ?? 1));
+      if (cut && conv === '4.49') parts.push(t('vision.mb.verCut', formatValue(cut.second_per_grid_t), formatInt(Math.trunc(cut.second_per_grid_t))));
+      if (cut && conv !== '4.49') parts.push(t('vision.mb.verCutHere', formatValue(cut.second_per_grid_t), formatInt(Math.trunc(cut.second_per_grid_t))));
+      if (conv === '5.x' && spec.segments.slice(0, -1).some((s) => s.type !== 'text')) parts.push(t('vision.mb.verResume'));
+      version.textContent = parts.join(' ');
+      version.dataset.convention = conv;
+    }
+
     function render() {
       const t0 = performance.now();
       const { spec, result } = state;
@@ -503,6 +525,7 @@ export default {
       let maxId = -1;
       for (let i = 0; i < result.data.length; i++) if (result.data[i] > maxId) maxId = result.data[i];
       summary.textContent = t('vision.mb.summary', formatInt(spec.segments.length), formatInt(n), formatInt(maxId + 1));
+      renderVersion(spec);
       if (first >= n) first = Math.max(0, n - WINDOW);
       renderTable();
       drawChart();
