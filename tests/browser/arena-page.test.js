@@ -146,7 +146,7 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
     const hash = await page.evaluate(() => location.hash);
     const href = await page.getAttribute('.arena-permalink', 'href');
     expect(href).toBe(hash);
-    expect(hash).toMatch(/^#arena\?task=copy&enc=none%2Clearned%2Crope&causal=1&len=4&steps=150&seed=3&lr=0\.003&metric=tok$/);
+    expect(hash).toMatch(/^#arena\?task=copy&enc=none,learned,rope&causal=1&len=4&steps=150&seed=3&lr=0\.003&metric=tok$/);
     expect(await page.textContent('.arena-notice')).toMatch(/settings have changed/);
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
     try {

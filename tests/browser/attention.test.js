@@ -7,7 +7,7 @@
 //   npx vitest run tests/browser/attention.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { cpus, loadavg } from 'node:os';
-import { suiteAvailability, openPage, gotoApp, screenshot, canvasStats, nextFrames, logProblems } from '../helpers/browser.js';
+import { suiteAvailability, openPage, gotoApp, screenshot, canvasStats, nextFrames, logProblems, waitDrawn } from '../helpers/browser.js';
 
 const HEADS = '#view-attention-heads';
 const ROW = '#view-attention-row';
@@ -29,9 +29,8 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
   const report = [];
 
   const drawn = (sel) => page.evaluate((s) => Number(document.querySelector(`${s} .view-body`)?.dataset.drawn || 0), sel);
-  async function drawnAfter(sel, n) {
-    await page.waitForFunction(([s, k]) => Number(document.querySelector(`${s} .view-body`)?.dataset.drawn || 0) > k, [sel, n]);
-  }
+  // Views off screen wait to be seen before they update: waitDrawn keeps the view in sight.
+  const drawnAfter = (sel, n) => waitDrawn(page, sel, n);
   const shot = (name, selector) => screenshot(page, name, selector);
 
   async function open(hash) {

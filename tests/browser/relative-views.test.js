@@ -134,7 +134,14 @@ describe.skipIf(avail.skip)('relative views in Chromium', () => {
     // A thumbnail is a button that picks the head of the big heatmap.
     await page.focus(`${HEADS} .bias-thumb >> nth=3`);
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /head 3$/.test(document.querySelector('#view-heatmap .view-stats')?.textContent ?? ''));
+    // The heatmap is above, off screen, where views wait to be seen before they update.
+    await page.waitForFunction(() => {
+      const view = document.querySelector('#view-heatmap');
+      if (/head 3$/.test(view?.querySelector('.view-stats')?.textContent ?? '')) return true;
+      const r = view?.getBoundingClientRect();
+      if (r && (r.bottom < 0 || r.top > window.innerHeight)) view.scrollIntoView({ block: 'start' });
+      return false;
+    });
     expect(await page.getAttribute(`${HEADS} .bias-thumb >> nth=3`, 'aria-pressed')).toBe('true');
     // Per-head colour scales change the pictures, not the numbers.
     const shared = await canvasStats(page, `${HEADS} .bias-thumb:nth-child(8) canvas`);
