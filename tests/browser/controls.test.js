@@ -141,3 +141,105 @@ describe.skipIf(avail.skip)('controls generated from a schema', () => {
     expect(await page.isVisible('[data-field="scaling.beta"]')).toBe(false);
   });
 });
+
+describe.skipIf(avail.skip)('the structured editor of a nested spec (the attention\'s encoding)', () => {
+  let server;
+  let page;
+  let close;
+
+  beforeAll(async () => {
+    ({ server, page, close } = await openPage({ avail }));
+    await page.goto(`${server.url}style.css`);
+    // The real schema and the real validation: an error comes from pe.compute's PEError.
+    await page.evaluate(`(async () => {
+      const { buildControls } = await import('/app/controls.js');
+      const { translator } = await import('/i18n/index.js');
+      const { SCHEMA } = await import('/api/schema/index.js');
+      const { createPE } = await import('/pe.js');
+      window.pe = await createPE();
+      window.changes = [];
+      const box = document.createElement('div');
+      document.body.replaceChildren(box);
+      window.c = buildControls(box, {
+        fields: SCHEMA.attention.fields, spec: window.pe.defaults('attention'), t: translator('en'), idPrefix: 'a', schemas: SCHEMA,
+        onChange: (values, p) => window.changes.push({ values, path: p }),
+      });
+      /** Computes the latest spec and puts its error (if any) where it names, as the page does. */
+      window.check = () => {
+        window.c.clearErrors();
+        const values = window.changes[window.changes.length - 1].values;
+        try {
+          window.pe.compute(values);
+          return null;
+        } catch (e) {
+          window.c.showError(e.param, e.message);
+          return e.param;
+        }
+      };
+    })()`);
+  });
+
+  afterAll(async () => {
+    await close?.();
+  });
+
+  const last = () => page.evaluate(() => window.changes[window.changes.length - 1]);
+
+  it('offers the kinds, and the chosen kind\'s own fields without length and dim', async () => {
+    expect(await page.inputValue('#a-encoding-kind')).toBe('rope');
+    const kinds = await page.$$eval('#a-encoding-kind option', (os) => os.map((o) => o.value));
+    expect(kinds).toEqual(['', 'sinusoidal', 'sinusoidal2d', 'sinusoidal3d', 'integer', 'binary', 'learned', 'rope', 'mrope', 'alibi', 't5', 'shaw', 'distance']);
+    expect(await page.isVisible('#a-encoding-base')).toBe(true);
+    expect(await page.locator('#a-encoding-length').count()).toBe(0);
+    expect(await page.locator('#a-encoding-dim').count()).toBe(0);
+    expect(await page.isVisible('#a-encoding')).toBe(false); // the JSON box, folded away
+  });
+
+  it('changes the kind, then a nested field: the spec follows', async () => {
+    await page.selectOption('#a-encoding-kind', 'alibi');
+    let c = await last();
+    expect(c.path).toBe('encoding.kind');
+    expect(c.values.encoding).toMatchObject({ kind: 'alibi', mode: 'causal' });
+    expect(await page.locator('#a-encoding-heads').count()).toBe(0); // alibi's heads follow the attention's
+    expect(await page.isVisible('#a-encoding-base')).toBe(false);
+    await page.selectOption('#a-encoding-kind', 'rope');
+    await page.fill('#a-encoding-base', '20000');
+    c = await last();
+    expect(c.path).toBe('encoding.base');
+    expect(c.values.encoding).toMatchObject({ kind: 'rope', base: 20000 });
+    expect(c.values.length).toBe(64);
+    expect(await page.evaluate(() => window.check())).toBe(null);
+    await page.selectOption('#a-encoding-kind', '');
+    expect((await last()).values.encoding).toBe(null);
+    expect(await page.locator('#a-encoding-base').count()).toBe(0);
+  });
+
+  it('shows a bad nested value\'s PEError at that nested field', async () => {
+    await page.selectOption('#a-encoding-kind', 'rope');
+    await page.fill('#a-encoding-base', '-3');
+    expect(await page.evaluate(() => window.check())).toBe('encoding.base');
+    expect(await page.textContent('[data-field="base"] .field-error')).toMatch(/encoding\.base/);
+    expect(await page.getAttribute('#a-encoding-base', 'aria-invalid')).toBe('true');
+    expect(await page.isVisible('[data-field="encoding"] > .field-error')).toBe(false);
+    await page.fill('#a-encoding-base', '10000');
+    expect(await page.evaluate(() => window.check())).toBe(null);
+    expect(await page.isVisible('[data-field="base"] .field-error')).toBe(false);
+  });
+
+  it('round-trips through the JSON toggle', async () => {
+    await page.click('[data-field="encoding"] .spec-json-toggle');
+    expect(await page.isVisible('#a-encoding')).toBe(true);
+    expect(JSON.parse(await page.inputValue('#a-encoding'))).toMatchObject({ kind: 'rope', base: 10000 });
+    await page.fill('#a-encoding', '{"kind": "t5", "num_buckets": 16}');
+    expect((await last()).values.encoding).toEqual({ kind: 't5', num_buckets: 16 });
+    await page.click('[data-field="encoding"] .spec-json-toggle');
+    expect(await page.isVisible('#a-encoding')).toBe(false);
+    expect(await page.inputValue('#a-encoding-kind')).toBe('t5');
+    expect(await page.inputValue('#a-encoding-num_buckets')).toBe('16');
+    await page.fill('#a-encoding-num_buckets', '24');
+    expect((await last()).values.encoding).toMatchObject({ kind: 't5', num_buckets: 24 });
+    await page.click('[data-field="encoding"] .spec-json-toggle');
+    expect(JSON.parse(await page.inputValue('#a-encoding'))).toMatchObject({ kind: 't5', num_buckets: 24 });
+    await page.click('[data-field="encoding"] .spec-json-toggle');
+  });
+});

@@ -207,6 +207,8 @@ export function viewKit(getPage, { views = [] } = {}) {
       const w = window.__viewWatch;
       if (el && Number(el.dataset.drawn || 0) > (el === w.el ? w.n : 0)) return true;
       const section = document.querySelector(s);
+      const fold = section?.querySelector(':scope > details.view-fold');
+      if (fold && !fold.open) fold.open = true;
       if (section) {
         const r = section.getBoundingClientRect();
         if (r.bottom < 0 || r.top > window.innerHeight) section.scrollIntoView({ block: 'start' });
@@ -332,6 +334,9 @@ export function waitDrawn(page, section, n = 0) {
     const el = document.querySelector(s);
     const body = el?.querySelector('.view-body');
     if (Number(body?.dataset.drawn || 0) > k) return true;
+    // An advanced view is folded until opened (web/app/views.js ADVANCED): open it to draw.
+    const fold = el?.querySelector(':scope > details.view-fold');
+    if (fold && !fold.open) fold.open = true;
     if (el) {
       const r = el.getBoundingClientRect();
       if (r.bottom < 0 || r.top > window.innerHeight) el.scrollIntoView({ block: 'start' });

@@ -14,7 +14,7 @@ import { buildControls } from './controls.js';
 import { h } from '../plot/dom.js';
 import { LANGS, LANG_NAMES, pickLang, translator } from '../i18n/index.js';
 import { outputInfo } from '../model/output.js';
-import { viewsFor } from './views.js';
+import { isAdvanced, viewsFor } from './views.js';
 import { watchVisibility, whenNearViewport } from '../views/lazy.js';
 import { decodePermalink, encodePermalink, DEFAULT_LANG, VIEW_DEFAULTS } from '../share/permalink.js';
 import { copyLinkButton, embedViews, hideNotice, inlineWasm, showDroppedNotice, showNotice } from '../share/page.js';
@@ -45,6 +45,7 @@ const app = {
   good: {}, // the last spec that computed, and its result, per kind
   loaded: {}, // a result a view supplied instead of computing (a trained table from a file), per kind
   shared: {}, // display state shared by the views, per kind
+  unfolded: {}, // the advanced views the reader opened, per kind (a Set of view ids)
   views: [], // [{ view, handle, section }]
   mountedKey: null,
   controls: null,
@@ -199,6 +200,9 @@ function showKind(kind, spec, { focus = false } = {}) {
     heading,
     h('p', { class: 'kind-help', text: t.tr(schema.help) }),
     copyLinkButton({ t, embed: !!app.embed, link: currentLink }));
+  app.tocBox = h('nav', { class: 'kind-toc', 'aria-label': t('app.tocTitle') });
+  app.tocBox.hidden = !!app.embed;
+  head.append(app.tocBox);
 
   const paramsTitle = h('h3', { id: 'params-title', class: 'box-title', text: t('app.parameters') });
   const fieldsBox = h('div');
@@ -226,6 +230,7 @@ function showKind(kind, spec, { focus = false } = {}) {
     spec: app.specs[kind],
     t,
     idPrefix: `f-${kind}`,
+    schemas: SCHEMA,
     onChange: (values, path) => {
       app.specs[kind] = values;
       app.lastEdited = path;
@@ -261,29 +266,131 @@ function mountViews(info) {
     clearResult,
     setSpec,
   };
-  for (const view of embedViews(viewsFor(info), app.embed)) {
+  const shown = embedViews(viewsFor(info), app.embed);
+  const open = openViews(shown);
+  for (const view of shown) {
     const titleId = `view-${view.id}-title`;
     const explain = typeof view.explain === 'function' ? view.explain(info) : view.explain;
     const body = h('div', { class: 'view-body' });
-    const section = h('section', { class: `view card view-${view.id}`, id: `view-${view.id}`, 'aria-labelledby': titleId },
-      h('header', { class: 'view-head' },
-        h('h3', { id: titleId, text: t.tr(view.title) }),
-        explain ? h('p', { class: 'view-explain', text: t.tr(explain) }) : null),
-      body);
+    const title = h('h3', { id: titleId, text: t.tr(view.title) });
+    const folded = !app.embed && !open.has(view.id);
+    const head = h('header', { class: 'view-head' },
+      title,
+      explain ? h('p', { class: 'view-explain', text: t.tr(explain) }) : null);
+    // An advanced view is folded: its header is the summary, and it mounts only once opened.
+    const fold = folded ? h('details', { class: 'view-fold' }, h('summary', { class: 'view-summary' }, head), body) : null;
+    const section = h('section', {
+      class: `view card view-${view.id}${folded ? ' is-folded' : ''}`, id: `view-${view.id}`, 'aria-labelledby': titleId, tabindex: -1,
+    }, fold ?? [head, body]);
     app.viewsBox.append(section);
-    const entry = { view, handle: null, section };
+    const entry = { view, handle: null, section, fold };
     app.views.push(entry);
-    if (view.lazy) {
-      mountLazy(entry, body, { ...ctx, view: view.id }, info);
+    if (fold) {
+      fold.addEventListener('toggle', () => {
+        section.classList.toggle('is-folded', !fold.open);
+        if (fold.open) app.unfolded[app.kind]?.add(view.id);
+        if (fold.open && !entry.started) startView(entry, body, ctx, info);
+      });
       continue;
     }
-    try {
-      entry.handle = view.mount(body, { ...ctx, view: view.id });
-    } catch (err) {
-      console.error(`view ${view.id} failed to mount`, err);
-    }
+    startView(entry, body, ctx, info);
   }
   app.mountedKey = `${info.kind}:${info.class}:${info.rank}:${info.slices}`;
+  renderToc();
+}
+
+/** The ids of the views shown unfolded: all but the advanced ones, and those the reader opened (kept per kind). */
+function openViews(views) {
+  const opened = (app.unfolded[app.kind] ??= new Set());
+  return new Set(views.filter((v) => !isAdvanced(v) || opened.has(v.id)).map((v) => v.id));
+}
+
+/** Mounts a view in its section (a lazy one when it comes near the screen). */
+function startView(entry, body, ctx, info) {
+  const { view } = entry;
+  entry.started = true;
+  if (view.lazy) {
+    mountLazy(entry, body, { ...ctx, view: view.id }, info);
+    return;
+  }
+  try {
+    entry.handle = view.mount(body, { ...ctx, view: view.id });
+    if (entry.fold && app.good[app.kind]) {
+      entry.handle?.update(currentState({ changed: new Set(['result', 'shared', 'theme']), stale: app.stale }));
+    }
+  } catch (err) {
+    console.error(`view ${view.id} failed to mount`, err);
+  }
+}
+
+/** Opens a folded view's section (its view mounts). */
+function unfold(entry) {
+  if (entry.fold && !entry.fold.open) entry.fold.open = true;
+}
+
+/**
+ * Scrolls a view's section to the top and focuses it. Views above it may still be arriving (their
+ * code loads near the screen) and change height: it is kept in place until they settle (2 s) or
+ * the reader scrolls, types or taps.
+ */
+function jumpTo(section) {
+  const place = () => section.scrollIntoView({ block: 'start', behavior: 'auto' });
+  place();
+  section.focus({ preventScroll: true });
+  const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+  const observer = new ResizeObserver(() => place());
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    for (const ev of inputs) removeEventListener(ev, stop, true);
+  };
+  const timer = setTimeout(stop, 2000);
+  observer.observe(app.viewsBox);
+  for (const ev of inputs) addEventListener(ev, stop, true);
+}
+
+/**
+ * The table of contents of the kind's views, under its heading: links that scroll to a view's
+ * section without touching the address bar (the fragment holds the permalink). A lazy view's
+ * title arrives with its family's code, fetched here without mounting anything. On phones the
+ * list is folded.
+ */
+function renderToc() {
+  const box = app.tocBox;
+  if (!box) return;
+  const { t } = app;
+  const token = {};
+  app.tocToken = token;
+  const items = app.views.map((entry) => {
+    const { view } = entry;
+    const link = h('a', {
+      href: `#view-${view.id}`, class: 'toc-link', 'data-view': view.id,
+      text: t.tr(view.title) || t('app.viewLoading'),
+      on: {
+        click: (ev) => {
+          ev.preventDefault();
+          unfold(entry);
+          jumpTo(entry.section);
+        },
+      },
+    });
+    if (entry.fold) link.append(h('span', { class: 'toc-folded', text: ` ${t('app.tocFolded')}` }));
+    if (view.lazy) {
+      link.classList.add('is-pending');
+      view.load().then((real) => {
+        if (app.tocToken !== token) return;
+        link.firstChild.textContent = t.tr(real.title);
+        link.classList.remove('is-pending');
+      }).catch(() => {});
+    }
+    return h('li', {}, link);
+  });
+  const wide = matchMedia('(min-width: 821px)');
+  const fold = h('details', { class: 'toc-fold', open: wide.matches ? '' : null },
+    h('summary', { class: 'toc-summary', text: t('app.tocSummary', items.length) }),
+    h('ol', { class: 'toc-list' }, items));
+  box.replaceChildren(fold);
+  box.dataset.count = String(items.length);
 }
 
 /**

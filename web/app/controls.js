@@ -25,6 +25,10 @@
 //   list         of numbers: a text box of comma-separated numbers (item: { type: 'int' | 'number' });
 //                of objects: the JSON box
 //   string       a text box (multiline: true for a text area)
+//   spec         a nested spec of another kind (opts.schemas gives the kinds): a select of its
+//                `kinds` ("none" when nullable) and that kind's own controls, less the fields
+//                `inherit` takes from the enclosing spec; a JSON toggle shows the whole value.
+//                Without opts.schemas, the JSON box.
 //   anything else  a text box holding JSON
 import { h } from '../plot/dom.js';
 
@@ -163,13 +167,114 @@ function parseNumberList(text, isInt) {
  * Builds the controls of `fields` into `container`. Returns the handle described at the top.
  * opts: { fields, spec, t (translator), idPrefix, onChange(values, path), compact }
  */
-export function buildControls(container, { fields, spec, t, idPrefix, onChange, compact = false }) {
+export function buildControls(container, { fields, spec, t, idPrefix, onChange, compact = false, schemas = null }) {
   let values = clone(spec) ?? {};
   const controls = new Map(); // path → control
   const tr = t.tr;
 
   function emit(path) {
     onChange(clone(values), path);
+  }
+
+  /**
+   * A nested spec of another kind (the attention's `encoding`): a select of the kind ("none" when
+   * nullable), that kind's own controls built from its schema (the fields it inherits from the
+   * enclosing spec, e.g. length and dim, are left out), and a JSON toggle for the whole value.
+   * Fills control.set, control.box and control.nested (the inner handle, for errors and bounds).
+   */
+  function specEditor(control, { path, name, desc, id, labelText, describedBy, getParent, setValue }) {
+    // The JSON box keeps the field's own id (what links and tests address); the editor is beside it.
+    const box = h('fieldset', { class: 'subfields spec-editor', id: `${id}-editor`, 'aria-describedby': describedBy });
+    box.append(h('legend', { text: labelText }));
+    const nullable = desc.nullable ?? desc.default === null;
+    const kid = `${id}-kind`;
+    const select = h('select', { id: kid, name: `${path}.kind` });
+    if (nullable) select.append(h('option', { value: '', text: t('controls.none') }));
+    for (const k of desc.kinds ?? Object.keys(schemas)) {
+      if (schemas[k]) select.append(h('option', { value: k, text: tr(schemas[k].label) || k }));
+    }
+    const jsonToggle = h('button', { type: 'button', class: 'button spec-json-toggle', 'aria-pressed': 'false', 'aria-controls': id, text: t('controls.json') });
+    box.append(h('label', { for: kid, class: 'sub-label', text: t('controls.specKind') }),
+      h('div', { class: 'field-row' }, select, jsonToggle));
+    const inner = h('div', { class: 'subfield-list spec-fields' });
+    const jsonText = h('textarea', { id, name: path, rows: 4, spellcheck: 'false', class: 'json', 'aria-label': t('controls.jsonOf', labelText) });
+    const jsonError = h('p', { class: 'field-error', role: 'status' });
+    const jsonWrap = h('div', { class: 'spec-json' }, jsonText, jsonError);
+    jsonWrap.hidden = true;
+    jsonError.hidden = true;
+    box.append(inner, jsonWrap);
+    const current = () => getParent()?.[name];
+    let builtKind = null;
+    let nested = null;
+    /** The kind's own fields, less those that follow the enclosing spec. */
+    const ownFields = (kind) => {
+      const schema = schemas[kind];
+      const inherited = Object.keys(desc.inherit?.(kind, values, schema) ?? {});
+      return Object.fromEntries(Object.entries(schema.fields).filter(([k]) => k !== 'kind' && !inherited.includes(k)));
+    };
+    const build = (v) => {
+      const kind = v?.kind && schemas[v.kind] ? v.kind : null;
+      if (kind === builtKind && nested) {
+        nested.setValues(v);
+        return;
+      }
+      builtKind = kind;
+      inner.replaceChildren();
+      nested = null;
+      if (!kind) return;
+      nested = buildControls(inner, {
+        fields: ownFields(kind), spec: v, t, idPrefix: id, compact, schemas,
+        onChange: (inner2, subPath) => {
+          setValue({ kind, ...inner2 });
+          showJson(current());
+          emit(`${path}.${subPath}`);
+        },
+      });
+      control.nested = nested;
+    };
+    control.nested = null;
+    /** The JSON box follows every change, except while it is being typed in. */
+    const showJson = (v) => {
+      if (document.activeElement !== jsonText) jsonText.value = JSON.stringify(v ?? null);
+    };
+    select.addEventListener('input', () => {
+      const kind = select.value || null;
+      setValue(kind ? { kind, ...(desc.defaults?.(kind, values) ?? {}) } : null);
+      build(current());
+      control.nested = nested;
+      showJson(current());
+      emit(`${path}.kind`);
+    });
+    jsonText.addEventListener('input', () => {
+      let v;
+      try {
+        v = jsonText.value.trim() === '' ? null : JSON.parse(jsonText.value);
+      } catch {
+        jsonError.textContent = t('controls.jsonInvalid');
+        jsonError.hidden = false;
+        return;
+      }
+      jsonError.hidden = true;
+      setValue(v);
+      emit(path);
+    });
+    jsonToggle.addEventListener('click', () => {
+      const json = jsonToggle.getAttribute('aria-pressed') !== 'true';
+      jsonToggle.setAttribute('aria-pressed', String(json));
+      if (json) jsonText.value = JSON.stringify(current() ?? null);
+      else control.set(current());
+      jsonWrap.hidden = !json;
+      inner.hidden = json;
+      select.disabled = json;
+    });
+    control.set = (v) => {
+      select.value = v?.kind && schemas[v.kind] ? v.kind : (nullable ? '' : select.value);
+      build(v);
+      control.nested = nested;
+      showJson(v);
+    };
+    control.box = box;
+    return select;
   }
 
   function makeField(path, name, desc, getParent, setValue) {
@@ -358,6 +463,17 @@ export function buildControls(container, { fields, spec, t, idPrefix, onChange, 
         extra = box;
         break;
       }
+      case 'spec': {
+        if (!schemas) {
+          input = jsonBox();
+          break;
+        }
+        input = specEditor(control, { path, name, desc, id, labelText, describedBy, getParent, setValue });
+        set = control.set;
+        extra = control.box;
+        wrap.append(control.box);
+        break;
+      }
       case 'list': {
         // A list of numbers (M-RoPE's mrope_section) is typed as "16, 24, 24"; a list of objects
         // (segments) keeps the JSON box below, and has its own editor in its family's view.
@@ -446,6 +562,12 @@ export function buildControls(container, { fields, spec, t, idPrefix, onChange, 
     /** Shows msg at the field `param` names: 'a.b', 'a', or a sub-field's bare name. */
     showError(param, msg) {
       if (!param) return false;
+      // A nested spec's own field ('encoding.base') shows at that field of its editor.
+      const dot = String(param).indexOf('.');
+      if (dot > 0) {
+        const owner = controls.get(param.slice(0, dot));
+        if (owner?.nested?.showError(param.slice(dot + 1), msg)) return true;
+      }
       let c = controls.get(param);
       if (!c && param.includes('.')) c = controls.get(param.split('.')[0]);
       if (!c) {
@@ -459,10 +581,16 @@ export function buildControls(container, { fields, spec, t, idPrefix, onChange, 
       return true;
     },
     clearErrors() {
-      for (const c of controls.values()) c.setError(null);
+      for (const c of controls.values()) {
+        c.setError(null);
+        c.nested?.clearErrors();
+      }
     },
     updateBounds(s) {
-      for (const c of controls.values()) c.updateBounds(s);
+      for (const c of controls.values()) {
+        c.updateBounds(s);
+        if (c.nested && s?.[c.path] && typeof s[c.path] === 'object') c.nested.updateBounds({ ...s, ...s[c.path] });
+      }
     },
     control: (path) => controls.get(path),
     paths: () => [...controls.keys()],

@@ -17,6 +17,19 @@ import share from '../share/index.js';
 // Generic views first, then each family's own (their folders list them), compare last.
 export const VIEWS = [load, heatmap, lines, properties, ...rope, ...precision, ...relative, ...absolute, ...vision, ...attention, ...share, compare];
 
+/**
+ * Advanced views: shown folded (their header only) until the reader opens them; a folded view
+ * mounts only when opened. The first views of each family stay open.
+ */
+export const ADVANCED = new Set([
+  'rope-wavelengths', 'rope-relative',
+]);
+
+/** Whether a view starts folded (an `advanced: true` descriptor or a listed id). */
+export function isAdvanced(view) {
+  return view.advanced === true || ADVANCED.has(view.id);
+}
+
 /** Whether a view applies to an output (info from web/model/output.js). */
 export function viewApplies(view, info) {
   const k = view.kinds;
