@@ -63,7 +63,8 @@ export class Heatmap {
     this.yTicks = h('div', { class: 'hm-yticks', 'aria-hidden': 'true' });
     this.cbarCanvas = h('canvas', { class: 'hm-cbar-canvas', width: 1, height: 256, 'aria-hidden': 'true' });
     this.cbarTicks = h('div', { class: 'hm-cbar-ticks', 'aria-hidden': 'true' });
-    this.cbar = h('div', { class: 'hm-cbar', title: t('heatmap.colorbar') }, this.cbarCanvas, this.cbarTicks);
+    this.cbarTitle = h('div', { class: 'hm-cbar-title', 'aria-hidden': 'true' }); // what the colours measure
+    this.cbar = h('div', { class: 'hm-cbar', title: t('heatmap.colorbar') }, this.cbarCanvas, this.cbarTicks, this.cbarTitle);
     this.ylabel = h('div', { class: 'hm-ylabel', 'aria-hidden': 'true', text: axes.y });
     this.xlabel = h('div', { class: 'hm-xlabel', 'aria-hidden': 'true', text: axes.x });
     this.readout = h('p', { class: 'hm-readout', 'aria-live': 'polite' });
@@ -270,6 +271,8 @@ export class Heatmap {
   }
 
   _drawColorbar(lo, hi) {
+    const title = this.axes.value ?? '';
+    if (this.cbarTitle.textContent !== title) this.cbarTitle.textContent = title;
     const key = `${this.colormap}:${lo}:${hi}:${this.size?.h}`;
     if (this.cbarKey === key) return;
     this.cbarKey = key;
