@@ -73,15 +73,26 @@ export default {
     el.append(intro, active);
 
     // --- inactive: one-click presets and a plain start button
+    let introKey = null; // the chips on screen: rebuilt only when they change, so a click is never lost
     function renderIntro() {
-      intro.replaceChildren();
-      if (!state) return;
-      const chips = h('div', { class: 'chips', role: 'group', 'aria-label': t('view.compare.presets') });
-      for (const p of presets(schema.fields, state.spec)) {
+      if (!state) {
+        intro.replaceChildren();
+        introKey = null;
+        return;
+      }
+      const list = presets(schema.fields, state.spec).map((p) => {
         const label = tr(schema.fields[p.field].label) || p.field;
         const text = p.kind === 'double' ? t('view.compare.presetDouble', label, String(p.value))
           : t('view.compare.presetSet', label, p.kind === 'object' ? p.label : String(p.value));
-        chips.append(h('button', { type: 'button', class: 'chip', text, on: { click: () => start({ [p.field]: p.value }) } }));
+        return { text, patch: { [p.field]: p.value } };
+      });
+      const key = JSON.stringify(list);
+      if (key === introKey) return;
+      introKey = key;
+      intro.replaceChildren();
+      const chips = h('div', { class: 'chips', role: 'group', 'aria-label': t('view.compare.presets') });
+      for (const { text, patch } of list) {
+        chips.append(h('button', { type: 'button', class: 'chip', text, on: { click: () => start(patch) } }));
       }
       intro.append(h('p', { class: 'help', text: t('view.compare.try') }), chips,
         h('button', { type: 'button', class: 'button', id: `${id}-start`, text: t('view.compare.start'), on: { click: () => start({}) } }));
