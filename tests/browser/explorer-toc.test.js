@@ -117,8 +117,12 @@ describe.skipIf(avail.skip)('explorer table of contents in Chromium', () => {
 
   it('is folded on a phone', async () => {
     await page.setViewportSize({ width: 390, height: 800 });
-    await showKind('sinusoidal');
-    await showKind('rope');
+    // Through the address bar, not the catalogue: on a phone the catalogue wraps above the page
+    // while it relayouts, and what this test is about is the contents, not the catalogue.
+    for (const kind of ['sinusoidal', 'rope']) {
+      await page.evaluate((k) => { location.hash = `#${k}`; }, kind);
+      await page.waitForFunction((k) => document.getElementById('main')?.dataset.kind === k, kind);
+    }
     await settled();
     expect(await page.evaluate(() => document.querySelector('.kind-toc details').open)).toBe(false);
     await page.click('.kind-toc summary');
