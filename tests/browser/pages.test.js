@@ -22,8 +22,17 @@ describe.skipIf(avail.skip)('pages beside the explorer, in Chromium', () => {
     await close?.();
   });
 
+  // On a timeout, say what the page host was showing instead.
   const pageReady = (id) => page.waitForFunction((p) => document.documentElement.dataset.page === p
-    && document.documentElement.dataset.pageState === 'ready', id);
+    && document.documentElement.dataset.pageState === 'ready', id).catch(async (err) => {
+    const seen = await page.evaluate(() => ({
+      hash: location.hash,
+      page: document.documentElement.dataset.page,
+      state: document.documentElement.dataset.pageState,
+      host: document.getElementById('page')?.textContent.slice(0, 200),
+    })).catch(() => null);
+    throw new Error(`page ${id} not ready: ${JSON.stringify(seen)}; ${err.message}`);
+  });
   const current = () => page.getAttribute('#sections [aria-current="page"]', 'data-section');
 
   it.each(['learn', 'arena'])('a link to #%s opens that page, the explorer hidden', async (id) => {

@@ -760,7 +760,23 @@ async function showPage(route, { remount = false } = {}) {
   if (app.page?.token !== token) return; // another route came first
   host.replaceChildren();
   const lang = app.lang;
-  app.page.handle = mod.mount(host, {
+  try {
+    app.page.handle = mountPage(mod, host, route, lang, token);
+  } catch (err) {
+    // A page that fails to draw says so; the sections and the explorer stay usable.
+    console.error(err);
+    host.replaceChildren(h('p', { class: 'load-error', role: 'alert', text: app.t('app.loadFailed', err?.message ?? String(err)) }));
+    root.dataset.pageState = 'error';
+    return;
+  }
+  root.dataset.pageState = 'ready';
+  root.dataset.state ||= 'ready'; // the app has started (on the explorer: its first plot)
+  document.getElementById('page-title')?.focus?.({ preventScroll: true });
+}
+
+/** Calls a page module's mount with what a page may use of the app. */
+function mountPage(mod, host, route, lang, token) {
+  return mod.mount(host, {
     pe: app.pe,
     t: app.t,
     lang,
@@ -773,9 +789,6 @@ async function showPage(route, { remount = false } = {}) {
     },
     explorerHash: (kind, spec, view) => explorerHash(kind, spec, lang, view),
   });
-  root.dataset.pageState = 'ready';
-  root.dataset.state ||= 'ready'; // the app has started (on the explorer: its first plot)
-  document.getElementById('page-title')?.focus?.({ preventScroll: true });
 }
 
 /** Leaves the page shown (if any) and brings the explorer back. */
