@@ -81,6 +81,16 @@ describe('model gallery', () => {
     }
   });
 
+  it('keeps the audited corrections: Command R and Qwen3 contexts, Llama 2 without rope_theta', () => {
+    const gal = Object.fromEntries(GALLERY.map((g) => [g.id, g]));
+    // Command R's file says 8192 positions (its 128K is not max_position_embeddings); Qwen3's documented YaRN
+    // sets 131072; Llama 2's file has no rope_theta, so the reader's 10000 is used and said so.
+    expect(byId['command-r'].max_position_embeddings).toBe(8192);
+    expect(byId['qwen3-8b-yarn'].max_position_embeddings).toBe(131072);
+    expect(gal['llama-2-7b'].config).not.toHaveProperty('rope_theta');
+    expect(fromHFConfig(gal['llama-2-7b'].config).notes.some((n) => n.en.includes('No rope_theta'))).toBe(true);
+  });
+
   it('covers dynamic NTK at twice max_position_embeddings and LongRoPE either side of its switch', () => {
     const internlm = byId['internlm2.5-7b'];
     expect(internlm.checks.map((c) => c.length)).toEqual([4096, 65536]);

@@ -1,10 +1,18 @@
-// The model gallery: real models' RoPE-relevant config.json keys, written from the published
-// files on the Hugging Face Hub (each entry names its repo). Pure data plus small helpers; the
-// config reader (./hfconfig.js) turns each config into a spec, so a gallery model opens exactly as
-// its pasted config.json would.
+// The model gallery: real models' RoPE-relevant config.json keys, as published on the Hugging Face
+// Hub (each entry names its repo). Pure data plus small helpers; the config reader (./hfconfig.js)
+// turns each config into a spec, so a gallery model opens exactly as its pasted config.json would.
+//
+// Audited (Nov 2026) against public mirrors of each config.json; the Hub itself was not reachable,
+// so the source of every entry is a public GitHub file that copies or prints the config (named in the
+// comment above each entry; "MLC" is mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py, which
+// holds verbatim config.json copies). A key the source did not show is said to be unconfirmed
+// beside its entry; a key the published file lacks but the model's transformers class supplies
+// by default is marked as such.
 
 // microsoft/Phi-3.5-mini-instruct, config.json rope_scaling (type "longrope"): 48 factors each,
-// one per frequency pair of the 96-channel head.
+// one per frequency pair of the 96-channel head. Every key and factor checked, value for value,
+// against two copies: MLC "phi-3_5" and the Phi-3.5 rope block of thunder_model_blocks
+// (phi35_cfg_str, "_name_or_path": "microsoft/Phi-3.5-mini-instruct").
 export const PHI35_SHORT_FACTOR = [
   1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705, 1.0499999523162842,
   1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842,
@@ -54,6 +62,9 @@ export function phi35Spec(length = 4096) {
 }
 
 // microsoft/Phi-3-vision-128k-instruct, config.json rope_scaling (type "su", LongRoPE's early name).
+// Both lists checked value for value against the copy of this config ("_name_or_path":
+// "Phi-3-vision-128k-instruct") in huggingface/diffusers tests/pipelines/omnigen/
+// test_pipeline_omnigen.py.
 const PHI3_VISION_LONG = [
   1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0799999237060547, 1.2299998998641968,
   1.2299998998641968, 1.2999999523162842, 1.4499999284744263, 1.5999999046325684, 1.6499998569488525,
@@ -83,95 +94,165 @@ const llama = (extra) => ({ model_type: 'llama', rope_theta: 10000.0, ...extra }
 /**
  * The gallery: { id, label, repo (the Hugging Face repo the keys were written from), family,
  * config (its RoPE-relevant config.json keys), note? (en/ko, when the config is used with a
- * model-card addition) }. Each opens through fromHFConfig (./hfconfig.js).
+ * model-card addition) }. Each opens through fromHFConfig (./hfconfig.js). The comment above each
+ * entry names where its keys were checked (see the file header).
  */
 export const GALLERY = [
+  // Copies of the file (transformers 4.31.0.dev0) in several repos: hidden 4096, 32/32 heads, 4096
+  // positions, rope_scaling null, and no rope_theta key (the reader's default 10000 is Llama's).
   { id: 'llama-2-7b', label: 'Llama 2 7B', repo: 'meta-llama/Llama-2-7b-hf', family: 'Llama',
-    config: llama({ hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 32, max_position_embeddings: 4096, rope_scaling: null }) },
+    config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 32, max_position_embeddings: 4096, rope_scaling: null } },
+  // MLC "codellama_7b" ("_name_or_path": "codellama/CodeLlama-7b-hf"): all keys.
   { id: 'codellama-7b', label: 'CodeLlama 7B', repo: 'codellama/CodeLlama-7b-hf', family: 'Llama',
     config: llama({ hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 16384, rope_theta: 1000000 }) },
+  // A planner's presets "copied from the public config.json" (LLAMA_3_8B) and a Meta-Llama-3-8B-Instruct
+  // config string: all keys (rope_scaling null).
   { id: 'llama-3-8b', label: 'Llama 3 8B', repo: 'meta-llama/Meta-Llama-3-8B', family: 'Llama',
     config: llama({ hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, max_position_embeddings: 8192, rope_theta: 500000.0 }) },
+  // MLC "llama3_1_8b" and a printed LlamaConfig "_name_or_path": "meta-llama/Llama-3.1-8B": all keys.
   { id: 'llama-3.1-8b', label: 'Llama 3.1 8B', repo: 'meta-llama/Llama-3.1-8B', family: 'Llama',
     config: llama({ hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, max_position_embeddings: 131072, rope_theta: 500000.0,
       rope_scaling: { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' } }) },
+  // MLC "llama3_2_1b" and several embedded copies: all keys.
   { id: 'llama-3.2-1b', label: 'Llama 3.2 1B', repo: 'meta-llama/Llama-3.2-1B', family: 'Llama',
     config: llama({ hidden_size: 2048, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 64, max_position_embeddings: 131072, rope_theta: 500000.0,
       rope_scaling: { factor: 32.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' } }) },
+  // text_config: hidden 5120, 40/8 heads, 10485760 positions, rope_theta 500000 from a Scout mock
+  // config in aws-neuron's neuronx-distributed-inference tests; head_dim 128 from a Scout config test;
+  // rope_scaling from Meta's own code (meta-llama/llama-models models/llama4/args.py: "Only
+  // Llama-4-Scout uses scaled rope", factor 16, high_freq_factor 1; model.py: low_freq_factor 1,
+  // original 8192) and a test that writes the same llama3 block in config.json form.
   { id: 'llama-4-scout', label: 'Llama 4 Scout (10M context)', repo: 'meta-llama/Llama-4-Scout-17B-16E', family: 'Llama',
     config: { model_type: 'llama4', vision_config: { model_type: 'llama4_vision_model' },
       text_config: { model_type: 'llama4_text', hidden_size: 5120, num_attention_heads: 40, num_key_value_heads: 8, head_dim: 128, max_position_embeddings: 10485760,
         rope_theta: 500000.0, rope_scaling: { factor: 16.0, high_freq_factor: 1.0, low_freq_factor: 1.0, original_max_position_embeddings: 8192, rope_type: 'llama3' } } } },
+  // MLC "smollm_1_7b": all keys.
   { id: 'smollm-1.7b', label: 'SmolLM 1.7B', repo: 'HuggingFaceTB/SmolLM-1.7B', family: 'Llama',
     config: llama({ hidden_size: 2048, num_attention_heads: 32, num_key_value_heads: 32, max_position_embeddings: 2048 }) },
+  // A Megatron-Bridge test fixture, "Mirror of allenai/OLMo-2-1124-7B/config.json": hidden 4096,
+  // 32 heads, 4096 positions, rope_theta 500000. It shows no rope_scaling key (null here: the same).
   { id: 'olmo-2-7b', label: 'OLMo 2 7B', repo: 'allenai/OLMo-2-1124-7B', family: 'OLMo',
     config: { model_type: 'olmo2', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 4096, rope_theta: 500000, rope_scaling: null } },
+  // MLC "mistral_7b" and a printed MistralConfig "_name_or_path": "mistralai/Mistral-7B-v0.1": all keys.
   { id: 'mistral-7b-v0.1', label: 'Mistral 7B v0.1', repo: 'mistralai/Mistral-7B-v0.1', family: 'Mistral',
     config: { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, max_position_embeddings: 32768, rope_theta: 10000.0, sliding_window: 4096 } },
+  // MLC "mistral_7b_v03": all keys.
   { id: 'mistral-7b-v0.3', label: 'Mistral 7B v0.3', repo: 'mistralai/Mistral-7B-v0.3', family: 'Mistral',
     config: { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, max_position_embeddings: 32768, rope_theta: 1000000.0, sliding_window: null } },
+  // MLC "Mixtral-8x7B-v0.1": all keys.
   { id: 'mixtral-8x7b', label: 'Mixtral 8x7B', repo: 'mistralai/Mixtral-8x7B-v0.1', family: 'Mistral',
     config: { model_type: 'mixtral', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, max_position_embeddings: 32768, rope_theta: 1e6 } },
+  // NVIDIA NeMo's MistralNeMoConfig12B (hidden 5120, kv_channels 128, rotary_base 1e6, "but
+  // max_position_embeddings: 1024000") and a Nemo config-parsing test (32/8 heads, head_dim 128).
   { id: 'mistral-nemo', label: 'Mistral Nemo 12B', repo: 'mistralai/Mistral-Nemo-Base-2407', family: 'Mistral',
     config: { model_type: 'mistral', hidden_size: 5120, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 128, max_position_embeddings: 1024000, rope_theta: 1000000.0 } },
+  // MLC "qwen2_7b" (Qwen2 7B's shape; the preset does not say base or Instruct, which share it).
   { id: 'qwen2-7b', label: 'Qwen2 7B Instruct', repo: 'Qwen/Qwen2-7B-Instruct', family: 'Qwen',
     config: { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4, max_position_embeddings: 32768, rope_theta: 1000000.0 } },
+  // Base keys: config strings "_name_or_path": "Qwen/Qwen2.5-7B-Instruct" (thunder model blocks; a
+  // printed vLLM hf_config). rope_scaling: the card's YaRN block as quoted by verl's RoPE-override docs.
   { id: 'qwen2.5-7b-yarn', label: 'Qwen2.5 7B Instruct (YaRN, 128K)', repo: 'Qwen/Qwen2.5-7B-Instruct', family: 'Qwen',
     config: { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4, max_position_embeddings: 32768, rope_theta: 1000000.0,
       rope_scaling: { factor: 4.0, original_max_position_embeddings: 32768, type: 'yarn' } },
     note: { en: 'rope_scaling as the model card says to add it for contexts past 32,768.', ko: 'rope_scaling은 32,768보다 긴 문맥을 위해 모델 카드가 추가하라고 한 값입니다.' } },
+  // Base keys: MLC "qwen3_8b" (hidden 4096, 32/8 heads, head_dim 128, 40960 positions, rope_theta
+  // 1000000, rope_scaling null). Long context: QwenLM/Qwen3 docs/source/inference/transformers.md
+  // ("Enabling Long Context") sets max_position_embeddings to 131072 together with the YaRN block.
+  // Fixed: max_position_embeddings was 40960 (the file's own value, kept with the added block).
   { id: 'qwen3-8b-yarn', label: 'Qwen3 8B (YaRN, 131K)', repo: 'Qwen/Qwen3-8B', family: 'Qwen',
-    config: { model_type: 'qwen3', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 128, max_position_embeddings: 40960, rope_theta: 1000000,
+    config: { model_type: 'qwen3', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 128, max_position_embeddings: 131072, rope_theta: 1000000,
       rope_scaling: { rope_type: 'yarn', factor: 4.0, original_max_position_embeddings: 32768 } },
-    note: { en: 'rope_scaling as the model card says to add it for contexts up to 131,072.', ko: 'rope_scaling은 131,072까지의 문맥을 위해 모델 카드가 추가하라고 한 값입니다.' } },
+    note: { en: 'max_position_embeddings and rope_scaling as Qwen’s documentation says to set them for contexts up to 131,072 (the published config.json has 40,960 and no rope_scaling).',
+      ko: 'max_position_embeddings와 rope_scaling은 131,072까지의 문맥을 위해 Qwen 문서가 설정하라고 한 값입니다 (공개된 config.json에는 40,960이고 rope_scaling이 없습니다).' } },
+  // A Qwen2.5-VL-7B config loaded in a text-encoder loader (transformers 4.53.1: 128000 positions,
+  // 28/4 heads, rope_theta 1e6, mrope_section [16, 24, 24], vision spatial_merge_size 2,
+  // tokens_per_second 2, out_hidden_size 3584) and a patch that writes rope_scaling back as
+  // { type: 'mrope', mrope_section: [16, 24, 24] } (newer transformers rewrite the type to "default").
   { id: 'qwen2.5-vl-7b', label: 'Qwen2.5-VL 7B (M-RoPE)', repo: 'Qwen/Qwen2.5-VL-7B-Instruct', family: 'Qwen',
     config: { model_type: 'qwen2_5_vl', hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4, max_position_embeddings: 128000, rope_theta: 1000000.0,
       rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] }, vision_config: { spatial_merge_size: 2, tokens_per_second: 2 } } },
+  // A printed GemmaConfig "_name_or_path": "google/gemma-7b": all keys.
   { id: 'gemma-7b', label: 'Gemma 7B', repo: 'google/gemma-7b', family: 'Gemma',
     config: { model_type: 'gemma', hidden_size: 3072, num_attention_heads: 16, head_dim: 256, max_position_embeddings: 8192, rope_theta: 10000.0 } },
+  // MLC "gemma2_9b": all keys.
   { id: 'gemma-2-9b', label: 'Gemma 2 9B', repo: 'google/gemma-2-9b', family: 'Gemma',
     config: { model_type: 'gemma2', hidden_size: 3584, num_attention_heads: 16, head_dim: 256, max_position_embeddings: 8192, rope_theta: 10000.0, sliding_window: 4096 } },
+  // The published text_config (NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3.py,
+  // GEMMA3_27B_MINI_CONFIG, transformers 4.50.0.dev0) has head_dim 128, hidden 5376, 32 heads,
+  // rope_scaling linear ×8, sliding_window 1024 and query_pre_attn_scalar 168, and no rope_theta,
+  // rope_local_base_freq or max_position_embeddings: those three are Gemma3TextConfig's defaults
+  // (1_000_000, 10_000, 131_072), written out here because the reader has no per-class defaults.
   { id: 'gemma-3-27b', label: 'Gemma 3 27B (two bases)', repo: 'google/gemma-3-27b-it', family: 'Gemma',
     config: { model_type: 'gemma3', vision_config: { model_type: 'siglip_vision_model' },
       text_config: { model_type: 'gemma3_text', hidden_size: 5376, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 131072, rope_theta: 1000000.0,
         rope_local_base_freq: 10000.0, rope_scaling: { factor: 8.0, rope_type: 'linear' }, sliding_window: 1024, query_pre_attn_scalar: 168 } } },
+  // dotnet/machinelearning src/Microsoft.ML.GenAI.Phi/Resource/Config/phi-2-config.json: all keys.
   { id: 'phi-2', label: 'Phi-2 (partial rotary)', repo: 'microsoft/phi-2', family: 'Phi',
     config: { model_type: 'phi', hidden_size: 2560, num_attention_heads: 32, partial_rotary_factor: 0.4, max_position_embeddings: 2048, rope_theta: 10000.0 } },
   { id: 'phi-3.5-mini', label: 'Phi-3.5 mini (LongRoPE)', repo: 'microsoft/Phi-3.5-mini-instruct', family: 'Phi', config: PHI35_MINI_CONFIG },
+  // Keys and factors: the diffusers OmniGen copy (see PHI3_VISION_LONG). model_type there is "phi3"
+  // (OmniGen's); "phi3_v" is the vision model's type (as in Phi-3.5-vision's config in MLC), not
+  // confirmed from a copy of this file.
   { id: 'phi-3-vision-128k', label: 'Phi-3 vision 128K (LongRoPE "su")', repo: 'microsoft/Phi-3-vision-128k-instruct', family: 'Phi',
     config: { model_type: 'phi3_v', hidden_size: 3072, num_attention_heads: 32, max_position_embeddings: 131072, original_max_position_embeddings: 4096, rope_theta: 10000.0,
       rope_scaling: { long_factor: PHI3_VISION_LONG, short_factor: PHI3_VISION_SHORT, type: 'su' } } },
+  // A dump of the V2-Lite config (transformers 5.7, rope_parameters form) and MLC "deepseek_v2_lite":
+  // all keys.
   { id: 'deepseek-v2-lite', label: 'DeepSeek-V2-Lite (MLA)', repo: 'deepseek-ai/DeepSeek-V2-Lite', family: 'DeepSeek',
     config: { model_type: 'deepseek_v2', hidden_size: 2048, num_attention_heads: 16, qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, kv_lora_rank: 512,
       max_position_embeddings: 163840, rope_theta: 10000,
       rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 0.707, mscale_all_dim: 0.707, original_max_position_embeddings: 4096, type: 'yarn' } } },
+  // A reference implementation's DeepSeek-V3 constants "from the checkpoint's config.json"
+  // (163840 positions, rope_theta 10000, YaRN ×40 over 4096, beta 32/1, mscale 1/1) and an annotated
+  // copy of the config (hidden 7168, 128 heads, q_lora_rank 1536, kv_lora_rank 512, 128/64/128 dims).
   { id: 'deepseek-v3', label: 'DeepSeek-V3 (MLA)', repo: 'deepseek-ai/DeepSeek-V3', family: 'DeepSeek',
     config: { model_type: 'deepseek_v3', hidden_size: 7168, num_attention_heads: 128, qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, kv_lora_rank: 512, q_lora_rank: 1536,
       max_position_embeddings: 163840, rope_theta: 10000,
       rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' } } },
+  // MLC "stablelm-2-zephyr-1_6b", the chat model built on this base (hidden 2048, 32 heads, 4096
+  // positions, partial_rotary_factor 0.25, rope_theta 10000); the base repo's own file not seen.
   { id: 'stablelm-2-1.6b', label: 'StableLM 2 1.6B (partial rotary)', repo: 'stabilityai/stablelm-2-1_6b', family: 'StableLM',
     config: { model_type: 'stablelm', hidden_size: 2048, num_attention_heads: 32, partial_rotary_factor: 0.25, max_position_embeddings: 4096, rope_theta: 10000 } },
+  // MLC "internlm2_5_7b" (rope_scaling { type: 'dynamic', factor: 2.0 }): all keys; the preset is
+  // the 7B base, which the chat model shares these keys with (the chat file itself not seen).
   { id: 'internlm2.5-7b', label: 'InternLM2.5 7B (dynamic NTK)', repo: 'internlm/internlm2_5-7b-chat', family: 'InternLM',
     config: { model_type: 'internlm2', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, max_position_embeddings: 32768, rope_theta: 1000000,
       rope_scaling: { type: 'dynamic', factor: 2.0 } } },
+  // MLC "chatglm" and a copy of the file ("_name_or_path": "THUDM/chatglm3-6b"): all keys, no rope_ratio.
   { id: 'chatglm3-6b', label: 'ChatGLM3 6B (half rotary)', repo: 'THUDM/chatglm3-6b', family: 'GLM',
     config: { model_type: 'chatglm', hidden_size: 4096, num_attention_heads: 32, kv_channels: 128, seq_length: 8192, original_rope: true } },
+  // The config of THUDM/glm-4-9b-chat as printed in a LLaMA-Factory run log: all keys.
   { id: 'glm-4-9b', label: 'GLM-4 9B Chat (rope_ratio 500)', repo: 'THUDM/glm-4-9b-chat', family: 'GLM',
     config: { model_type: 'chatglm', hidden_size: 4096, num_attention_heads: 32, kv_channels: 128, seq_length: 131072, rope_ratio: 500, original_rope: true } },
+  // MLC "aya-23" and mlc-llm's Cohere test config: all keys.
   { id: 'aya-23-8b', label: 'Aya 23 8B', repo: 'CohereForAI/aya-23-8B', family: 'Cohere',
     config: { model_type: 'cohere', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, max_position_embeddings: 8192, rope_theta: 10000 } },
+  // A Command-R config-parsing test whose config has this model's shape (hidden 8192, 64/64 heads,
+  // FFN 22528, logit_scale 0.0625, rope_theta 8000000.0) lists max_position_embeddings 8192.
+  // Fixed: max_position_embeddings was 131072, the advertised context, not the file's value.
+  // One source only (two versions of the same project).
   { id: 'command-r', label: 'Command R', repo: 'CohereForAI/c4ai-command-r-v01', family: 'Cohere',
-    config: { model_type: 'cohere', hidden_size: 8192, num_attention_heads: 64, num_key_value_heads: 64, max_position_embeddings: 131072, rope_theta: 8000000.0 } },
+    config: { model_type: 'cohere', hidden_size: 8192, num_attention_heads: 64, num_key_value_heads: 64, max_position_embeddings: 8192, rope_theta: 8000000.0 } },
+  // MLC "gpt_j": all keys.
   { id: 'gpt-j-6b', label: 'GPT-J 6B (interleaved)', repo: 'EleutherAI/gpt-j-6b', family: 'EleutherAI',
     config: { model_type: 'gptj', n_embd: 4096, n_head: 16, n_positions: 2048, rotary_dim: 64 } },
+  // A copy of the file (transformers 4.19.0.dev0, vocab 50432) in a layer-by-layer loader: all keys.
   { id: 'gpt-neox-20b', label: 'GPT-NeoX 20B (partial rotary)', repo: 'EleutherAI/gpt-neox-20b', family: 'EleutherAI',
     config: { model_type: 'gpt_neox', hidden_size: 6144, num_attention_heads: 64, max_position_embeddings: 2048, rotary_pct: 0.25, rotary_emb_base: 10000 } },
+  // Lightning-AI litgpt's config for "RedPajama-INCITE-7B-{}" (from this config.json): n_embd 4096,
+  // 32 heads, block_size 2048, rotary_percentage 1.0. rotary_emb_base not confirmed (10000 is
+  // GPTNeoXConfig's default and the 3B sibling's value in MLC "redpajama_3b_v1").
   { id: 'redpajama-7b', label: 'RedPajama-INCITE 7B', repo: 'togethercomputer/RedPajama-INCITE-7B-Base', family: 'EleutherAI',
     config: { model_type: 'gpt_neox', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 2048, rotary_pct: 1.0, rotary_emb_base: 10000 } },
+  // hidden 4544, 71 heads, alibi false: falcon-7b configs in several tests and Cerebras' converter.
+  // rope_theta 10000 and max_position_embeddings 2048 are FalconConfig's defaults (the converter's
+  // defaults for this model); whether the published file writes them out is not confirmed.
   { id: 'falcon-7b', label: 'Falcon 7B', repo: 'tiiuae/falcon-7b', family: 'Falcon',
     config: { model_type: 'falcon', hidden_size: 4544, num_attention_heads: 71, alibi: false, rope_theta: 10000.0, max_position_embeddings: 2048 } },
+  // A metadata test's copy of bigscience/bloom's config: hidden 14336, 112 heads, 70 layers.
   { id: 'bloom', label: 'BLOOM 176B (ALiBi)', repo: 'bigscience/bloom', family: 'BLOOM',
     config: { model_type: 'bloom', hidden_size: 14336, n_head: 112, n_layer: 70 } },
+  // "The original config" of MPT-7B copied in a TVM port's README: all keys.
   { id: 'mpt-7b', label: 'MPT 7B (ALiBi)', repo: 'mosaicml/mpt-7b', family: 'MPT',
     config: { model_type: 'mpt', d_model: 4096, n_heads: 32, max_seq_len: 2048, attn_config: { alibi: true, alibi_bias_max: 8 } } },
 ];
