@@ -1,10 +1,10 @@
-// The config reader on real architectures (web/api/hfconfig.js): LongRoPE (Phi-3.5), MLA
+// The config reader on real architectures (web/api/hfconfig.js): LongRoPE (Phi-3.5, Phi-4-mini), MLA
 // (DeepSeek-V2/V3), ChatGLM / GLM-4, Cohere, Gemma 3's two bases, Qwen2-VL's M-RoPE, v5
 // rope_parameters, and ALiBi models, with the RoPE-relevant keys written from the published
 // config.json files. Every config opens; every positional key is reported used or ignored.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { fromHFConfig } from '../web/api/hfconfig.js';
-import { PHI35_MINI_CONFIG } from '../web/api/models.js';
+import { PHI35_MINI_CONFIG, GALLERY } from '../web/api/models.js';
 import { createPE } from '../web/pe.js';
 
 let pe;
@@ -31,6 +31,23 @@ describe('fromHFConfig on real architectures', () => {
     // The early name "su" (Phi-3 vision) reads as longrope.
     const su = fromHFConfig({ ...PHI35_MINI_CONFIG, rope_scaling: { ...PHI35_MINI_CONFIG.rope_scaling, type: 'su' } });
     expect(su.spec.rope_scaling.rope_type).toBe('longrope');
+  });
+
+  it('Phi-4-mini: LongRoPE on the rotating 96 of 128 channels, every pair from its own factor either side of 4096', () => {
+    const config = GALLERY.find((g) => g.id === 'phi-4-mini').config;
+    const out = fromHFConfig(config);
+    expect(out.spec).toMatchObject({ kind: 'rope', dim: 128, partial_rotary_factor: 0.75, base: 10000, layout: 'half', max_position_embeddings: 131072 });
+    expect(out.spec.rope_scaling).toMatchObject({ rope_type: 'longrope', original_max_position_embeddings: 4096 });
+    expect(reported(out, 'partial_rotary_factor')).toMatchObject({ used: true });
+    for (const [length, key] of [[4096, 'short_factor'], [4097, 'long_factor']]) {
+      const r = pe.compute(fromHFConfig(config, { length }).spec);
+      const factors = config.rope_scaling[key];
+      expect(factors).toHaveLength(48);
+      expect(r.inv_freq).toHaveLength(48);
+      // θᵢ = 1 / (factorᵢ · 10000^(2i/96)): the rotary width, not the head width, sets the exponent.
+      for (let i = 0; i < 48; i++) expect(r.inv_freq[i], `${key}[${i}]`).toBe(Math.fround(1 / (factors[i] * 10000 ** ((2 * i) / 96))));
+      expect(r.attention_factor).toBeCloseTo(Math.sqrt(1 + Math.log(131072 / 4096) / Math.log(4096)), 15);
+    }
   });
 
   it('DeepSeek-V3 (MLA): qk_rope_head_dim 64 rotates, interleaved, YaRN ×40 with mscale 1/1', () => {

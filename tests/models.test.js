@@ -81,8 +81,16 @@ describe('model gallery', () => {
     }
   });
 
-  it('keeps the audited corrections: Command R and Qwen3 contexts, Llama 2 without rope_theta', () => {
+  it('keeps the audited values: partial LongRoPE (Phi-4-mini), the first Phi-3-mini-128k release, the corrected contexts', () => {
+    const phi4 = byId['phi-4-mini'];
+    expect([phi4.head_dim, phi4.rotary_dim]).toEqual([128, 96]);
+    expect(phi4.checks.map((c) => c.length)).toEqual([4096, 4097]);
+    // Pair 47 at 4097 uses long_factor 47.77: 47.77 times slower than at 4096, where its factor is 1.
+    expect(phi4.checks[0].inv_freq[47] / phi4.checks[1].inv_freq[47]).toBeCloseTo(47.77, 10);
     const gal = Object.fromEntries(GALLERY.map((g) => [g.id, g]));
+    // Both Phi-3 128K files (vision, mini first release) publish the same long factors, not the same short ones.
+    expect(gal['phi-3-mini-128k'].config.rope_scaling.long_factor).toBe(gal['phi-3-vision-128k'].config.rope_scaling.long_factor);
+    expect(gal['phi-3-mini-128k'].config.rope_scaling.short_factor).not.toEqual(gal['phi-3-vision-128k'].config.rope_scaling.short_factor);
     // Command R's file says 8192 positions (its 128K is not max_position_embeddings); Qwen3's documented YaRN
     // sets 131072; Llama 2's file has no rope_theta, so the reader's 10000 is used and said so.
     expect(byId['command-r'].max_position_embeddings).toBe(8192);

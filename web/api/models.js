@@ -64,7 +64,7 @@ export function phi35Spec(length = 4096) {
 // microsoft/Phi-3-vision-128k-instruct, config.json rope_scaling (type "su", LongRoPE's early name).
 // Both lists checked value for value against the copy of this config ("_name_or_path":
 // "Phi-3-vision-128k-instruct") in huggingface/diffusers tests/pipelines/omnigen/
-// test_pipeline_omnigen.py.
+// test_pipeline_omnigen.py. The long list is the same as the first Phi-3-mini-128k release's.
 const PHI3_VISION_LONG = [
   1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0799999237060547, 1.2299998998641968,
   1.2299998998641968, 1.2999999523162842, 1.4499999284744263, 1.5999999046325684, 1.6499998569488525,
@@ -88,6 +88,42 @@ const PHI3_VISION_SHORT = [
   2.3999999999999995, 2.6499999999999986, 2.6999999999999984, 2.8999999999999977, 2.9499999999999975,
   3.049999999999997, 3.049999999999997, 3.049999999999997,
 ];
+
+// microsoft/Phi-3-mini-128k-instruct as first released (April 2024, transformers 4.39.3, type "su"),
+// copied in dotnet/machinelearning src/Microsoft.ML.GenAI.Phi/Resource/Config/
+// phi-3-mini-128k-instruct-config.json. Its long_factor is PHI3_VISION_LONG value for value; the short
+// list differs. The repo's later update (mid-2024, type "longrope") changed both lists; no public
+// copy of the updated file was found, so this entry is the first release's config.
+const PHI3_MINI_128K_SHORT = [
+  1.05, 1.05, 1.05, 1.1, 1.1,
+  1.1500000000000001, 1.2000000000000002, 1.2500000000000002, 1.3000000000000003, 1.3500000000000003,
+  1.5000000000000004, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+  2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+  2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+  2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+  2.000000000000001, 2.000000000000001, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007,
+  2.1000000000000005, 2.1000000000000005, 2.1000000000000005, 2.1500000000000004, 2.1500000000000004,
+  2.3499999999999996, 2.549999999999999, 2.5999999999999988, 2.5999999999999988, 2.7499999999999982,
+  2.849999999999998, 2.849999999999998, 2.9499999999999975,
+];
+
+// microsoft/Phi-4-mini-instruct, config.json rope_scaling (type "longrope"): 48 factors each, one per
+// pair of the 96 rotating channels (head 3072 / 24 = 128, partial_rotary_factor 0.75). The same lists
+// in three copies, value for value: MLC "phi-4" ("_name_or_path": "Phi-4-mini-instruct"), the
+// Phi-4-multimodal config in NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_phi4mm.py
+// (its language model is Phi-4-mini's), and the phi4_mini presets "extracted from
+// microsoft/phi-4-mini-instruct config.json" in vijay-dabur/kerashub-model-implementation.
+const PHI4_MINI_LONG = [
+  1, 1.118320672, 1.250641126, 1.398617824, 1.564103225, 1.74916897,
+  1.956131817, 2.187582649, 2.446418898, 2.735880826, 3.059592084, 3.421605075,
+  3.826451687, 4.279200023, 4.785517845, 5.351743533, 5.984965424, 6.693110555,
+  7.485043894, 8.370679318, 9.36110372, 10.4687158, 11.70738129, 13.09260651,
+  14.64173252, 16.37415215, 18.31155283, 20.47818807, 22.90118105, 25.61086418,
+  28.64115884, 32.03, 32.1, 32.13, 32.23, 32.6,
+  32.61, 32.64, 32.66, 32.7, 32.71, 32.93,
+  32.97, 33.28, 33.49, 33.5, 44.16, 47.77,
+];
+const PHI4_MINI_SHORT = new Array(48).fill(1.0);
 
 const llama = (extra) => ({ model_type: 'llama', rope_theta: 10000.0, ...extra });
 
@@ -196,6 +232,14 @@ export const GALLERY = [
   { id: 'phi-3-vision-128k', label: 'Phi-3 vision 128K (LongRoPE "su")', repo: 'microsoft/Phi-3-vision-128k-instruct', family: 'Phi',
     config: { model_type: 'phi3_v', hidden_size: 3072, num_attention_heads: 32, max_position_embeddings: 131072, original_max_position_embeddings: 4096, rope_theta: 10000.0,
       rope_scaling: { long_factor: PHI3_VISION_LONG, short_factor: PHI3_VISION_SHORT, type: 'su' } } },
+  // The first release's config (see PHI3_MINI_128K_SHORT): all keys.
+  { id: 'phi-3-mini-128k', label: 'Phi-3 mini 128K (first release, "su")', repo: 'microsoft/Phi-3-mini-128k-instruct', family: 'Phi',
+    config: { model_type: 'phi3', hidden_size: 3072, num_attention_heads: 32, num_key_value_heads: 32, max_position_embeddings: 131072, original_max_position_embeddings: 4096,
+      rope_theta: 10000.0, rope_scaling: { long_factor: PHI3_VISION_LONG, short_factor: PHI3_MINI_128K_SHORT, type: 'su' } } },
+  // See PHI4_MINI_LONG: all keys in all three copies.
+  { id: 'phi-4-mini', label: 'Phi-4 mini (partial LongRoPE)', repo: 'microsoft/Phi-4-mini-instruct', family: 'Phi',
+    config: { model_type: 'phi3', hidden_size: 3072, num_attention_heads: 24, num_key_value_heads: 8, partial_rotary_factor: 0.75, max_position_embeddings: 131072,
+      original_max_position_embeddings: 4096, rope_theta: 10000.0, rope_scaling: { long_factor: PHI4_MINI_LONG, short_factor: PHI4_MINI_SHORT, type: 'longrope' } } },
   // A dump of the V2-Lite config (transformers 5.7, rope_parameters form) and MLC "deepseek_v2_lite":
   // all keys.
   { id: 'deepseek-v2-lite', label: 'DeepSeek-V2-Lite (MLA)', repo: 'deepseek-ai/DeepSeek-V2-Lite', family: 'DeepSeek',

@@ -1,4 +1,4 @@
-// The model gallery: 35 real models (web/api/models.js, each with its Hugging Face repo), one
+// The model gallery: 38 real models (web/api/models.js, each with its Hugging Face repo), one
 // click to open any of them in the explorer (through the config reader and a permalink), and
 // their frequency bands side by side against their context windows: for every rotary pair, its
 // wavelength 2π/θᵢ (log scale) as the model uses it, coloured by whether the pair turns fully
