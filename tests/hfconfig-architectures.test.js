@@ -100,6 +100,24 @@ describe('fromHFConfig on real architectures', () => {
     expect(out.notes.some((n) => n.en.includes('Two kinds of layers'))).toBe(true);
   });
 
+  it('Gemma 3 as published (no rope_theta, rope_local_base_freq or max_position_embeddings): Gemma3TextConfig\'s defaults, said in a note', () => {
+    const out = fromHFConfig({
+      model_type: 'gemma3', vision_config: { hidden_size: 1152 },
+      text_config: { model_type: 'gemma3_text', head_dim: 128, hidden_size: 5376, num_attention_heads: 32,
+        rope_scaling: { factor: 8.0, rope_type: 'linear' }, sliding_window: 1024 },
+    });
+    expect(out.spec).toMatchObject({ base: 1000000, max_position_embeddings: 131072, rope_scaling: { rope_type: 'linear', factor: 8 } });
+    expect(out.alternates.map((a) => [a.layers, a.spec.base])).toEqual([['sliding_attention', 10000]]);
+    const note = out.notes.find((n) => n.en.includes('Gemma3TextConfig'));
+    expect(note.en).toContain('rope_theta 1000000, rope_local_base_freq 10000, max_position_embeddings 131072');
+    expect(note.ko).toContain('Gemma3TextConfig');
+    expect(out.notes.some((n) => n.en.startsWith('No rope_theta'))).toBe(false);
+    // A model type without class defaults still says it fell back to 10000.
+    const plain = fromHFConfig({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32 });
+    expect(plain.spec.base).toBe(10000);
+    expect(plain.notes.some((n) => n.en.startsWith('No rope_theta'))).toBe(true);
+  });
+
   it('v5 rope_parameters per layer type: the full-attention set, the others as alternates', () => {
     const out = fromHFConfig({ head_dim: 256, num_attention_heads: 8, max_position_embeddings: 131072,
       rope_parameters: { sliding_attention: { rope_type: 'default', rope_theta: 10000 }, full_attention: { rope_type: 'linear', factor: 8, rope_theta: 1000000 } } });

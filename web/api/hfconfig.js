@@ -92,6 +92,15 @@ export const PRESETS = {
 const INTERLEAVED_MODELS = new Set(['gptj', 'codegen', 'chatglm', 'glm', 'glm4', 'cohere', 'cohere2', 'llama4', 'llama4_text']);
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const has = (o, k) => isObject(o) && Object.prototype.hasOwnProperty.call(o, k) && o[k] !== null && o[k] !== undefined;
+// transformers' config-class defaults for RoPE keys that published config.json files omit (the
+// class fills them in when the model loads). Gemma 3: configuration_gemma3.py, Gemma3TextConfig
+// (rope_theta 1_000_000.0, rope_local_base_freq 10_000.0, max_position_embeddings 131_072).
+const GEMMA3_TEXT = {
+  cls: 'Gemma3TextConfig',
+  keys: { rope_theta: 1000000, rope_local_base_freq: 10000, max_position_embeddings: 131072 },
+};
+const CLASS_DEFAULTS = { gemma3: GEMMA3_TEXT, gemma3_text: GEMMA3_TEXT };
+
 const SCALING_META = ['rope_theta', 'partial_rotary_factor', 'rope_type', 'type'];
 
 /**
@@ -203,6 +212,17 @@ export function fromHFConfig(input, options = {}) {
   const K = (k) => prefix + k;   // a key's name as the report shows it
   const from = {};
   const type = typeof c.model_type === 'string' ? c.model_type : typeof root.model_type === 'string' ? root.model_type : null;
+  // Keys a published config leaves out because transformers' config class supplies them.
+  const defaults = CLASS_DEFAULTS[type];
+  if (defaults) {
+    const missing = Object.keys(defaults.keys).filter((k) => !has(c, k));
+    if (missing.length) {
+      c = { ...c, ...Object.fromEntries(missing.map((k) => [k, defaults.keys[k]])) };
+      const list = missing.map((k) => `${k} ${defaults.keys[k]}`).join(', ');
+      note(`Not in the config, so taken from transformers' ${defaults.cls} defaults, as the model loads: ${list}.`,
+        `config에 없어서 모델을 불러올 때처럼 transformers ${defaults.cls}의 기본값을 썼습니다: ${list}.`);
+    }
+  }
 
   // max_position_embeddings (every kind reads it)
   const mpeAt = first(c, ['max_position_embeddings', 'n_positions', 'n_ctx', 'seq_length']);

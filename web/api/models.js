@@ -216,12 +216,12 @@ export const GALLERY = [
   // The published text_config (NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3.py,
   // GEMMA3_27B_MINI_CONFIG, transformers 4.50.0.dev0) has head_dim 128, hidden 5376, 32 heads,
   // rope_scaling linear ×8, sliding_window 1024 and query_pre_attn_scalar 168, and no rope_theta,
-  // rope_local_base_freq or max_position_embeddings: those three are Gemma3TextConfig's defaults
-  // (1_000_000, 10_000, 131_072), written out here because the reader has no per-class defaults.
+  // rope_local_base_freq or max_position_embeddings: the reader fills those three in from
+  // Gemma3TextConfig's defaults (1_000_000, 10_000, 131_072), as transformers does, and says so.
   { id: 'gemma-3-27b', label: 'Gemma 3 27B (two bases)', repo: 'google/gemma-3-27b-it', family: 'Gemma',
     config: { model_type: 'gemma3', vision_config: { model_type: 'siglip_vision_model' },
-      text_config: { model_type: 'gemma3_text', hidden_size: 5376, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 131072, rope_theta: 1000000.0,
-        rope_local_base_freq: 10000.0, rope_scaling: { factor: 8.0, rope_type: 'linear' }, sliding_window: 1024, query_pre_attn_scalar: 168 } } },
+      text_config: { model_type: 'gemma3_text', hidden_size: 5376, num_attention_heads: 32, head_dim: 128,
+        rope_scaling: { factor: 8.0, rope_type: 'linear' }, sliding_window: 1024, query_pre_attn_scalar: 168 } } },
   // dotnet/machinelearning src/Microsoft.ML.GenAI.Phi/Resource/Config/phi-2-config.json: all keys.
   { id: 'phi-2', label: 'Phi-2 (partial rotary)', repo: 'microsoft/phi-2', family: 'Phi',
     config: { model_type: 'phi', hidden_size: 2560, num_attention_heads: 32, partial_rotary_factor: 0.4, max_position_embeddings: 2048, rope_theta: 10000.0 } },
