@@ -217,10 +217,15 @@ static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const f
         used += n;
     }
     const int32_t nc = c1 - c0;
+    // miss and flags are written only where a value is not finite (down returns 1 then): they
+    // are cleared before the first row and after a row that wrote them, not for every row.
+    int32_t dirty = 1;
     for (int32_t y = 0; y < height; y++) {
         memset(s.acc, 0, (size_t)nc * sizeof(float));
-        memset(s.miss, 0, (size_t)nc * sizeof(double));
-        memset(s.flags, 0, (size_t)nc * sizeof(int32_t));
+        if (dirty) {
+            memset(s.miss, 0, (size_t)nc * sizeof(double));
+            memset(s.flags, 0, (size_t)nc * sizeof(int32_t));
+        }
         // The pixel row's rows, one at a time (axis_pixel's formula, without storing the pairs).
         int32_t any = 0;
         double total = 0.0;
@@ -242,6 +247,7 @@ static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const f
                 total += (double)(float)w;
             }
         }
+        dirty = any;
         across(&s, width, c0, total, any);
         if (rgba) {
 #if PE_HAVE_SIMD

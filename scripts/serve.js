@@ -4,6 +4,10 @@
 // localhost or [::1] with its port), so a web page that rebinds its own domain to 127.0.0.1
 // cannot read what it serves; and it sends text, scripts and WebAssembly compressed (brotli or
 // gzip, as the browser accepts), each file compressed once and kept while it is unchanged.
+// Files are cached by the browser but revalidated on every use (Cache-Control: no-cache with an
+// ETag of the file's size and mtime): a rebuilt file is never served stale, and an unchanged one
+// costs a 304 and keeps the browser's compiled code (V8's code cache, WebAssembly's compiled
+// module cache), which the browser keeps only for cacheable responses.
 //
 //   node scripts/serve.js            # port from $PORT or 8080; a free port if that one is taken
 //   PORT=9000 node scripts/serve.js
@@ -66,8 +70,13 @@ const BASE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
 };
+
+/** Browser caching of files: kept, but revalidated with the ETag each time (never stale). */
+const FILE_CACHE = 'no-cache';
+
+/** The validator of a file as sent: its size, modification time and content encoding. */
+const etagOf = (stat, encoding) => `"${stat.size.toString(36)}-${Math.round(stat.mtimeMs).toString(36)}${encoding ? `-${encoding}` : ''}"`;
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -102,7 +111,7 @@ export function allowedHost(host, port) {
 }
 
 function send(res, status, body, headers = {}) {
-  res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', ...headers });
+  res.writeHead(status, { ...BASE_HEADERS, 'Cache-Control': 'no-store', 'Content-Type': 'text/plain; charset=utf-8', ...headers });
   res.end(body);
 }
 
@@ -163,6 +172,14 @@ function handler(root, portOf) {
       const headers = { ...BASE_HEADERS, ...(embed ? { 'Content-Security-Policy': EMBED_CSP } : {}), 'Content-Type': type };
       const encoding = COMPRESSIBLE.test(type) && found.size > 512 ? pickEncoding(req.headers['accept-encoding']) : null;
       if (COMPRESSIBLE.test(type)) headers.Vary = 'Accept-Encoding';
+      headers['Cache-Control'] = FILE_CACHE;
+      headers.ETag = etagOf(found.stat, encoding);
+      const match = req.headers['if-none-match'];
+      if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === headers.ETag)) {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
       let body = await fsp.readFile(found.file);
       if (encoding) {
         body = await compressed(found.file, found.stat, body, encoding);

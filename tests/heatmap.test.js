@@ -130,6 +130,28 @@ describe.each(BUILDS)('pe.heatmap, $name build', ({ simd }) => {
     expect([...auto]).toEqual([...pe.colorize(ramp)]);
   });
 
+  it('draws a computed result from the buffer its kernel wrote, and older results still right', () => {
+    // pe.compute leaves its output resident for pe.heatmap (no copy in); the next compute frees
+    // it, so an older result is copied in again when drawn. Every draw equals the draw of a copy.
+    const opts = { rows: 48, cols: 40, width: 17, height: 23, vmin: -1, vmax: 1 };
+    const draw = (data) => [...pe.heatmap(data, opts)];
+    const a = pe.compute({ kind: 'sinusoidal', length: 48, dim: 40, base: 10000 });
+    const copyA = Float32Array.from(a.data);
+    expect(pe.heatmapRange(a.data)).toEqual(pe.heatmapRange(copyA));
+    expect(draw(a.data)).toEqual(draw(copyA));
+    const b = pe.compute({ kind: 'sinusoidal', length: 48, dim: 40, base: 7 });
+    expect(draw(b.data)).toEqual(draw(Float32Array.from(b.data)));
+    expect(draw(a.data)).toEqual(draw(copyA));
+    expect(draw(b.data)).not.toEqual(draw(a.data));
+    // A compute that fails leaves the last drawn results drawable.
+    expect(() => pe.compute({ kind: 'sinusoidal', length: 48, dim: 0 })).toThrow(expect.objectContaining({ name: 'PEError' }));
+    expect(draw(b.data)).toEqual(draw(Float32Array.from(b.data)));
+    // A 3-D result: a head from its offset, as a copy's.
+    const att = pe.compute({ kind: 'attention', length: 24, heads: 3, dim: 16 });
+    const hopts = { rows: 24, cols: 24, offset: 2 * 24 * 24, width: 9, height: 30, vmin: 0, vmax: 1 };
+    expect([...pe.heatmap(att.data, hopts)]).toEqual([...pe.heatmap(Float32Array.from(att.data), hopts)]);
+  });
+
   it('names the bad option in a PEError', () => {
     const t = new Float32Array(12);
     const good = { rows: 3, cols: 4, width: 2, height: 2 };

@@ -51,8 +51,23 @@ async function instantiate(source) {
       emscripten_notify_memory_growth() {},
     },
   };
-  const bytes = source instanceof URL ? await loadBytes(source) : source;
-  const { instance } = await WebAssembly.instantiate(bytes, imports);
+  let instance;
+  if (source instanceof URL && !(isNode && source.protocol === 'file:') && typeof WebAssembly.instantiateStreaming === 'function') {
+    // In a browser: compile while the bytes arrive (and let the browser keep the compiled
+    // module for the next visit); the bytes are fetched again only if the server sent them
+    // with another MIME type than application/wasm, which streaming refuses.
+    const response = await fetch(source);
+    if (!response.ok) throw new Error(`PE Lab: could not load ${source} (HTTP ${response.status})`);
+    try {
+      ({ instance } = await WebAssembly.instantiateStreaming(response, imports));
+    } catch (err) {
+      if (!(err instanceof TypeError)) throw err;
+      ({ instance } = await WebAssembly.instantiate(await loadBytes(source), imports));
+    }
+  } else {
+    const bytes = source instanceof URL ? await loadBytes(source) : source;
+    ({ instance } = await WebAssembly.instantiate(bytes, imports));
+  }
   const exports = instance.exports;
   if (typeof exports._initialize === 'function') exports._initialize();   // static constructors
   return exports;
@@ -104,7 +119,10 @@ class PE {
   compute(spec) {
     const s = normalizeSpec(spec);
     const binding = KERNELS[s.kind];
-    const result = binding.compute(this.#context(binding.args), s);
+    // The previous result's resident table (below) makes room for this one's output; this
+    // output's buffer is then kept resident for pe.heatmap (never more than one: no extra memory).
+    KERNELS.heatmap.release(this.#w);
+    const result = binding.compute(this.#context(binding.args, 'data'), s);
     return { ...result, shape: shapeOf(s), spec: s };
   }
 
@@ -207,15 +225,17 @@ class PE {
     return binding.compute(this.#context(binding.args), s);
   }
 
-  #context(args) {
-    return { wasm: this.#w, run: (io, call) => this.#run(io, call, args) };
+  #context(args, keep = null) {
+    return { wasm: this.#w, run: (io, call) => this.#run(io, call, args, keep) };
   }
 
   // Allocates io.inputs (typed arrays, copied in) and io.outputs ({ name: count } floats, or
   // { name: { count, type } }) in WASM memory, runs call({ name: ptr }), copies every output
   // out and frees everything, also when the call fails. A non-zero status becomes a PEError
   // naming args[k - 1] for PE_ERR_ARG(k).
-  #run(io, call, args) {
+  // keep: the name of a Float32Array output whose buffer is handed to the heatmap path instead of
+  // freed (pe.compute's `data`; web/api/kernels/heatmap.js adopt).
+  #run(io, call, args, keep = null) {
     const w = this.#w;
     const ptrs = {};
     const outputs = Object.entries(io.outputs ?? {}).map(([name, o]) =>
@@ -235,6 +255,11 @@ class PE {
       // memory.buffer may have been replaced by growth during the call: view it afresh.
       const result = {};
       for (const { name, count, type } of outputs) result[name] = new type(w.memory.buffer, ptrs[name], count).slice();
+      const kept = keep && outputs.find((o) => o.name === keep && o.type === Float32Array);
+      if (kept) {
+        KERNELS.heatmap.adopt(w, result[keep], ptrs[keep], kept.count * 4);
+        delete ptrs[keep];
+      }
       return result;
     } finally {
       for (const ptr of Object.values(ptrs)) w.free(ptr);

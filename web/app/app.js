@@ -50,7 +50,9 @@ const app = {
   mountedKey: null,
   controls: null,
   lastEdited: null,
-  frame: 0,
+  frame: 0, // a compute waiting for the next animation frame
+  frameBusy: false, // a compute ran in this frame (the next change waits for the next frame)
+  computing: false,
   urlTimer: 0,
   linkSpec: {}, // the last spec computed from the parameters, per kind (what a link holds)
   embed: null, // ?embed: null, or which views to show ('all' | 'heatmap' | 'lines')
@@ -469,12 +471,29 @@ function updateViews(state) {
 // Computing and errors
 
 function schedule() {
-  // The first input waiting for a compute: what "input → painted frame" is timed from. Inputs
-  // within one frame share one compute (the newest values win).
+  // The first input waiting for a compute: what "input → painted frame" is timed from.
   app.inputAt ??= performance.now();
-  if (!app.frame) app.frame = requestAnimationFrame(() => {
+  if (app.frame) return; // a compute is already waiting for the next frame: it takes these values
+  // At most one compute per frame: the first change since the last frame computes at once (so the
+  // frame about to be painted shows it: a key press, typing or a change that arrives between
+  // frames is not held back a frame); later ones within the same frame share one compute at the
+  // next frame (the newest values win).
+  if (!app.frameBusy && !app.computing) {
+    compute();
+    return;
+  }
+  app.frame = requestAnimationFrame(() => {
     app.frame = 0;
     compute();
+  });
+}
+
+/** Marks that a compute ran in this frame (until the next animation frame). */
+function markFrameBusy() {
+  if (app.frameBusy) return;
+  app.frameBusy = true;
+  requestAnimationFrame(() => {
+    app.frameBusy = false;
   });
 }
 
@@ -578,6 +597,21 @@ function markLoaded(loaded) {
 }
 
 function compute() {
+  app.computing = true;
+  try {
+    computeNow();
+  } finally {
+    app.computing = false;
+  }
+}
+
+function computeNow() {
+  markFrameBusy();
+  if (app.frame) {
+    // A change that waited for a frame is taken by this compute.
+    cancelAnimationFrame(app.frame);
+    app.frame = 0;
+  }
   const kind = app.kind;
   const schema = SCHEMA[kind];
   const spec = app.specs[kind];

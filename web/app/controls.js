@@ -519,6 +519,8 @@ export function buildControls(container, { fields, spec, t, idPrefix, onChange, 
       extra,
       set,
       setError(msg) {
+        // Cleared on every compute: no DOM write (and no style work) when nothing changes.
+        if ((msg || '') === error.textContent && error.hidden === !msg) return;
         error.textContent = msg || '';
         error.hidden = !msg;
         wrap.classList.toggle('invalid', !!msg);

@@ -81,7 +81,10 @@ export class Heatmap {
     this._listen();
     this.resizeObserver = new ResizeObserver((entries) => {
       const box = entries[entries.length - 1].contentRect;
-      if (this.size && Math.round(box.width) === this.size.w && Math.round(box.height) === this.size.h) return;
+      // The plot's size as laid out, kept for draw(): reading clientWidth there, after the page's
+      // DOM writes of the same change, would force an extra layout of the whole page per redraw.
+      this.box = { w: Math.round(box.width), h: Math.round(box.height) };
+      if (this.size && this.box.w === this.size.w && this.box.h === this.size.h) return;
       this.schedule();
     });
     this.resizeObserver.observe(this.plot);
@@ -214,8 +217,8 @@ export class Heatmap {
     if (!this.data) return;
     // Read every size first: a read after a DOM write would force a second layout. (The first
     // read may have to lay out the page; that is the browser's work, not the heatmap's.)
-    const cssW = this.plot.clientWidth || 600;
-    const cssH = this.plot.clientHeight || 400;
+    const cssW = this.box?.w || this.plot.clientWidth || 600;
+    const cssH = this.box?.h || this.plot.clientHeight || 400;
     const t0 = performance.now();
     this.size = { w: cssW, h: cssH };
     const dpr = Math.min(window.devicePixelRatio || 1, 3);

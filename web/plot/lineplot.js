@@ -120,9 +120,12 @@ export class LinePlot {
 
   /** New axis titles (drawn with the next setData). */
   setLabels({ x, y }) {
+    // Chart.js options are proxies that resolve on every write: an unchanged title (every
+    // redraw of a slider drag) writes nothing.
+    const shown = (this.titles ??= {});
     const sc = this.chart.options.scales;
-    if (x !== undefined) sc.x.title.text = x;
-    if (y !== undefined) sc.y.title.text = y;
+    if (x !== undefined && x !== shown.x) sc.x.title.text = shown.x = x;
+    if (y !== undefined && y !== shown.y) sc.y.title.text = shown.y = y;
   }
 
   /**

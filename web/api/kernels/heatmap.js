@@ -13,6 +13,9 @@
 // so a redraw of the same array (zoom, pan, colour map, another head) copies nothing in, and
 // every draw copies the pixels out once. A table is recognised by identity (the same
 // Float32Array): pass a new array for new values, never change a drawn one in place.
+// pe.compute hands over the WebAssembly buffer its kernel wrote (adopt: the result's `data` is a
+// copy of it), so drawing a result just computed copies nothing in either; the next pe.compute
+// frees that buffer first (release), so computing keeps no more memory than one output.
 import { PEError } from '../spec.js';
 import { PE_MAX_ELEMENTS } from '../schema/index.js';
 import { COLORMAPS } from '../colormaps.js';
@@ -43,7 +46,7 @@ function ensure(wasm, c, name, bytes) {
   c[`${name}Raw`] = raw;
   c[name] = raw + ((16 - (raw % 16)) % 16);
   c[`${name}Cap`] = bytes;
-  if (name === 'tbuf') c.table = null;
+  if (name === 'tbuf') Object.assign(c, { table: null, adopted: false });
   return c[name];
 }
 
@@ -94,7 +97,29 @@ function scanIn(wasm, c, ptr, count) {
   };
 }
 
+/**
+ * Takes ownership of the `bytes` of WebAssembly memory at `ptr` (from malloc), which hold exactly
+ * the values of `table` (a Float32Array copied out of them): the table is then resident, and the
+ * buffer is freed by release() or replaced by a later table.
+ */
+function adopt(wasm, table, ptr, bytes) {
+  const c = cacheOf(wasm);
+  if (c.tbufRaw) wasm.free(c.tbufRaw);
+  Object.assign(c, { tbufRaw: ptr, tbuf: ptr, tbufCap: bytes, table, tablePtr: ptr, tableOffset: 0, tableCount: table.length, adopted: true });
+}
+
+/** Frees an adopted table's buffer (a table copied in keeps its buffer, reused for the next). */
+function release(wasm) {
+  const c = caches.get(wasm);
+  if (!c?.adopted) return;
+  wasm.free(c.tbufRaw);
+  Object.assign(c, { tbufRaw: 0, tbuf: 0, tbufCap: 0, table: null, tablePtr: 0, tableOffset: 0, tableCount: 0, adopted: false });
+}
+
 export default {
+  adopt,
+  release,
+
   // The C arguments of pe_heatmap in order: PE_ERR_ARG(k) → args[k-1].
   args: ['out', 'scratch', 'table', 'rows', 'cols', 'width', 'height', 'window', 'map', 'vmin', 'vmax', 'special'],
 

@@ -65,6 +65,7 @@ export default {
     let plotting = null;
     let facts = null;
     let factsKey = '';
+    let plotted = ''; // factsKey|metric of the curves the plot shows
     let timer = 0;
 
     const tInput = h('input', { id: `${id}-t`, type: 'number', min: T_MIN, max: T_MAX, step: 1, value: 128, inputmode: 'numeric' });
@@ -116,6 +117,7 @@ export default {
       plot.setLabels({ y: t(`attention.extra.${m}`) });
       plot.box.setAttribute('aria-label', label);
       plot.setData({ series, x0: 0 });
+      plotted = `${factsKey}|${m}`;
       el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
       note.textContent = t('attention.extra.note', { t: facts.train, n: facts.length, heads: facts.heads });
       table.set(() => {
@@ -137,7 +139,9 @@ export default {
       content.value = s.content;
       const key = JSON.stringify(s);
       if (facts && key === factsKey) {
-        plotNow();
+        // The same curves as drawn (a new result of another encoding, e.g. a slider drag): no
+        // redraw of the line plot.
+        if (!plot || plotted !== `${factsKey}|${metric.value}`) plotNow();
         return;
       }
       clearTimeout(timer);

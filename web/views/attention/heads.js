@@ -107,7 +107,7 @@ export default {
       const tmp = new Float64Array(n);
       for (let k = 0; k < H; k++) {
         const acc = new Float64Array(m * m);
-        addBlocks(acc, result.data, k * n * n, n, m, bounds, tmp);
+        addBlocks(acc, result.data, k * n * n, n, m, bounds, tmp, state.spec?.causal === true);
         const picture = new Float32Array(m * m);
         for (let b = 0; b < acc.length; b++) {
           total[b] += acc[b];

@@ -57,8 +57,8 @@ export default {
     el.append(box);
     const hm = new Heatmap(box, {
       colorize: ctx.colorize,
-      // Pixels and value range in C (pe.heatmap, pe.heatmapRange): one copy in per new table,
-      // one copy out per frame.
+      // Pixels and value range in C (pe.heatmap, pe.heatmapRange): no copy in for a result just
+      // computed (it is still in WebAssembly memory), one per other new table; one copy out per frame.
       render: (data, o) => ctx.pe.heatmap(data, o),
       scan: (data, o) => ctx.pe.heatmapRange(data, o),
       t,
