@@ -454,8 +454,10 @@ static inline double exact_entry(double phi, int32_t dtype, uint32_t p, pe_turns
 //    ±1 exact (Sterbenz), e = |D|·2π: ours within 5e-16·2π + 1.2e-16·2π + 2^-52·e < 4e-15 +
 //    2.3e-16·e of the true error E = |wrap(θ/2π − X)|·2π. The kernel's double is within
 //    2 ulps of atan2 (≤ 9e-16) + 2π·(2^-54 + 2^-55 + 2^-53) + 2^-52·E < 2.2e-15 + 2.3e-16·E of E.
-//    So the two differ by < 6.2e-15 + 4.6e-16·e: FAST_MARGIN = 2e-14 + 1e-15·e (over 3× that).
-//    The kernel caps e at π (an error that close to π is left to it: e > 3 is not taken).
+//    So the two differ by < 6.2e-15 + 4.6e-16·e: the margin 2e-14 + 1e-15·e is over 3× that.
+//    (Near |d| = 1/2 the two may wrap to opposite signs, but |wrap(·)|, the distance to the
+//    nearest whole turn, is continuous with slope 1: the bound holds there too.) The kernel caps
+//    its double at π: min(·, π) is monotone, so both ends of the interval are capped alike.
 static const double RED_P1 = 0x1.921fbp+0, RED_P2 = 0x1.5110bp-22, RED_P3 = 0x1.18469898cc517p-44;
 static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1, INV_TWO_PI = 0x1.45f306dc9c883p-3;
 static const double TABLE_MARGIN = 1.5e-15;   // EPS_TRIG (1e-15) + 2.2e-16 (libm), rounded up
@@ -509,9 +511,8 @@ static inline int fast_entry(double phi, const pe_format *fmt, double exact, flo
     else if (d < -0.5)
         d += 1.0;
     const double e = fabs(d) * PE_TWO_PI;
-    if (!(e <= 3.0)) return 0;
-    const double margin = 2e-14 + 1e-15 * e;
-    const float lo = (float)(e - margin), hi = (float)(e + margin);
+    const double margin = 2e-14 + 1e-15 * e, below = e - margin, above = e + margin;
+    const float lo = (float)(below < PE_PI ? below : PE_PI), hi = (float)(above < PE_PI ? above : PE_PI);
     if (lo != hi) return 0;
     *out = lo;
     return 1;
@@ -577,10 +578,10 @@ static inline int fast_entry_x2(v128_t phi, v128_t exact, const pe_format *fmt, 
     d = wasm_f64x2_sub(d, wasm_v128_and(wasm_f64x2_gt(d, PE_SPLAT(0.5)), one));   // − 1 or − 0 (exact)
     d = wasm_f64x2_add(d, wasm_v128_and(wasm_f64x2_lt(d, PE_SPLAT(-0.5)), one));
     const v128_t e = wasm_f64x2_mul(wasm_f64x2_abs(d), PE_SPLAT(PE_TWO_PI));
-    ok = wasm_v128_and(ok, wasm_f64x2_le(e, PE_SPLAT(3.0)));
-    const v128_t margin = PE_MADD(PE_SPLAT(2e-14), PE_SPLAT(1e-15), e);
-    const v128_t lo = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_sub(e, margin));
-    const v128_t hi = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_add(e, margin));
+    const v128_t margin = PE_MADD(PE_SPLAT(2e-14), PE_SPLAT(1e-15), e), pi = PE_SPLAT(PE_PI);
+    const v128_t below = wasm_f64x2_sub(e, margin), above = wasm_f64x2_add(e, margin);
+    const v128_t lo = wasm_f32x4_demote_f64x2_zero(wasm_v128_bitselect(below, pi, wasm_f64x2_lt(below, pi)));
+    const v128_t hi = wasm_f32x4_demote_f64x2_zero(wasm_v128_bitselect(above, pi, wasm_f64x2_lt(above, pi)));
     const v128_t same = wasm_f32x4_eq(lo, hi);   // lanes 0, 1
     out[0] = wasm_f32x4_extract_lane(lo, 0);
     out[1] = wasm_f32x4_extract_lane(lo, 1);

@@ -648,14 +648,17 @@ static void test_fast_entry(void) {
         const uint32_t p = (uint32_t)(next_random() >> (33 + (k / 3) % 31));   // p of every size
         const double omega = pow(10000.0, -uniform());                         // ω in [1e-4, 1]
         double phi;
-        switch ((k / 93) % 5) {
+        switch ((k / 93) % 6) {
         case 0: phi = pe_round_float32((double)p * omega); break;   // a float32 phase
         case 1: phi = pe_round_bfloat16((double)p * omega); break;
         case 2: phi = (double)p * omega; break;   // a float64 phase
         case 3:   // next to a multiple of π/4 (where cos or sin crosses 0, or the quadrant turns)
             phi = pe_round_float32(floor(uniform() * 1e6) * (PI / 4.0)) + (uniform() - 0.5) * 1e-6;
             break;
-        default: phi = ldexp(uniform(), -(int)(next_random() % 40)); break;   // tiny phases
+        case 4: phi = ldexp(uniform(), -(int)(next_random() % 40)); break;   // tiny phases
+        default:   // errors next to π, where the kernel wraps and caps
+            phi = pe_round_float32((double)p * omega + PI * (1.0 - ldexp(uniform(), -(int)(next_random() % 30))));
+            break;
         }
         const double c = pe_round_dtype(cos(phi), table), s = pe_round_dtype(sin(phi), table);
         const float want = (float)pe_angle_error(c, s, p, omega);
