@@ -717,7 +717,7 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
         const double b = fabs(f[i]) * 0x1p-24 + fabs(df[i]);
         suffix[i] = i + 1 < n && suffix[i + 1] > b ? suffix[i + 1] : b;
     }
-    double collisions = 0.0, first_collision = -1.0, qprev = 0.0;
+    double collisions = 0.0, first_collision = -1.0, qprev = 0.0, qlast = 0.0;
     int prev_fused = 0;
     for (int32_t r = 0; r < length; r++) {
         const uint32_t p = (uint32_t)offset + (uint32_t)r;
@@ -839,7 +839,11 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
         }
         // Collisions: every pair's c and s equal to the row before's (a fused row's φ is
         // recomputed here: fl32(q·f), as above).
+        // A row whose q equals the row before's has the same φ, c and s in every pair (they depend
+        // on q and f alone): it collides, nothing to compare (far out, where positions round).
         int same = r > 0;
+        const int same_q = same && q == qlast;
+        if (same_q) same = 0;
         for (int32_t i = 0; same && i < n; i++) {
             const double a = fuse ? (double)(float)(q * f[i]) : phi[i];
             const double b = prev_fused ? (double)(float)(qprev * f[i]) : prev[i];
@@ -861,10 +865,11 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
             (void)exact_entry(b, table, p, t0, &cb, &sb);
             if (!(same_value(ca, cb) && same_value(sa, sb))) same = 0;
         }
-        if (same) {
+        if (same || same_q) {
             collisions += 1.0;
             if (first_collision < 0.0) first_collision = (double)p;
         }
+        qlast = q;
         if (fuse) {   // φ of this row was not kept: the next row recomputes it from q
             qprev = q;
             prev_fused = 1;
