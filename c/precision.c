@@ -464,6 +464,10 @@ static const double TABLE_MARGIN = 1.5e-15;   // EPS_TRIG (1e-15) + 2.2e-16 (lib
 
 /** round(x) into the table format when x ± TABLE_MARGIN round alike; NaN otherwise. */
 static inline double certain_round(double x, const pe_format *f) {
+    if (f == &FORMATS[PE_RECIPE_FLOAT32]) {   // the hardware's float32 rounding: the same numbers
+        const double a = (double)(float)(x - TABLE_MARGIN), b = (double)(float)(x + TABLE_MARGIN);
+        return a == b ? a : NAN;
+    }
     const double a = round_format(x - TABLE_MARGIN, f), b = round_format(x + TABLE_MARGIN, f);
     return a == b ? a : NAN;
 }
@@ -560,9 +564,17 @@ static inline int fast_entry_x2(v128_t phi, v128_t exact, const pe_format *fmt, 
     const v128_t C = wasm_v128_xor(wasm_v128_bitselect(sr, cr, odd), wasm_v128_and(neg_c, sign));
     const v128_t S = wasm_v128_xor(wasm_v128_bitselect(cr, sr, odd), wasm_v128_and(neg_s, sign));
     const v128_t m = PE_SPLAT(TABLE_MARGIN);
-    const v128_t c = round_x2(wasm_f64x2_sub(C, m), fmt), s = round_x2(wasm_f64x2_sub(S, m), fmt);
-    ok = wasm_v128_and(ok, wasm_f64x2_eq(c, round_x2(wasm_f64x2_add(C, m), fmt)));
-    ok = wasm_v128_and(ok, wasm_f64x2_eq(s, round_x2(wasm_f64x2_add(S, m), fmt)));
+    v128_t c, s, c2, s2;
+    if (fmt == &FORMATS[PE_RECIPE_FLOAT32]) {   // the hardware's float32 rounding (as certain_round)
+#define PE_F32(x) wasm_f64x2_promote_low_f32x4(wasm_f32x4_demote_f64x2_zero(x))
+        c = PE_F32(wasm_f64x2_sub(C, m)), s = PE_F32(wasm_f64x2_sub(S, m));
+        c2 = PE_F32(wasm_f64x2_add(C, m)), s2 = PE_F32(wasm_f64x2_add(S, m));
+#undef PE_F32
+    } else {
+        c = round_x2(wasm_f64x2_sub(C, m), fmt), s = round_x2(wasm_f64x2_sub(S, m), fmt);
+        c2 = round_x2(wasm_f64x2_add(C, m), fmt), s2 = round_x2(wasm_f64x2_add(S, m), fmt);
+    }
+    ok = wasm_v128_and(ok, wasm_v128_and(wasm_f64x2_eq(c, c2), wasm_f64x2_eq(s, s2)));
     const v128_t N = wasm_f64x2_sub(wasm_f64x2_mul(s, C), wasm_f64x2_mul(c, S));
     const v128_t D = wasm_f64x2_add(wasm_f64x2_mul(c, C), wasm_f64x2_mul(s, S));
     const v128_t x = wasm_f64x2_div(N, D);
