@@ -12,6 +12,8 @@
 //                      65,536 rows (one row of overlap, so collisions across chunk edges count),
 //                      buffers malloc'ed once; the error curve copied out per chunk
 //   WASM scalar sweep  the same with web/wasm/pe_scalar.wasm
+//   pe.precisionSweep  the public API (web/pe.js, SIMD build): all 2^20 positions in one call,
+//                      allocation, copy-out and free included (what the page's view calls)
 //   full kernel        pe_rope_precision() (every entry's cos, sin and error) over the first chunk,
 //                      for comparison: time × 16, and its row_error against the sweep's
 // and, when /usr/bin/python3 has PyTorch, bench/python_precision.py: the same computation
@@ -23,8 +25,10 @@
 // curve against PyTorch's (float32 outputs of float64 work: within 1e-6 rad).
 import { performance } from 'node:perf_hooks';
 
+import os from 'node:os';
+
 import {
-  Goals, environment, environmentLine, exposeGc, fmtMs, fmtRatio, loadKernels, loadWatch, log, measure,
+  Goals, createPEFrom, environment, environmentLine, exposeGc, fmtMs, fmtRatio, loadKernels, loadWatch, log, measure,
   runIfMain, runPython, writeJson,
 } from './harness.js';
 
@@ -108,22 +112,35 @@ export async function runPrecision({ runs = 1, warmup = 0, python = true, json =
   }
   const k = sweepMethod(kernels.simd);
   const ks = sweepMethod(kernels.scalar);
-  const stats = measure([{ key: 'wasm_simd', run: () => k.run() }, { key: 'wasm_scalar', run: () => ks.run() }], { warmup, runs, gc });
+  const pe = await createPEFrom(kernels, true);
+  const apiSpec = { length: POSITIONS, dim: DIM, base: BASE, recipe: 'float32' };
+  let apiResult = null;
+  const stats = measure([
+    { key: 'wasm_simd', run: () => k.run() },
+    { key: 'api', run: () => { apiResult = pe.precisionSweep(apiSpec); } },
+    { key: 'wasm_scalar', run: () => ks.run() },
+  ], { warmup, runs, gc });
   const simd = stats.get('wasm_simd');
   const scalar = stats.get('wasm_scalar');
+  const api = stats.get('api');
+  const apiSame = apiResult.row_error.every((v, i) => Object.is(v, k.rows[i])) && apiResult.collisions === k.collisions();
   let worst = 0;
   let worstAt = 0;
   for (let i = 0; i < POSITIONS; i++) if (k.rows[i] > worst) { worst = k.rows[i]; worstAt = i; }
   // CPU time of one more SIMD sweep: on a shared machine the wall time above includes waiting.
   const cpu0 = process.cpuUsage();
   k.run();
-  const cpuMs = process.cpuUsage(cpu0).user / 1000;
+  const cpuUsage = process.cpuUsage(cpu0);
+  const cpuMs = cpuUsage.user / 1000;
+  const sysMs = cpuUsage.system / 1000;
   const full = fullKernelChunk(kernels.simd);
   const sameRows = full.rows.every((v, i) => Object.is(v, k.rows[i]));
   log(`  WASM scalar sweep: median ${fmtMs(scalar.median)} ms; the full kernel (every entry's cos, sin, error) over the first ${CHUNK.toLocaleString('en-US')} positions: ${fmtMs(full.ms)} ms`
     + ` (× ${POSITIONS / CHUNK} ≈ ${fmtMs((full.ms * POSITIONS) / CHUNK)} ms for the sweep), its row_error ${sameRows ? 'equal to the sweep\'s bit for bit' : 'DIFFERENT from the sweep\'s'}`);
-  log(`  WASM SIMD sweep: median ${fmtMs(simd.median)} ms, min ${fmtMs(simd.min)} ms (${runs} run${runs === 1 ? '' : 's'}), ${fmtMs(cpuMs)} ms of CPU time in one more run;`
+  log(`  WASM SIMD sweep: median ${fmtMs(simd.median)} ms, min ${fmtMs(simd.min)} ms (${runs} run${runs === 1 ? '' : 's'}), ${fmtMs(cpuMs)} ms of CPU time (user; ${fmtMs(sysMs)} ms system) in one more run;`
     + ` worst error ${worst.toExponential(4)} rad at ${worstAt}, ${k.collisions()} collisions`);
+  log(`  pe.precisionSweep (JS API, SIMD, 2^20 positions in one call): median ${fmtMs(api.median)} ms, min ${fmtMs(api.min)} ms; ${apiSame ? 'the same rows and collisions as the chunked sweep' : 'DIFFERENT from the chunked sweep'}`);
+  log(`  load average (1, 5, 15 min) after the WASM runs: ${os.loadavg().map((v) => v.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs`);
 
   const py = runPython('python_precision.py', ['--positions', String(POSITIONS), '--dim', String(DIM), '--base', String(BASE), '--repeats', String(Math.max(1, runs))],
     { enabled: python, timeoutMs: PYTHON_TIMEOUT_MS, requires: ['torch_sweep_ms'] });
@@ -131,8 +148,9 @@ export async function runPrecision({ runs = 1, warmup = 0, python = true, json =
   goals.check({
     key: 'sweep_ms', name: 'WASM SIMD full sweep (2^20 positions, dim 128)', value: simd.median, need: TARGET_SWEEP_MS,
     show: (v) => `${fmtMs(v)} ms`, anchor,
-    details: [`CPU time of a SIMD sweep (user): ${fmtMs(cpuMs)} ms`, `scalar build ${fmtMs(scalar.median)} ms; the full kernel, extrapolated from ${CHUNK.toLocaleString('en-US')} positions: ${fmtMs((full.ms * POSITIONS) / CHUNK)} ms`, watch.note()].filter(Boolean),
+    details: [`CPU time of a SIMD sweep (user): ${fmtMs(cpuMs)} ms`, `pe.precisionSweep, one call: ${fmtMs(api.median)} ms`, `scalar build ${fmtMs(scalar.median)} ms; the full kernel, extrapolated from ${CHUNK.toLocaleString('en-US')} positions: ${fmtMs((full.ms * POSITIONS) / CHUNK)} ms`, watch.note()].filter(Boolean),
   });
+  if (!apiSame) goals.check({ key: 'api_equals_sweep', name: 'pe.precisionSweep equals the chunked sweep', value: 0, need: 1, atLeast: true, show: String });
   if (!sameRows) goals.check({ key: 'sweep_equals_kernel', name: 'sweep row_error equals the full kernel\'s', value: 0, need: 1, atLeast: true, show: String });
   if (py.skipped) goals.skip('sweep_agreement', 'agreement with PyTorch', `no Python anchor: ${py.skipped}`);
   else {
@@ -147,7 +165,8 @@ export async function runPrecision({ runs = 1, warmup = 0, python = true, json =
   }
   writeJson(json, { positions: POSITIONS, dim: DIM, base: BASE, recipe: 'float32', runs, warmup, env,
     wasm_simd: { median_ms: simd.median, min_ms: simd.min, worst, worst_at: worstAt, collisions: k.collisions() },
-    wasm_scalar: { median_ms: scalar.median }, wasm_simd_cpu_ms: cpuMs, full_kernel_first_chunk_ms: full.ms, python: py, targets: goals.targets });
+    wasm_scalar: { median_ms: scalar.median }, api_sweep: { median_ms: api.median, min_ms: api.min, same: apiSame },
+    wasm_simd_cpu_ms: cpuMs, wasm_simd_sys_ms: sysMs, loadavg_after: os.loadavg(), full_kernel_first_chunk_ms: full.ms, python: py, targets: goals.targets });
   return { targets: goals.targets };
 }
 

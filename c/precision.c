@@ -256,13 +256,18 @@ void pe_phase_array_simd(double *out, double q, const double *f, int32_t n, int3
 
 // --- the angle error -----------------------------------------------------------------------------
 
-static double angle_error(double c, double s, uint32_t p, pe_turns t) {
-    if (!(c - c == 0.0) || !(s - s == 0.0)) return PE_PI;   // not finite
+/** p·ω/2π reduced into [−1/2, 1/2) turn, from ω's fixed-point turns: the exact angle, in turns. */
+static inline double exact_turns(uint32_t p, pe_turns t) {
     const uint64_t turns = ((uint64_t)t.hi << 32) | t.lo;
     const uint64_t phase = (uint64_t)p * turns;   // p·ω/2π mod 1, in units of 2^-64 turn
     int64_t signed_phase;
     memcpy(&signed_phase, &phase, sizeof signed_phase);   // the same turn in [−1/2, 1/2)
-    const double exact = (double)signed_phase * 0x1p-64;
+    return (double)signed_phase * 0x1p-64;
+}
+
+static double angle_error(double c, double s, uint32_t p, pe_turns t) {
+    if (!(c - c == 0.0) || !(s - s == 0.0)) return PE_PI;   // not finite
+    const double exact = exact_turns(p, t);
     double d = atan2(s, c) / PE_TWO_PI - exact;   // both in [−1/2, 1/2]: d in [−1, 1]
     if (d > 0.5) d -= 1.0;
     else if (d < -0.5)
@@ -416,6 +421,251 @@ static inline double exact_entry(double phi, int32_t dtype, uint32_t p, pe_turns
     return angle_error(*c, *s, p, t);
 }
 
+// --- a table entry's error without libm, when its float32 value is certain --------------------------
+//
+// The sweep's row maximum is the largest of a few entries' (float)angle_error(c, s, p, t), with
+// c, s = round(cos φ), round(sin φ) of libm's cos and sin, as the kernel computes them. Most of
+// those floats are decided long before the last bit of the double they are rounded from: here
+// each is computed from our own cos, sin and angle, with a proven bound on how far that can be from
+// the kernel's double, and kept only when the whole interval rounds to one float (and c, s to one
+// table value each); otherwise the caller computes the entry the kernel's way (exact_entry).
+//
+// 1. Reduction (Cody–Waite): k = nearest(φ·2/π), r = ((φ − k·P1) − k·P2) − k·P3 with P1, P2 of
+//    21 significant bits (k·P1, k·P2 exact for |k| < 2^32) and P3 = π/2 − P1 − P2 rounded to
+//    double (|π/2 − P1 − P2 − P3| < 1e-31). φ − k·P1 is exact (Sterbenz: φ/(k·P1) ∈ [1/2, 2] for
+//    k ≥ 1; r = φ for k = 0), the two other steps round once each (≤ 2^-54 absolute, |r| < 0.8)
+//    and k·P3 rounds by ≤ 2^-63: |r − (φ − k·π/2)| ≤ 1.2e-16.
+// 2. sin r, cos r by Taylor series through r^15 and r^16: the remainders are ≤ 0.8^17/17! < 7e-17
+//    and ≤ 0.8^18/18! < 3e-18; 1/n! rounded to double and Horner add relative errors of a few
+//    2^-53 to terms ≤ 0.09 (< 1e-16), the last additions ≤ 2^-53 each: with r's error,
+//    |C − cos φ|, |S − sin φ| ≤ 5e-16 < EPS_TRIG = 1e-15.
+// 3. The table: libm's cos φ is within 1 ulp (≤ 2.2e-16) of cos φ, so within TABLE_MARGIN =
+//    1.5e-15 of C; when round(C − m) = round(C + m) (round is monotone) that is the kernel's c.
+//    Same for s. The float64 table (libm's values as they are) never takes this path.
+// 4. The angle of (c, s): θ = atan2(s, c) = φ + atan(N/D) (mod 2π) with N = s·cos φ − c·sin φ,
+//    D = c·cos φ + s·sin φ > 0 (c, s are within 2^-7 of cos φ, sin φ in every table format: D ≥ 0.98).
+//    With C, S for cos φ, sin φ and the products rounded: |N' − N| ≤ (|s| + |c|)·EPS_TRIG + 2·2^-53
+//    ≤ 1.7e-15, |D' − D| ≤ 1.7e-15, so x' = N'/D' is within 1.8e-15 + 2^-53·|x| of x = N/D. Taken
+//    only when |x'| < 0.01: atan x = x − x³/3 + x⁵/5 − x⁷/7 within |x|^9/9 < 2e-19, and the
+//    series' own roundings add < 1e-18: δ = atan x to within 2e-15.
+// 5. In turns, as the kernel: A = (k mod 4)/4 + (r + δ)·(1/2π) (the true θ/2π within 2e-15/2π +
+//    3·2^-54 < 5e-16 turn), then D = A − X with X the exact angle in turns (the kernel's own
+//    integer phase, shared: no error between the two), one more rounding (≤ 2^-53), the wrap by
+//    ±1 exact (Sterbenz), e = |D|·2π: ours within 5e-16·2π + 1.2e-16·2π + 2^-52·e < 4e-15 +
+//    2.3e-16·e of the true error E = |wrap(θ/2π − X)|·2π. The kernel's double is within
+//    2 ulps of atan2 (≤ 9e-16) + 2π·(2^-54 + 2^-55 + 2^-53) + 2^-52·E < 2.2e-15 + 2.3e-16·E of E.
+//    So the two differ by < 6.2e-15 + 4.6e-16·e: the margin 2e-14 + 1e-15·e is over 3× that.
+//    (Near |d| = 1/2 the two may wrap to opposite signs, but |wrap(·)|, the distance to the
+//    nearest whole turn, is continuous with slope 1: the bound holds there too.) The kernel caps
+//    its double at π: min(·, π) is monotone, so both ends of the interval are capped alike.
+static const double RED_P1 = 0x1.921fbp+0, RED_P2 = 0x1.5110bp-22, RED_P3 = 0x1.18469898cc517p-44;
+static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1, INV_TWO_PI = 0x1.45f306dc9c883p-3;
+static const double TABLE_MARGIN = 1.5e-15;   // EPS_TRIG (1e-15) + 2.2e-16 (libm), rounded up
+
+/** round(x) into the table format when x ± TABLE_MARGIN round alike; NaN otherwise. */
+static inline double certain_round(double x, const pe_format *f) {
+    if (f == &FORMATS[PE_RECIPE_FLOAT32]) {   // the hardware's float32 rounding: the same numbers
+        const double a = (double)(float)(x - TABLE_MARGIN), b = (double)(float)(x + TABLE_MARGIN);
+        return a == b ? a : NAN;
+    }
+    const double a = round_format(x - TABLE_MARGIN, f), b = round_format(x + TABLE_MARGIN, f);
+    return a == b ? a : NAN;
+}
+
+/**
+ * The kernel's (float)angle_error of the entry (φ, table format, p, t) when it is certain (see
+ * above): 1 and *out set; 0 when the caller must compute it the kernel's way.
+ */
+static inline int fast_entry(double phi, const pe_format *fmt, double exact, float *out) {
+    if (!(fabs(phi) < 0x1p31)) return 0;   // |k| < 2^31; NaN and ∞ too
+    const double kd = nearbyint(phi * TWO_OVER_PI);
+    const double r = ((phi - kd * RED_P1) - kd * RED_P2) - kd * RED_P3;
+    const double r2 = r * r;
+    // sin r = r + r³·(−1/3! + r²/5! − …), cos r = 1 − r²/2 + r⁴·(1/4! − r²/6! + …)
+    const double ps =
+        -0x1.5555555555555p-3 +
+        r2 * (0x1.1111111111111p-7 +
+              r2 * (-0x1.a01a01a01a01ap-13 +
+                    r2 * (0x1.71de3a556c734p-19 +
+                          r2 * (-0x1.ae64567f544e4p-26 + r2 * (0x1.6124613a86d09p-33 + r2 * -0x1.ae7f3e733b81fp-41)))));
+    const double pc =
+        0x1.5555555555555p-5 +
+        r2 * (-0x1.6c16c16c16c17p-10 +
+              r2 * (0x1.a01a01a01a01ap-16 +
+                    r2 * (-0x1.27e4fb7789f5cp-22 +
+                          r2 * (0x1.1eed8eff8d898p-29 + r2 * (-0x1.93974a8c07c9dp-37 + r2 * 0x1.ae7f3e733b81fp-45)))));
+    const double sr = r + (r * r2) * ps, cr = 1.0 - (0.5 * r2 - (r2 * r2) * pc);
+    const int quadrant = (int)((int64_t)kd & 3);
+    double C, S;
+    switch (quadrant) {
+    case 0: C = cr, S = sr; break;
+    case 1: C = -sr, S = cr; break;
+    case 2: C = -cr, S = -sr; break;
+    default: C = sr, S = -cr; break;
+    }
+    const double c = certain_round(C, fmt), s = certain_round(S, fmt);
+    if (c != c || s != s) return 0;
+    const double N = s * C - c * S, D = c * C + s * S;
+    const double x = N / D;
+    if (!(fabs(x) < 0.01)) return 0;
+    const double x2 = x * x;
+    const double delta = x - x * x2 * (0x1.5555555555555p-2 - x2 * (0.2 - x2 * 0x1.2492492492492p-3));
+    double d = ((double)quadrant * 0.25 + (r + delta) * INV_TWO_PI) - exact;
+    if (d > 0.5) d -= 1.0;
+    else if (d < -0.5)
+        d += 1.0;
+    const double e = fabs(d) * PE_TWO_PI;
+    const double margin = 2e-14 + 1e-15 * e, below = e - margin, above = e + margin;
+    const float lo = (float)(below < PE_PI ? below : PE_PI), hi = (float)(above < PE_PI ? above : PE_PI);
+    if (lo != hi) return 0;
+    *out = lo;
+    return 1;
+}
+
+#if PE_HAVE_SIMD
+/**
+ * fast_entry for two entries at once: the same operations in the same order (the quadrant's
+ * swaps and signs and the wrap by selects), so each lane gives what fast_entry gives. Bit k of
+ * the result is set when lane k is certain (out[k] then holds its float error).
+ */
+static inline int fast_entry_x2(v128_t phi, v128_t exact, const pe_format *fmt, float out[2]) {
+    const v128_t sign = wasm_i64x2_splat((int64_t)SIGN_MASK);
+    v128_t ok = wasm_f64x2_lt(wasm_f64x2_abs(phi), wasm_f64x2_splat(0x1p31));
+    phi = wasm_v128_and(phi, ok);   // NaN, ∞ and huge phases: computed as 0, refused below
+    const v128_t kd = wasm_f64x2_nearest(wasm_f64x2_mul(phi, wasm_f64x2_splat(TWO_OVER_PI)));
+    const v128_t r = wasm_f64x2_sub(wasm_f64x2_sub(wasm_f64x2_sub(phi, wasm_f64x2_mul(kd, wasm_f64x2_splat(RED_P1))),
+                                                   wasm_f64x2_mul(kd, wasm_f64x2_splat(RED_P2))),
+                                    wasm_f64x2_mul(kd, wasm_f64x2_splat(RED_P3)));
+    const v128_t r2 = wasm_f64x2_mul(r, r);
+#define PE_SPLAT(x) wasm_f64x2_splat(x)
+#define PE_MADD(a, b, c) wasm_f64x2_add((a), wasm_f64x2_mul((b), (c)))   // a + b·c, two roundings
+    v128_t ps = PE_MADD(PE_SPLAT(0x1.6124613a86d09p-33), r2, PE_SPLAT(-0x1.ae7f3e733b81fp-41));
+    ps = PE_MADD(PE_SPLAT(-0x1.ae64567f544e4p-26), r2, ps);
+    ps = PE_MADD(PE_SPLAT(0x1.71de3a556c734p-19), r2, ps);
+    ps = PE_MADD(PE_SPLAT(-0x1.a01a01a01a01ap-13), r2, ps);
+    ps = PE_MADD(PE_SPLAT(0x1.1111111111111p-7), r2, ps);
+    ps = PE_MADD(PE_SPLAT(-0x1.5555555555555p-3), r2, ps);
+    v128_t pc = PE_MADD(PE_SPLAT(-0x1.93974a8c07c9dp-37), r2, PE_SPLAT(0x1.ae7f3e733b81fp-45));
+    pc = PE_MADD(PE_SPLAT(0x1.1eed8eff8d898p-29), r2, pc);
+    pc = PE_MADD(PE_SPLAT(-0x1.27e4fb7789f5cp-22), r2, pc);
+    pc = PE_MADD(PE_SPLAT(0x1.a01a01a01a01ap-16), r2, pc);
+    pc = PE_MADD(PE_SPLAT(-0x1.6c16c16c16c17p-10), r2, pc);
+    pc = PE_MADD(PE_SPLAT(0x1.5555555555555p-5), r2, pc);
+    const v128_t sr = wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(r, r2), ps));
+    const v128_t cr = wasm_f64x2_sub(
+        PE_SPLAT(1.0), wasm_f64x2_sub(wasm_f64x2_mul(PE_SPLAT(0.5), r2), wasm_f64x2_mul(wasm_f64x2_mul(r2, r2), pc)));
+    // quadrant = k mod 4 (exact: |k| < 2^31); odd quadrants swap cos and sin, 1 and 2 negate cos,
+    // 2 and 3 negate sin
+    const v128_t quadrant =
+        wasm_f64x2_sub(kd, wasm_f64x2_mul(PE_SPLAT(4.0), wasm_f64x2_floor(wasm_f64x2_mul(kd, PE_SPLAT(0.25)))));
+    const v128_t odd = wasm_v128_or(wasm_f64x2_eq(quadrant, PE_SPLAT(1.0)), wasm_f64x2_eq(quadrant, PE_SPLAT(3.0)));
+    const v128_t neg_c = wasm_v128_or(wasm_f64x2_eq(quadrant, PE_SPLAT(1.0)), wasm_f64x2_eq(quadrant, PE_SPLAT(2.0)));
+    const v128_t neg_s = wasm_f64x2_ge(quadrant, PE_SPLAT(2.0));
+    const v128_t C = wasm_v128_xor(wasm_v128_bitselect(sr, cr, odd), wasm_v128_and(neg_c, sign));
+    const v128_t S = wasm_v128_xor(wasm_v128_bitselect(cr, sr, odd), wasm_v128_and(neg_s, sign));
+    const v128_t m = PE_SPLAT(TABLE_MARGIN);
+    v128_t c, s, c2, s2;
+    if (fmt == &FORMATS[PE_RECIPE_FLOAT32]) {   // the hardware's float32 rounding (as certain_round)
+#define PE_F32(x) wasm_f64x2_promote_low_f32x4(wasm_f32x4_demote_f64x2_zero(x))
+        c = PE_F32(wasm_f64x2_sub(C, m)), s = PE_F32(wasm_f64x2_sub(S, m));
+        c2 = PE_F32(wasm_f64x2_add(C, m)), s2 = PE_F32(wasm_f64x2_add(S, m));
+#undef PE_F32
+    } else {
+        c = round_x2(wasm_f64x2_sub(C, m), fmt), s = round_x2(wasm_f64x2_sub(S, m), fmt);
+        c2 = round_x2(wasm_f64x2_add(C, m), fmt), s2 = round_x2(wasm_f64x2_add(S, m), fmt);
+    }
+    ok = wasm_v128_and(ok, wasm_v128_and(wasm_f64x2_eq(c, c2), wasm_f64x2_eq(s, s2)));
+    const v128_t N = wasm_f64x2_sub(wasm_f64x2_mul(s, C), wasm_f64x2_mul(c, S));
+    const v128_t D = wasm_f64x2_add(wasm_f64x2_mul(c, C), wasm_f64x2_mul(s, S));
+    const v128_t x = wasm_f64x2_div(N, D);
+    ok = wasm_v128_and(ok, wasm_f64x2_lt(wasm_f64x2_abs(x), PE_SPLAT(0.01)));
+    const v128_t x2 = wasm_f64x2_mul(x, x);
+    v128_t at = wasm_f64x2_sub(PE_SPLAT(0.2), wasm_f64x2_mul(x2, PE_SPLAT(0x1.2492492492492p-3)));
+    at = wasm_f64x2_sub(PE_SPLAT(0x1.5555555555555p-2), wasm_f64x2_mul(x2, at));
+    const v128_t delta = wasm_f64x2_sub(x, wasm_f64x2_mul(wasm_f64x2_mul(x, x2), at));
+    v128_t d = wasm_f64x2_sub(wasm_f64x2_add(wasm_f64x2_mul(quadrant, PE_SPLAT(0.25)),
+                                             wasm_f64x2_mul(wasm_f64x2_add(r, delta), PE_SPLAT(INV_TWO_PI))),
+                              exact);
+    const v128_t one = PE_SPLAT(1.0);
+    d = wasm_f64x2_sub(d, wasm_v128_and(wasm_f64x2_gt(d, PE_SPLAT(0.5)), one));   // − 1 or − 0 (exact)
+    d = wasm_f64x2_add(d, wasm_v128_and(wasm_f64x2_lt(d, PE_SPLAT(-0.5)), one));
+    const v128_t e = wasm_f64x2_mul(wasm_f64x2_abs(d), PE_SPLAT(PE_TWO_PI));
+    const v128_t margin = PE_MADD(PE_SPLAT(2e-14), PE_SPLAT(1e-15), e), pi = PE_SPLAT(PE_PI);
+    const v128_t below = wasm_f64x2_sub(e, margin), above = wasm_f64x2_add(e, margin);
+    const v128_t lo = wasm_f32x4_demote_f64x2_zero(wasm_v128_bitselect(below, pi, wasm_f64x2_lt(below, pi)));
+    const v128_t hi = wasm_f32x4_demote_f64x2_zero(wasm_v128_bitselect(above, pi, wasm_f64x2_lt(above, pi)));
+    const v128_t same = wasm_f32x4_eq(lo, hi);   // lanes 0, 1
+    out[0] = wasm_f32x4_extract_lane(lo, 0);
+    out[1] = wasm_f32x4_extract_lane(lo, 1);
+    const int bits = wasm_i64x2_bitmask(ok);
+    return bits & ((wasm_i32x4_extract_lane(same, 0) ? 1 : 0) | (wasm_i32x4_extract_lane(same, 1) ? 2 : 0));
+#undef PE_SPLAT
+#undef PE_MADD
+}
+#endif
+
+// The sweep's candidates (entries that may hold their row's maximum), evaluated in batches so the
+// SIMD build can take two at a time: phase, exact angle in turns, position, pair and row.
+#define SWEEP_BATCH 64
+typedef struct {
+    double phi[SWEEP_BATCH], exact[SWEEP_BATCH];
+    uint32_t p[SWEEP_BATCH];
+    int32_t pair[SWEEP_BATCH], row[SWEEP_BATCH];
+    int count;
+} sweep_batch;
+
+/** Every candidate's float error (fast_entry when certain, else the kernel's way), maxed into its row. */
+static void flush_batch(sweep_batch *b, float *row_error, const pe_format *fmt, int32_t table,
+                        const double *turn_slots) {
+    int k = 0;
+#if PE_HAVE_SIMD
+    for (; k + 2 <= b->count; k += 2) {
+        float e[2];
+        const int certain = fast_entry_x2(wasm_v128_load(b->phi + k), wasm_v128_load(b->exact + k), fmt, e);
+        for (int j = 0; j < 2; j++) {
+            if (!(certain & (1 << j))) {
+                pe_turns t;
+                memcpy(&t, turn_slots + b->pair[k + j], sizeof t);
+                double cc, ss;
+                e[j] = (float)exact_entry(b->phi[k + j], table, b->p[k + j], t, &cc, &ss);
+            }
+            if (e[j] > row_error[b->row[k + j]]) row_error[b->row[k + j]] = e[j];
+        }
+    }
+#endif
+    for (; k < b->count; k++) {
+        float e;
+        if (!fast_entry(b->phi[k], fmt, b->exact[k], &e)) {
+            pe_turns t;
+            memcpy(&t, turn_slots + b->pair[k], sizeof t);
+            double cc, ss;
+            e = (float)exact_entry(b->phi[k], table, b->p[k], t, &cc, &ss);
+        }
+        if (e > row_error[b->row[k]]) row_error[b->row[k]] = e;
+    }
+    b->count = 0;
+}
+
+int pe_precision_fast_entry(double phi, int32_t table_dtype, uint32_t p, double omega, float *out) {
+    if (table_dtype != PE_RECIPE_FLOAT32 && table_dtype != PE_RECIPE_BFLOAT16 && table_dtype != PE_RECIPE_FLOAT16)
+        return 0;
+    return fast_entry(phi, &FORMATS[table_dtype], exact_turns(p, pe_turns_from_omega(omega)), out);
+}
+
+int pe_precision_fast_entry_pair(const double phi[2], int32_t table_dtype, const uint32_t p[2], const double omega[2],
+                                 float out[2]) {
+    if (table_dtype != PE_RECIPE_FLOAT32 && table_dtype != PE_RECIPE_BFLOAT16 && table_dtype != PE_RECIPE_FLOAT16)
+        return 0;
+    const double exact[2] = {exact_turns(p[0], pe_turns_from_omega(omega[0])),
+                             exact_turns(p[1], pe_turns_from_omega(omega[1]))};
+#if PE_HAVE_SIMD
+    return fast_entry_x2(wasm_v128_load(phi), wasm_v128_load(exact), &FORMATS[table_dtype], out);
+#else
+    return fast_entry(phi[0], &FORMATS[table_dtype], exact[0], out) |
+           fast_entry(phi[1], &FORMATS[table_dtype], exact[1], out + 1) << 1;
+#endif
+}
+
 pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, double *scratch, int32_t offset,
                                           const int32_t dtypes[4], const pe_rope_config *c, pe_round_array_fn round_fn,
                                           pe_phase_array_fn phase_fn) {
@@ -452,6 +702,10 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
         memcpy(turn_slots + i, &t, sizeof t);
     }
     const int32_t table = dtypes[3];
+    // the table's format for fast_entry (none for float64 tables: libm's values as they are)
+    const pe_format *tfmt = table != PE_RECIPE_FLOAT64 ? &FORMATS[table] : NULL;
+    sweep_batch batch;
+    batch.count = 0;
     const double tb = 2.0 * ldexp(1.0, -table_bits(table));              // the table's angle bound
     const double apart = 4.0 * ldexp(1.0, -table_bits(table)) + 1e-12;   // angles the table tells apart
     // q and f of at most 24 bits each (float32 or narrower): q·f is exact in float64.
@@ -475,7 +729,7 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
         const double b = fabs(f[i]) * 0x1p-24 + fabs(df[i]);
         suffix[i] = i + 1 < n && suffix[i + 1] > b ? suffix[i + 1] : b;
     }
-    double collisions = 0.0, first_collision = -1.0, qprev = 0.0;
+    double collisions = 0.0, first_collision = -1.0, qprev = 0.0, qlast = 0.0;
     int prev_fused = 0;
     for (int32_t r = 0; r < length; r++) {
         const uint32_t p = (uint32_t)offset + (uint32_t)r;
@@ -561,23 +815,47 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
             }
             lower = top - tb - margin;
         }
-        float worst = 0.0f;
-        if (all_pi) {
-            worst = (float)PE_PI;   // a non-finite entry has error π, the most any entry has
-        } else {
-            for (int32_t i = 0; i < stop; i++) {
+        // The row's maximum: π when an entry is not finite, else the largest candidate's error.
+        // With a float32-or-narrower table the candidates wait in the batch (maxed into
+        // row_error[r] when it is flushed: when full, and at the end).
+        row_error[r] = all_pi ? (float)PE_PI : 0.0f;
+        if (!all_pi) {
+            int32_t i = 0;
+#if PE_HAVE_SIMD
+            // most pairs cannot be the maximum: skip them two at a time (the test below, per lane)
+            const v128_t vtb = wasm_f64x2_splat(tb), vmargin = wasm_f64x2_splat(margin);
+            const v128_t vlower = wasm_f64x2_splat(lower);
+            while (i + 2 <= stop && wasm_i64x2_all_true(wasm_f64x2_lt(
+                                        wasm_f64x2_add(wasm_f64x2_add(wasm_v128_load(w + i), vtb), vmargin), vlower)))
+                i += 2;
+#endif
+            for (; i < stop; i++) {
                 if (w[i] + tb + margin < lower) continue;   // cannot be the row's maximum
                 pe_turns t;
                 memcpy(&t, turn_slots + i, sizeof t);
-                double cc, ss;
-                const float e = (float)exact_entry(fuse ? (double)(float)(q * f[i]) : phi[i], table, p, t, &cc, &ss);
-                if (e > worst) worst = e;
+                const double ph = fuse ? (double)(float)(q * f[i]) : phi[i];
+                if (tfmt == NULL) {
+                    double cc, ss;
+                    const float e = (float)exact_entry(ph, table, p, t, &cc, &ss);
+                    if (e > row_error[r]) row_error[r] = e;
+                    continue;
+                }
+                const int k = batch.count++;
+                batch.phi[k] = ph;
+                batch.exact[k] = exact_turns(p, t);
+                batch.p[k] = p;
+                batch.pair[k] = i;
+                batch.row[k] = r;
+                if (batch.count == SWEEP_BATCH) flush_batch(&batch, row_error, tfmt, table, turn_slots);
             }
         }
-        row_error[r] = worst;
         // Collisions: every pair's c and s equal to the row before's (a fused row's φ is
         // recomputed here: fl32(q·f), as above).
+        // A row whose q equals the row before's has the same φ, c and s in every pair (they depend
+        // on q and f alone): it collides, nothing to compare (far out, where positions round).
         int same = r > 0;
+        const int same_q = same && q == qlast;
+        if (same_q) same = 0;
         for (int32_t i = 0; same && i < n; i++) {
             const double a = fuse ? (double)(float)(q * f[i]) : phi[i];
             const double b = prev_fused ? (double)(float)(qprev * f[i]) : prev[i];
@@ -599,10 +877,11 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
             (void)exact_entry(b, table, p, t0, &cb, &sb);
             if (!(same_value(ca, cb) && same_value(sa, sb))) same = 0;
         }
-        if (same) {
+        if (same || same_q) {
             collisions += 1.0;
             if (first_collision < 0.0) first_collision = (double)p;
         }
+        qlast = q;
         if (fuse) {   // φ of this row was not kept: the next row recomputes it from q
             qprev = q;
             prev_fused = 1;
@@ -613,6 +892,7 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
             prev_fused = 0;
         }
     }
+    if (batch.count > 0) flush_batch(&batch, row_error, tfmt, table, turn_slots);
     stats[0] = collisions;
     stats[1] = first_collision;
     return PE_OK;

@@ -113,6 +113,16 @@ PE_API pe_status pe_rope_precision(float *out, float *cos_out, float *sin_out, f
 // from ω's 64-bit fixed-point turns (sincos.h); π when c or s is not finite.
 double pe_angle_error(double c, double s, uint32_t p, double omega);
 
+// For the native tests: the sweep's fast evaluation of one entry (c/precision.c, fast_entry):
+// returns 1 with *out = the kernel's (float)error of the entry whose phase is phi (position p,
+// exact frequency omega, table format table_dtype: float32, bfloat16 or float16) when it is
+// certain without libm, else 0 (then the sweep computes the entry as the kernel does).
+int pe_precision_fast_entry(double phi, int32_t table_dtype, uint32_t p, double omega, float *out);
+// The same for two entries, as the sweep takes them in the SIMD build (two lanes): bit k of the
+// result is set when entry k is certain (out[k] then holds its error).
+int pe_precision_fast_entry_pair(const double phi[2], int32_t table_dtype, const uint32_t p[2], const double omega[2],
+                                 float out[2]);
+
 // The kernel with its inner loops given, for the native tests (same statuses as
 // pe_rope_precision, plus PE_ERR_ARG(28) or (29) for a NULL function). c is a rope config
 // (c/rope.h) whose field k is spec argument 11 + k; dtypes are the four recipe codes in order.

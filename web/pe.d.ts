@@ -409,6 +409,15 @@ export interface PE {
     spec: FullSpec<AlibiSpec | T5Spec | ShawSpec | DistanceSpec>;
     slopes?: Float32Array;
   };
+  /** rope_precision's row_error and collisions alone (bit for bit compute's), without its tables. */
+  precisionSweep(spec: Omit<RopePrecisionSpec, 'kind'> & { kind?: 'rope_precision' }): {
+    /** [length]: the largest angle error of each row, radians in [0, π]. */
+    row_error: Float32Array;
+    shape: number[];
+    collisions: number;
+    first_collision: number;
+    spec: FullSpec<RopePrecisionSpec>;
+  };
   /** A tiny transformer trained in WebAssembly (web/api/arena.js). */
   trainer(spec?: ArenaSpec): Trainer;
 }

@@ -107,6 +107,29 @@ describe.skipIf(avail.skip)('precision views in Chromium', () => {
     expect(await page.textContent(`${POS} .prec-summary`)).toMatch(/From position 257 on, [\d,]+ rows are identical/);
   });
 
+  it('error by position: 2^20 positions around the table come from pe.precisionSweep, the same numbers', async () => {
+    // Here: bf16_positions from offset 0 (the test before). The wider window starts at 0 too.
+    await page.click(`${POS} button[data-span="20"]`);
+    await dataBecomes(POS, 'rows', 2 ** 20);
+    expect(await page.getAttribute(`${POS} button[data-span="20"]`, 'aria-pressed')).toBe('true');
+    expect(await page.textContent(`${POS} .view-stats`)).toMatch(/positions 0 – 1,048,575 · 1,048,576 rows · computed in [\d,]+ ms/);
+    // The curve's numbers are the sweep's: its worst row and collisions, as the API gives them.
+    // (a string, so Vitest does not rewrite the import meant for the browser)
+    const want = await page.evaluate(`(async () => {
+      const { createPE } = await import('/pe.js');
+      const pe = await createPE();
+      const r = pe.precisionSweep({ length: 2 ** 20, dim: 128, recipe: 'bf16_positions' });
+      return { collisions: r.collisions, first: r.first_collision };
+    })()`);
+    expect(want.first).toBe(257);
+    const summary = await page.textContent(`${POS} .prec-summary`);
+    expect(summary).toContain(`From position 257 on, ${want.collisions.toLocaleString('en-US')} rows are identical`);
+    expect(await page.getAttribute(`${POS} .view-body`, 'data-first-collision')).toBe('257');
+    // Back to the table's rows.
+    await page.click(`${POS} button[data-span="0"]`);
+    await dataBecomes(POS, 'rows', 4096);
+  });
+
   it('the recipe control: a named recipe or each of the four formats', async () => {
     await setRecipe('custom');
     await page.waitForSelector(`${POS} .prec-dtypes:not([hidden])`);

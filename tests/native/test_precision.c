@@ -629,7 +629,80 @@ static void test_sweep(void) {
           "sweep: odd dim is spec argument 2");
 }
 
+// --- 8. The sweep's fast entries: the kernel's float error, or a refusal --------------------------
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t next_random(void) {   // xorshift64*
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1Dull;
+}
+static double uniform(void) { return (double)(next_random() >> 11) * 0x1p-53; }
+
+static void test_fast_entry(void) {
+    static const int32_t tables[] = {PE_RECIPE_FLOAT32, PE_RECIPE_BFLOAT16, PE_RECIPE_FLOAT16};
+    long tried = 0, taken = 0, wrong = 0, pair_bad = 0;
+    for (int k = 0; k < 3000000; k++) {
+        const int32_t table = tables[k % 3];
+        const uint32_t p = (uint32_t)(next_random() >> (33 + (k / 3) % 31));   // p of every size
+        const double omega = pow(10000.0, -uniform());                         // ω in [1e-4, 1]
+        double phi;
+        switch ((k / 93) % 6) {
+        case 0: phi = pe_round_float32((double)p * omega); break;   // a float32 phase
+        case 1: phi = pe_round_bfloat16((double)p * omega); break;
+        case 2: phi = (double)p * omega; break;   // a float64 phase
+        case 3:   // next to a multiple of π/4 (where cos or sin crosses 0, or the quadrant turns)
+            phi = pe_round_float32(floor(uniform() * 1e6) * (PI / 4.0)) + (uniform() - 0.5) * 1e-6;
+            break;
+        case 4: phi = ldexp(uniform(), -(int)(next_random() % 40)); break;   // tiny phases
+        default:   // errors next to π, where the kernel wraps and caps
+            phi = pe_round_float32((double)p * omega + PI * (1.0 - ldexp(uniform(), -(int)(next_random() % 30))));
+            break;
+        }
+        const double c = pe_round_dtype(cos(phi), table), s = pe_round_dtype(sin(phi), table);
+        const float want = (float)pe_angle_error(c, s, p, omega);
+        float got = -1.0f;
+        tried++;
+        // the two-lane form (SIMD) gives the same answers as the scalar one, in either lane
+        static double pair_phi[2], pair_omega[2];
+        static uint32_t pair_p[2];
+        pair_phi[k & 1] = phi, pair_omega[k & 1] = omega, pair_p[k & 1] = p;
+        if (k & 1) {
+            float two[2] = {-1.0f, -1.0f}, one[2] = {-2.0f, -2.0f};
+            const int bits = pe_precision_fast_entry_pair(pair_phi, table, pair_p, pair_omega, two);
+            int ones = 0;
+            for (int j = 0; j < 2; j++)
+                ones |= pe_precision_fast_entry(pair_phi[j], table, pair_p[j], pair_omega[j], one + j) << j;
+            if (bits != ones || ((bits & 1) && memcmp(two, one, 4)) || ((bits & 2) && memcmp(two + 1, one + 1, 4)))
+                pair_bad++;
+        }
+        if (pe_precision_fast_entry(phi, table, p, omega, &got)) {
+            taken++;
+            if (memcmp(&got, &want, sizeof got)) {
+                if (wrong < 5)
+                    printf("  fast entry: φ %.17g p %u ω %.17g table %d: %.9g, the kernel %.9g\n", phi, p, omega, table,
+                           got, want);
+                wrong++;
+            }
+        }
+    }
+    CHECK(wrong == 0, "fast entries: %ld of %ld differ from the kernel's", wrong, taken);
+    CHECK(pair_bad == 0, "fast entries: the two-lane form differs from the scalar one on %ld pairs", pair_bad);
+    // tiny phases and tiny errors (small p) are left to the kernel: about 1 in 5 of these draws
+    CHECK(taken > tried * 3 / 4, "fast entries: only %ld of %ld certain", taken, tried);
+    printf("  fast entries: %ld of %ld certain, all equal to the kernel's\n", taken, tried);
+    float e = 0.0f;
+    CHECK(!pe_precision_fast_entry(1.0, PE_RECIPE_FLOAT64, 1, 1.0, &e), "fast entry: no float64 tables");
+    CHECK(!pe_precision_fast_entry(NAN, PE_RECIPE_FLOAT32, 1, 1.0, &e), "fast entry: NaN phase refused");
+    CHECK(!pe_precision_fast_entry(INFINITY, PE_RECIPE_FLOAT32, 1, 1.0, &e), "fast entry: ∞ refused");
+    CHECK(!pe_precision_fast_entry(0x1p40, PE_RECIPE_FLOAT32, 1, 1.0, &e), "fast entry: huge phase refused");
+    CHECK(!pe_precision_fast_entry(1.0, PE_RECIPE_FLOAT32, 1, 1.0, &e),
+          "fast entry: an error near 0 is left to the kernel");
+}
+
 int main(void) {
+    test_fast_entry();
     test_sweep();
     test_float32_pow();
     test_round_trips();

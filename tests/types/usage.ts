@@ -22,6 +22,9 @@ async function main(): Promise<void> {
   const firstCollision: number = lab.first_collision;
   const bf16 = pe.compute({ kind: 'rope_precision', offset: 15962, length: 1, recipe: 'bf16_phase' });
   const worstRow: Float32Array = bf16.row_error;
+  const sweep = pe.precisionSweep({ length: 2 ** 20, dim: 128, recipe: 'float32' });
+  const curve: Float32Array = sweep.row_error;
+  const sweepCollisions: number = sweep.collisions + sweep.first_collision;
 
   const alibi = pe.compute({ kind: 'alibi', heads: 12 });
   const slopes: Float32Array = alibi.slopes;

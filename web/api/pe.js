@@ -207,6 +207,21 @@ class PE {
   }
 
   /**
+   * The precision lab's sweep (kind `rope_precision`; web/api/kernels/precision.js, c/precision.c):
+   * of compute's result only row_error (the largest angle error of each row) and the collisions,
+   * the same numbers bit for bit, without the [length, rotary_dim/2] error, cos and sin tables,
+   * so 2^20 positions take a fraction of the time and memory: { row_error, shape: [length],
+   * collisions, first_collision, spec }. Throws PEError.
+   */
+  precisionSweep(spec) {
+    const s = normalizeSpec({ kind: 'rope_precision', ...snapshot(spec) });
+    if (s.kind !== 'rope_precision') throw new PEError('kind', `precisionSweep needs kind "rope_precision", got "${s.kind}"`);
+    const binding = KERNELS.rope_precision;
+    const result = binding.sweep(this.#context(binding.sweepArgs), s);
+    return { ...result, shape: [s.length], spec: s };
+  }
+
+  /**
    * A tiny transformer trained in WebAssembly (shared/spec-contract.md "Arena"; web/api/arena.js,
    * c/arena.h): { step(n), evaluate(length, options), positionTable(), attention(length, options),
    * free(), … }. Throws PEError on a bad spec.

@@ -46,5 +46,29 @@ export default {
         exact_inv_freq: r.scratch.slice(0, n), inv_freq: r.scratch.slice(n, 2 * n),
       };
     },
+
+    // The C arguments of pe_rope_precision_sweep in order: PE_ERR_ARG(k) → sweepArgs[k-1].
+    sweepArgs: ['row_error', 'stats', 'scratch', 'offset', ...RECIPE_FIELDS.map((f) => `recipe.${f}`), ...SPEC_ARGS],
+
+    /**
+     * The sweep (see pe.precisionSweep): row_error [length] and the collisions, exactly as
+     * compute gives them, without the [length, rotary_dim/2] tables.
+     */
+    sweep(k, s) {
+      const pairs = Math.trunc((s.dim | 0) * s.partial_rotary_factor) >> 1;
+      const ok = (v) => Number.isInteger(v) && v >= 1 && v <= PE_MAX_ELEMENTS;
+      const n = ok(pairs) ? pairs : 1;
+      const rows = ok(s.length | 0) ? s.length | 0 : 1;
+      const d = recipeDtypes(s.recipe) ?? {};
+      const r = k.run({
+        outputs: {
+          row_error: rows,
+          stats: { count: 2, type: Float64Array },
+          scratch: { count: 8 * n, type: Float64Array },   // PE_PRECISION_SWEEP_SCRATCH(n)
+        },
+      }, (p) => k.wasm.pe_rope_precision_sweep(p.row_error, p.stats, p.scratch, s.offset,
+        ...RECIPE_FIELDS.map((f) => code(d[f], f)), ...specValues(s)));
+      return { row_error: r.row_error, collisions: r.stats[0], first_collision: r.stats[1] };
+    },
   },
 };

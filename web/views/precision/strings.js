@@ -24,6 +24,11 @@ const en = {
   'precision.pos.mark': (p) => `first collision: ${p}`,
   'precision.pos.aria': 'Worst angle error of each position on a log scale, against the position. + and − zoom, arrow keys move, 0 shows everything.',
   'precision.pos.caption': (a, b) => `Worst angle error (rad) of positions ${a} to ${b}`,
+  'precision.pos.spanLabel': 'Positions shown',
+  'precision.pos.spanTable': (n) => `the table's ${n} rows`,
+  'precision.pos.spanCount': (power, n) => `${power} = ${n} around them`,
+  'precision.pos.spanDynamic': 'Dynamic NTK rescales the frequencies with the length: a wider window would be another spec, so this view shows the table\'s rows.',
+  'precision.pos.sweepMs': (ms) => `computed in ${ms} ms (error curve and collisions only, without the tables)`,
 
   // --- error by pair
   'precision.pair.title': 'Error by pair at one position',
@@ -148,6 +153,11 @@ const ko = {
   'precision.pos.mark': (p) => `첫 충돌: ${p}`,
   'precision.pos.aria': '위치마다 가장 큰 각도 오차를 로그 눈금으로 그린 그래프. + 와 − 로 확대·축소, 화살표 키로 이동, 0 으로 전체 보기.',
   'precision.pos.caption': (a, b) => `위치 ${a}부터 ${b}까지의 가장 큰 각도 오차 (라디안)`,
+  'precision.pos.spanLabel': '보여 줄 위치',
+  'precision.pos.spanTable': (n) => `표의 ${n}행`,
+  'precision.pos.spanCount': (power, n) => `그 주변 ${power} = ${n}개`,
+  'precision.pos.spanDynamic': 'dynamic NTK는 길이에 따라 주파수를 다시 정하므로, 구간을 넓히면 다른 설정이 됩니다. 그래서 이 그래프는 표의 행만 보여 줍니다.',
+  'precision.pos.sweepMs': (ms) => `${ms}ms 만에 계산 (표 없이 오차 곡선과 충돌만)`,
 
   // --- 쌍별 오차
   'precision.pair.title': '한 위치에서 쌍별 오차',
