@@ -217,37 +217,85 @@ static void matmul_forward_simd(float *out, const float *inp, const float *w, co
     gemm_simd(out, inp, w, bias, 0, n, ic, oc);
 }
 
+// Rows of inp and dout per block of the dw sum (32 rows of dout at OC = 128: 16 KB).
+#define DW_ROWS 32
+
 static void matmul_backward_simd(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
                                  const float *w, float *scratch, int32_t n, int32_t ic, int32_t oc) {
     // dinp = dinp + dout[N, OC]·wᵀ[OC, IC], wᵀ transposed into scratch first.
     for (int32_t c = 0; c < ic; c++)
         for (int32_t o = 0; o < oc; o++) scratch[(size_t)o * ic + c] = w[(size_t)c * oc + o];
     gemm_simd(dinp, dout, scratch, dinp, ic, n, oc, ic);
-    // dw[c, o] = dw + Σ_r inp[r, c]·dout[r, o], r in order: row blocks of 4 over c, the sum over r.
     const int32_t oc8 = oc & ~7, oc4 = oc & ~3;
-    for (int32_t c0 = 0; c0 < ic; c0 += 4) {
-        const int32_t rows = ic - c0 < 4 ? ic - c0 : 4;
-        for (int32_t j = 0; j < oc4; j += (j < oc8 ? 8 : 4)) {
-            const int32_t wide = j < oc8;
-            v128_t acc[4][2];
-            for (int32_t r = 0; r < 4; r++) {
-                const float *in = dw + (size_t)(c0 + (r < rows ? r : 0)) * oc + j;
-                acc[r][0] = wasm_v128_load(in);
-                acc[r][1] = wide ? wasm_v128_load(in + 4) : acc[r][0];
-            }
-            for (int32_t t = 0; t < n; t++) {
-                const float *x = inp + (size_t)t * ic + c0;
-                const float *d = dout + (size_t)t * oc + j;
-                const v128_t d0 = wasm_v128_load(d), d1 = wide ? wasm_v128_load(d + 4) : d0;
-                for (int32_t r = 0; r < 4; r++) {
-                    const v128_t s = wasm_v128_load32_splat(x + (r < rows ? r : 0));
-                    acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(s, d0));
-                    acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(s, d1));
+    // dw[c, o] = dw + Σ_r inp[r, c]·dout[r, o], r in order: 4×8 register tiles over (c, o), the
+    // sum over r in blocks of DW_ROWS rows (the block's inp and dout rows stay in L1 while every
+    // tile passes over them; a tile's partial sums go back to dw between blocks, which leaves each
+    // element's sequence of float32 additions, and so its bits, unchanged).
+    for (int32_t t0 = 0; t0 < n; t0 += DW_ROWS) {
+        const int32_t t1 = n - t0 < DW_ROWS ? n : t0 + DW_ROWS;
+        for (int32_t c0 = 0; c0 < ic; c0 += 4) {
+            const int32_t rows = ic - c0 < 4 ? ic - c0 : 4;
+            if (rows == 4) {
+                float *w0 = dw + (size_t)c0 * oc, *w1 = w0 + oc, *w2 = w1 + oc, *w3 = w2 + oc;
+                int32_t j = 0;
+                for (; j < oc8; j += 8) {
+                    v128_t a00 = wasm_v128_load(w0 + j), a01 = wasm_v128_load(w0 + j + 4);
+                    v128_t a10 = wasm_v128_load(w1 + j), a11 = wasm_v128_load(w1 + j + 4);
+                    v128_t a20 = wasm_v128_load(w2 + j), a21 = wasm_v128_load(w2 + j + 4);
+                    v128_t a30 = wasm_v128_load(w3 + j), a31 = wasm_v128_load(w3 + j + 4);
+                    const float *x = inp + (size_t)t0 * ic + c0;
+                    const float *d = dout + (size_t)t0 * oc + j;
+                    for (int32_t t = t0; t < t1; t++, x += ic, d += oc) {
+                        const v128_t d0 = wasm_v128_load(d), d1 = wasm_v128_load(d + 4);
+                        const v128_t s0 = wasm_v128_load32_splat(x), s1 = wasm_v128_load32_splat(x + 1);
+                        const v128_t s2 = wasm_v128_load32_splat(x + 2), s3 = wasm_v128_load32_splat(x + 3);
+                        a00 = wasm_f32x4_add(a00, wasm_f32x4_mul(s0, d0));
+                        a01 = wasm_f32x4_add(a01, wasm_f32x4_mul(s0, d1));
+                        a10 = wasm_f32x4_add(a10, wasm_f32x4_mul(s1, d0));
+                        a11 = wasm_f32x4_add(a11, wasm_f32x4_mul(s1, d1));
+                        a20 = wasm_f32x4_add(a20, wasm_f32x4_mul(s2, d0));
+                        a21 = wasm_f32x4_add(a21, wasm_f32x4_mul(s2, d1));
+                        a30 = wasm_f32x4_add(a30, wasm_f32x4_mul(s3, d0));
+                        a31 = wasm_f32x4_add(a31, wasm_f32x4_mul(s3, d1));
+                    }
+                    wasm_v128_store(w0 + j, a00);
+                    wasm_v128_store(w0 + j + 4, a01);
+                    wasm_v128_store(w1 + j, a10);
+                    wasm_v128_store(w1 + j + 4, a11);
+                    wasm_v128_store(w2 + j, a20);
+                    wasm_v128_store(w2 + j + 4, a21);
+                    wasm_v128_store(w3 + j, a30);
+                    wasm_v128_store(w3 + j + 4, a31);
                 }
-            }
-            for (int32_t r = 0; r < rows; r++) {
-                wasm_v128_store(dw + (size_t)(c0 + r) * oc + j, acc[r][0]);
-                if (wide) wasm_v128_store(dw + (size_t)(c0 + r) * oc + j + 4, acc[r][1]);
+                if (j < oc4) {
+                    v128_t a0 = wasm_v128_load(w0 + j), a1 = wasm_v128_load(w1 + j);
+                    v128_t a2 = wasm_v128_load(w2 + j), a3 = wasm_v128_load(w3 + j);
+                    const float *x = inp + (size_t)t0 * ic + c0;
+                    const float *d = dout + (size_t)t0 * oc + j;
+                    for (int32_t t = t0; t < t1; t++, x += ic, d += oc) {
+                        const v128_t d0 = wasm_v128_load(d);
+                        a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_v128_load32_splat(x), d0));
+                        a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wasm_v128_load32_splat(x + 1), d0));
+                        a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(wasm_v128_load32_splat(x + 2), d0));
+                        a3 = wasm_f32x4_add(a3, wasm_f32x4_mul(wasm_v128_load32_splat(x + 3), d0));
+                    }
+                    wasm_v128_store(w0 + j, a0);
+                    wasm_v128_store(w1 + j, a1);
+                    wasm_v128_store(w2 + j, a2);
+                    wasm_v128_store(w3 + j, a3);
+                }
+            } else {
+                // the last 1 .. 3 rows of dw: one row at a time, 4 columns at a time
+                for (int32_t r = 0; r < rows; r++) {
+                    float *wr = dw + (size_t)(c0 + r) * oc;
+                    for (int32_t j = 0; j < oc4; j += 4) {
+                        v128_t a = wasm_v128_load(wr + j);
+                        for (int32_t t = t0; t < t1; t++)
+                            a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_v128_load32_splat(inp + (size_t)t * ic + c0 + r),
+                                                                 wasm_v128_load(dout + (size_t)t * oc + j)));
+                        wasm_v128_store(wr + j, a);
+                    }
+                }
             }
         }
     }
@@ -433,14 +481,6 @@ static void gather_scalar(float *y, const float *w, const float *rows, size_t st
 }
 
 #if PE_HAVE_SIMD
-static inline void axpy_simd(float *y, float a, const float *x, int32_t n) {
-    const v128_t av = wasm_f32x4_splat(a);
-    const int32_t n4 = n & ~3;
-    for (int32_t i = 0; i < n4; i += 4)
-        wasm_v128_store(y + i, wasm_f32x4_add(wasm_v128_load(y + i), wasm_f32x4_mul(av, wasm_v128_load(x + i))));
-    for (int32_t i = n4; i < n; i++) y[i] += a * x[i];
-}
-
 // out[j] = dot_scalar(q, key j) for the keys j < n stored as the columns of kt [hs, ldt] (see
 // transpose_head): four keys at a time, lane l holding key j + l, with dot_scalar's four partial
 // sums (index mod 4) combined as (s0 + s1) + (s2 + s3), then the remaining indices in order; the
@@ -548,11 +588,39 @@ static void gather_simd(float *y, const float *w, const float *rows, size_t stri
         y[x] = a;
     }
 }
-#define AXPY(simd, y, a, x, n) ((simd) ? axpy_simd(y, a, x, n) : axpy_scalar(y, a, x, n))
+// y[x] += Σ_k w[k·wstride]·rows[k·stride + x] for x < hs, k = 0 .. n − 1 in order: gather_simd
+// with strided weights (a column of the attention weights). Per element of y the same sequence
+// of float32 additions as n axpy_scalar calls in k order.
+static void gather_col_simd(float *y, const float *w, size_t wstride, const float *rows, size_t stride, int32_t n,
+                            int32_t hs) {
+    int32_t x = 0;
+    for (; x + 8 <= hs; x += 8) {
+        v128_t a0 = wasm_v128_load(y + x), a1 = wasm_v128_load(y + x + 4);
+        for (int32_t k = 0; k < n; k++) {
+            const v128_t wk = wasm_v128_load32_splat(w + (size_t)k * wstride);
+            const float *r = rows + (size_t)k * stride + x;
+            a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wk, wasm_v128_load(r)));
+            a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wk, wasm_v128_load(r + 4)));
+        }
+        wasm_v128_store(y + x, a0);
+        wasm_v128_store(y + x + 4, a1);
+    }
+    for (; x + 4 <= hs; x += 4) {
+        v128_t a0 = wasm_v128_load(y + x);
+        for (int32_t k = 0; k < n; k++)
+            a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_v128_load32_splat(w + (size_t)k * wstride),
+                                                   wasm_v128_load(rows + (size_t)k * stride + x)));
+        wasm_v128_store(y + x, a0);
+    }
+    for (; x < hs; x++) {
+        float a = y[x];
+        for (int32_t k = 0; k < n; k++) a += w[(size_t)k * wstride] * rows[(size_t)k * stride + x];
+        y[x] = a;
+    }
+}
 #define GATHER(simd, y, w, rows, stride, n, hs) \
     ((simd) ? gather_simd(y, w, rows, stride, n, hs) : gather_scalar(y, w, rows, stride, n, hs))
 #else
-#define AXPY(simd, y, a, x, n) ((void)(simd), axpy_scalar(y, a, x, n))
 #define GATHER(simd, y, w, rows, stride, n, hs) ((void)(simd), gather_scalar(y, w, rows, stride, n, hs))
 #endif
 
@@ -624,8 +692,15 @@ static void attention_forward(float *out, float *att, float *kt, const float *qk
         }
 }
 
-// dqkv[B, T, 3C] += the gradient through attention_forward; datt: [T] scratch, vt: [hs,
-// head_ldt(T)] scratch; dbias (t5): [H, 2T − 1] += dscore summed over the pairs of each r = j − i.
+// dqkv[B, T, 3C] += the gradient through attention_forward; datt: [T, T] scratch (the scalar
+// reference uses its first row), vt: [hs, head_ldt(T)] scratch; dbias (t5): [H, 2T − 1] += dscore
+// summed over the pairs of each r = j − i.
+//
+// The scalar reference goes query by query: for query i it adds w_ij·dout_i to dv_j and g_ij·q_i to
+// dk_j for every key j. The SIMD path first computes every query's g_i· (keeping the rows in datt),
+// then goes key by key: dv_j += Σ_i w_ij·dout_i and dk_j += Σ_i g_ij·q_i over the queries i that see
+// key j, in ascending i, in registers. Each element of dv and dk receives the same float32
+// additions in the same order (ascending i) either way, so the bits agree.
 static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt, const float *dout, const float *qkv,
                                const float *att, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal,
                                int32_t simd) {
@@ -633,11 +708,40 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
     const float scale = 1.0f / sqrtf((float)hs);
     (void)vt;
     (void)ldt;
+    (void)simd;
     for (int32_t bb = 0; bb < b; bb++)
         for (int32_t hh = 0; hh < h; hh++) {
             const float *values = qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs;   // value j: values + j·3C
+            const float *keys = qkv + (size_t)bb * t * 3 * c + c + hh * hs;
 #if PE_HAVE_SIMD
-            if (simd) transpose_head(vt, ldt, values, (size_t)3 * c, hs, t);
+            if (simd) {
+                transpose_head(vt, ldt, values, (size_t)3 * c, hs, t);
+                for (int32_t i = 0; i < t; i++) {
+                    const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
+                    const float *d = dout + ((size_t)bb * t + i) * c + hh * hs;
+                    float *g = datt + (size_t)i * t;
+                    const int32_t end = causal ? i + 1 : t;
+                    dots_simd(g, d, vt, ldt, hs, end);   // dw_j = dout_i·v_j
+                    float dot = 0.0f;
+                    for (int32_t j = 0; j < end; j++) dot += row[j] * g[j];
+                    for (int32_t j = 0; j < end; j++) {
+                        const float ds = row[j] * (g[j] - dot);
+                        if (dbias != NULL) dbias[(size_t)hh * width + (j - i + t - 1)] += ds;
+                        g[j] = ds * scale;
+                    }
+                    GATHER(simd, dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs, g, keys, (size_t)3 * c, end, hs);
+                }
+                for (int32_t j = 0; j < t; j++) {
+                    const int32_t first = causal ? j : 0;   // the queries that see key j: i ≥ first
+                    float *dk = dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
+                    const float *w = att + (((size_t)bb * h + hh) * t + first) * t + j;
+                    gather_col_simd(dk + c, w, (size_t)t, dout + ((size_t)bb * t + first) * c + hh * hs, (size_t)c,
+                                    t - first, hs);
+                    gather_col_simd(dk, datt + (size_t)first * t + j, (size_t)t,
+                                    qkv + ((size_t)bb * t + first) * 3 * c + hh * hs, (size_t)3 * c, t - first, hs);
+                }
+                continue;
+            }
 #endif
             for (int32_t i = 0; i < t; i++) {
                 const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
@@ -646,18 +750,11 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
                 float *dq = dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
                 const int32_t end = causal ? i + 1 : t;
                 // out_i = Σ_j w_j v_j: dw_j = dout_i·v_j, dv_j += w_j·dout_i
-#if PE_HAVE_SIMD
-                if (simd) {
-                    dots_simd(datt, d, vt, ldt, hs, end);
-                } else
-#endif
-                {
-                    for (int32_t j = 0; j < end; j++) datt[j] = dot_scalar(d, values + (size_t)j * 3 * c, hs);
-                }
+                for (int32_t j = 0; j < end; j++) datt[j] = dot_scalar(d, values + (size_t)j * 3 * c, hs);
                 float dot = 0.0f;
                 for (int32_t j = 0; j < end; j++) {
                     float *dv = dqkv + ((size_t)bb * t + j) * 3 * c + 2 * c + hh * hs;
-                    AXPY(simd, dv, row[j], d, hs);
+                    axpy_scalar(dv, row[j], d, hs);
                     dot += row[j] * datt[j];
                 }
                 // softmax: ds_j = w_j·(dw_j − Σ_k w_k dw_k); score = scale·q·k + bias
@@ -667,9 +764,9 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
                     if (dbias != NULL) dbias[(size_t)hh * width + (j - i + t - 1)] += ds;
                     const float g = ds * scale;
                     datt[j] = g;
-                    AXPY(simd, dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs, g, q, hs);
+                    axpy_scalar(dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs, g, q, hs);
                 }
-                GATHER(simd, dq, datt, qkv + (size_t)bb * t * 3 * c + c + hh * hs, (size_t)3 * c, end, hs);
+                gather_scalar(dq, datt, keys, (size_t)3 * c, end, hs);
             }
         }
 }
@@ -770,7 +867,7 @@ int64_t pe_arena_acts_layout(pe_arena_acts *a, float *base, int32_t L, int32_t C
         take(&a->dres, base, &at, btc);
         take(&a->dln, base, &at, btc);
         take(&a->dqkv, base, &at, 3 * btc);
-        take(&a->datt, base, &at, T);
+        take(&a->datt, base, &at, (int64_t)T * T);
         take(&a->datty, base, &at, btc);
         take(&a->dfch, base, &at, 4 * btc);
         take(&a->dfch_gelu, base, &at, 4 * btc);
