@@ -191,6 +191,7 @@ export default {
     let accPlot = null;
     let mod = null;
     let drawTimer = 0;
+    let tableJob = null; // a learned table that arrived since the last draw
     let clock = 0;
     let attReq = 0;
     let attPicked = false;
@@ -279,7 +280,7 @@ export default {
       runner = r;
       runner.onUpdate = (job, what) => {
         if (destroyed) return;
-        if (what === 'table' && job) drawTable(job);
+        if (what === 'table' && job) tableJob = job; // drawn with the rest (draw), so all show the same moment
         if (what === 'finished' || what === 'state') syncButtons();
         if (!runner.running && drawTimer) {
           // A stop or the end is drawn at once, not after a long while-running wait.
@@ -311,6 +312,7 @@ export default {
       attPicked = false;
       attCard.hidden = true;
       tableCard.hidden = true; // until the learned table's first rows arrive (drawTable)
+      tableJob = null;
       runner.start(settings);
       showNotice();
       setupAttention();
@@ -346,6 +348,7 @@ export default {
       runner = null;
       kept = null;
       attReq += 1;
+      tableJob = null;
       root.dataset.state = 'idle';
       tableCard.hidden = true;
       attCard.hidden = true;
@@ -369,6 +372,8 @@ export default {
 
     function draw() {
       const t0 = performance.now();
+      if (tableJob) drawTable(tableJob);
+      tableJob = null;
       drawStatus();
       drawJobsTable();
       drawLoss();
