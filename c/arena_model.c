@@ -346,47 +346,147 @@ const pe_arena_ops *pe_arena_ops_default(void) {
 
 #define LN_EPS 1e-5f
 
+// The row sums (mean, variance, and the backward's two means) are taken as four partial sums
+// (index mod 4) over the first c & ~3 entries, combined as (s0 + s1) + (s2 + s3), then the
+// remaining entries in order: a SIMD accumulator's lanes are exactly those partial sums, so the
+// SIMD twin (simd = 1) writes the scalar loops' bits. Elementwise steps: same operations in the
+// same order in both.
+
+// Σ_i x[i]·y[i] (y NULL: Σ x[i]) in the order above.
+static inline float sum4_scalar(const float *x, const float *y, int32_t n) {
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    const int32_t n4 = n & ~3;
+    for (int32_t i = 0; i < n4; i += 4) {
+        s0 += y != NULL ? x[i] * y[i] : x[i];
+        s1 += y != NULL ? x[i + 1] * y[i + 1] : x[i + 1];
+        s2 += y != NULL ? x[i + 2] * y[i + 2] : x[i + 2];
+        s3 += y != NULL ? x[i + 3] * y[i + 3] : x[i + 3];
+    }
+    float r = (s0 + s1) + (s2 + s3);
+    for (int32_t i = n4; i < n; i++) r += y != NULL ? x[i] * y[i] : x[i];
+    return r;
+}
+
+#if PE_HAVE_SIMD
+static inline float lanes_sum(v128_t v) {
+    return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
+           (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
+}
+#endif
+
 // out[BT, C] = (x − mean)·rstd·w + b; mean, rstd: [BT] kept for the backward pass.
+// xc: [C] scratch (x − mean of one row).
 static void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
-                              int32_t bt, int32_t c) {
+                              float *xc, int32_t bt, int32_t c, int32_t simd) {
+    const int32_t c4 = c & ~3;
+    (void)simd;
+    (void)c4;
     for (int32_t r = 0; r < bt; r++) {
         const float *x = inp + (size_t)r * c;
-        float m = 0.0f;
-        for (int32_t i = 0; i < c; i++) m += x[i];
-        m /= (float)c;
-        float var = 0.0f;
-        for (int32_t i = 0; i < c; i++) var += (x[i] - m) * (x[i] - m);
-        var /= (float)c;
-        const float s = 1.0f / sqrtf(var + LN_EPS);
         float *o = out + (size_t)r * c;
-        for (int32_t i = 0; i < c; i++) o[i] = (x[i] - m) * s * w[i] + b[i];
+#if PE_HAVE_SIMD
+        if (simd) {
+            v128_t acc = wasm_f32x4_splat(0.0f);
+            for (int32_t i = 0; i < c4; i += 4) acc = wasm_f32x4_add(acc, wasm_v128_load(x + i));
+            float m = lanes_sum(acc);
+            for (int32_t i = c4; i < c; i++) m += x[i];
+            m /= (float)c;
+            const v128_t mv = wasm_f32x4_splat(m);
+            acc = wasm_f32x4_splat(0.0f);
+            for (int32_t i = 0; i < c4; i += 4) {
+                const v128_t d = wasm_f32x4_sub(wasm_v128_load(x + i), mv);
+                wasm_v128_store(xc + i, d);
+                acc = wasm_f32x4_add(acc, wasm_f32x4_mul(d, d));
+            }
+            float var = lanes_sum(acc);
+            for (int32_t i = c4; i < c; i++) {
+                xc[i] = x[i] - m;
+                var += xc[i] * xc[i];
+            }
+            var /= (float)c;
+            const float s = 1.0f / sqrtf(var + LN_EPS);
+            const v128_t sv = wasm_f32x4_splat(s);
+            for (int32_t i = 0; i < c4; i += 4)
+                wasm_v128_store(o + i, wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(xc + i), sv),
+                                                                     wasm_v128_load(w + i)),
+                                                      wasm_v128_load(b + i)));
+            for (int32_t i = c4; i < c; i++) o[i] = xc[i] * s * w[i] + b[i];
+            mean[r] = m;
+            rstd[r] = s;
+            continue;
+        }
+#endif
+        const float m = sum4_scalar(x, NULL, c) / (float)c;
+        for (int32_t i = 0; i < c; i++) xc[i] = x[i] - m;
+        const float var = sum4_scalar(xc, xc, c) / (float)c;
+        const float s = 1.0f / sqrtf(var + LN_EPS);
+        for (int32_t i = 0; i < c; i++) o[i] = xc[i] * s * w[i] + b[i];
         mean[r] = m;
         rstd[r] = s;
     }
 }
 
 // dinp += ((dout·w) − mean(dout·w) − n̂·mean(dout·w·n̂))·rstd, dw += n̂·dout, db += dout.
+// scratch: [2C] (n̂ and dout·w of one row).
 static void layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
-                               const float *mean, const float *rstd, int32_t bt, int32_t c) {
+                               const float *mean, const float *rstd, float *scratch, int32_t bt, int32_t c,
+                               int32_t simd) {
+    float *norm = scratch, *dnorm = scratch + c;
+    const int32_t c4 = c & ~3;
+    (void)simd;
+    (void)c4;
     for (int32_t r = 0; r < bt; r++) {
         const float *d = dout + (size_t)r * c, *x = inp + (size_t)r * c;
         float *di = dinp + (size_t)r * c;
         const float m = mean[r], s = rstd[r];
-        float dnorm_mean = 0.0f, dnorm_norm_mean = 0.0f;
-        for (int32_t i = 0; i < c; i++) {
-            const float norm = (x[i] - m) * s;
-            const float dnorm = w[i] * d[i];
-            dnorm_mean += dnorm;
-            dnorm_norm_mean += dnorm * norm;
+#if PE_HAVE_SIMD
+        if (simd) {
+            const v128_t mv = wasm_f32x4_splat(m), sv = wasm_f32x4_splat(s);
+            v128_t a1 = wasm_f32x4_splat(0.0f), a2 = a1;
+            for (int32_t i = 0; i < c4; i += 4) {
+                const v128_t n = wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(x + i), mv), sv);
+                const v128_t dn = wasm_f32x4_mul(wasm_v128_load(w + i), wasm_v128_load(d + i));
+                wasm_v128_store(norm + i, n);
+                wasm_v128_store(dnorm + i, dn);
+                a1 = wasm_f32x4_add(a1, dn);
+                a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(dn, n));
+            }
+            float dnorm_mean = lanes_sum(a1), dnorm_norm_mean = lanes_sum(a2);
+            for (int32_t i = c4; i < c; i++) {
+                norm[i] = (x[i] - m) * s;
+                dnorm[i] = w[i] * d[i];
+                dnorm_mean += dnorm[i];
+                dnorm_norm_mean += dnorm[i] * norm[i];
+            }
+            dnorm_mean /= (float)c;
+            dnorm_norm_mean /= (float)c;
+            const v128_t dmv = wasm_f32x4_splat(dnorm_mean), dnmv = wasm_f32x4_splat(dnorm_norm_mean);
+            for (int32_t i = 0; i < c4; i += 4) {
+                const v128_t dv = wasm_v128_load(d + i), n = wasm_v128_load(norm + i);
+                wasm_v128_store(db + i, wasm_f32x4_add(wasm_v128_load(db + i), dv));
+                wasm_v128_store(dw + i, wasm_f32x4_add(wasm_v128_load(dw + i), wasm_f32x4_mul(n, dv)));
+                const v128_t t =
+                    wasm_f32x4_sub(wasm_f32x4_sub(wasm_v128_load(dnorm + i), dmv), wasm_f32x4_mul(n, dnmv));
+                wasm_v128_store(di + i, wasm_f32x4_add(wasm_v128_load(di + i), wasm_f32x4_mul(t, sv)));
+            }
+            for (int32_t i = c4; i < c; i++) {
+                db[i] += d[i];
+                dw[i] += norm[i] * d[i];
+                di[i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * s;
+            }
+            continue;
         }
-        dnorm_mean /= (float)c;
-        dnorm_norm_mean /= (float)c;
+#endif
         for (int32_t i = 0; i < c; i++) {
-            const float norm = (x[i] - m) * s;
-            const float dnorm = w[i] * d[i];
+            norm[i] = (x[i] - m) * s;
+            dnorm[i] = w[i] * d[i];
+        }
+        const float dnorm_mean = sum4_scalar(dnorm, NULL, c) / (float)c;
+        const float dnorm_norm_mean = sum4_scalar(dnorm, norm, c) / (float)c;
+        for (int32_t i = 0; i < c; i++) {
             db[i] += d[i];
-            dw[i] += norm * d[i];
-            di[i] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+            dw[i] += norm[i] * d[i];
+            di[i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * s;
         }
     }
 }
@@ -841,7 +941,8 @@ int64_t pe_arena_acts_layout(pe_arena_acts *a, float *base, int32_t L, int32_t C
     take(&slot, base, &at, bt);
     a->targets = base != NULL ? (int32_t *)(void *)slot : NULL;
     take(&a->encoded, base, &at, btc);
-    take(&a->kt, base, &at, (int64_t)(C / H) * ((T + 3) & ~3));
+    const int64_t head_t = (int64_t)(C / H) * ((T + 3) & ~3);
+    take(&a->kt, base, &at, head_t > 2 * (int64_t)C ? head_t : 2 * (int64_t)C);
     for (int32_t l = 0; l < L; l++) {
         take(&a->ln1[l], base, &at, btc);
         take(&a->ln1_mean[l], base, &at, bt);
@@ -897,19 +998,21 @@ float pe_arena_forward(const pe_arena_model *m, const pe_arena_params *p, pe_are
     for (int32_t l = 0; l < L; l++) {
         const pe_arena_layer *w = &p->layer[l];
         const float *residual = l == 0 ? a->encoded : a->res3[l - 1];
-        layernorm_forward(a->ln1[l], a->ln1_mean[l], a->ln1_rstd[l], residual, w->ln1w, w->ln1b, BT, C);
+        layernorm_forward(a->ln1[l], a->ln1_mean[l], a->ln1_rstd[l], residual, w->ln1w, w->ln1b, a->kt, BT, C,
+                          ops->simd);
         ops->matmul_forward(a->qkv[l], a->ln1[l], w->qkvw, w->qkvb, BT, C, 3 * C);
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->qkv[l], m->rope_cos, m->rope_sin, B, T, C, H, 0);
         attention_forward(a->atty[l], a->att[l], a->kt, a->qkv[l], bias, B, T, C, H, m->causal, ops->simd);
         ops->matmul_forward(a->res2[l], a->atty[l], w->attprojw, w->attprojb, BT, C, C);
         for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res2[l][i] += residual[i];
-        layernorm_forward(a->ln2[l], a->ln2_mean[l], a->ln2_rstd[l], a->res2[l], w->ln2w, w->ln2b, BT, C);
+        layernorm_forward(a->ln2[l], a->ln2_mean[l], a->ln2_rstd[l], a->res2[l], w->ln2w, w->ln2b, a->kt, BT, C,
+                          ops->simd);
         ops->matmul_forward(a->fch[l], a->ln2[l], w->fcw, w->fcb, BT, C, 4 * C);
         ops->gelu_forward(a->fch_gelu[l], a->fch[l], a->fch[l], BT * 4 * C);   // fch ← gelu'
         ops->matmul_forward(a->res3[l], a->fch_gelu[l], w->fcprojw, w->fcprojb, BT, 4 * C, C);
         for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res3[l][i] += a->res2[l][i];
     }
-    layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3[L - 1], p->lnfw, p->lnfb, BT, C);
+    layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3[L - 1], p->lnfw, p->lnfb, a->kt, BT, C, ops->simd);
     ops->matmul_forward(a->probs, a->lnf, p->headw, p->headb, BT, C, V);
     return crossentropy_forward(a->probs, a->losses, a->targets, BT, V);
 }
@@ -923,7 +1026,8 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
     memset(a->dln, 0, sizeof(float) * btc);
     memset(a->dres, 0, sizeof(float) * btc);
     ops->matmul_backward(a->dln, g->headw, g->headb, a->dlogits, a->lnf, p->headw, a->scratch, BT, C, V);
-    layernorm_backward(a->dres, g->lnfw, g->lnfb, a->dln, a->res3[L - 1], p->lnfw, a->lnf_mean, a->lnf_rstd, BT, C);
+    layernorm_backward(a->dres, g->lnfw, g->lnfb, a->dln, a->res3[L - 1], p->lnfw, a->lnf_mean, a->lnf_rstd, a->kt, BT,
+                       C, ops->simd);
     if (m->encoding == PE_ARENA_T5) memset(m->dbias, 0, sizeof(float) * (size_t)H * (2 * T - 1));
     for (int32_t l = L - 1; l >= 0; l--) {
         const pe_arena_layer *w = &p->layer[l], *gw = &g->layer[l];
@@ -936,8 +1040,8 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
         ops->gelu_backward(a->dfch, a->fch[l], a->dfch_gelu, BT * 4 * C);   // fch holds gelu'
         memset(a->dln, 0, sizeof(float) * btc);
         ops->matmul_backward(a->dln, gw->fcw, gw->fcb, a->dfch, a->ln2[l], w->fcw, a->scratch, BT, C, 4 * C);
-        layernorm_backward(a->dres, gw->ln2w, gw->ln2b, a->dln, a->res2[l], w->ln2w, a->ln2_mean[l], a->ln2_rstd[l], BT,
-                           C);
+        layernorm_backward(a->dres, gw->ln2w, gw->ln2b, a->dln, a->res2[l], w->ln2w, a->ln2_mean[l], a->ln2_rstd[l],
+                           a->kt, BT, C, ops->simd);
         // dres = d res2 → attention block
         memset(a->datty, 0, sizeof(float) * btc);
         ops->matmul_backward(a->datty, gw->attprojw, gw->attprojb, a->dres, a->atty[l], w->attprojw, a->scratch, BT, C,
@@ -948,8 +1052,8 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->dqkv, m->rope_cos, m->rope_sin, B, T, C, H, 1);
         memset(a->dln, 0, sizeof(float) * btc);
         ops->matmul_backward(a->dln, gw->qkvw, gw->qkvb, a->dqkv, a->ln1[l], w->qkvw, a->scratch, BT, C, 3 * C);
-        layernorm_backward(a->dres, gw->ln1w, gw->ln1b, a->dln, residual, w->ln1w, a->ln1_mean[l], a->ln1_rstd[l], BT,
-                           C);
+        layernorm_backward(a->dres, gw->ln1w, gw->ln1b, a->dln, residual, w->ln1w, a->ln1_mean[l], a->ln1_rstd[l],
+                           a->kt, BT, C, ops->simd);
         // dres = d residual (the layer's input)
     }
     encoder_backward(g->wte, m->encoding == PE_ARENA_LEARNED ? g->wpe : NULL, m->wpe_rows, a->dres, a->tokens, B, T, C);
