@@ -216,7 +216,8 @@ typedef struct {
     // p −= step_size·m / (√v / bc2_sqrt + ε).
     void (*adamw)(float *p, float *m, float *v, const float *g, int32_t n, float decay, float step_size,
                   float bc2_sqrt);
-    // 1: the attention's short dot products, updates and exps use their SIMD twins (same bits).
+    // 1: the attention's short dot products, updates and exps, and LayerNorm, use their SIMD twins
+    // (same bits).
     int32_t simd;
 } pe_arena_ops;
 
@@ -256,7 +257,8 @@ typedef struct {
     int32_t B, T;
     int32_t *tokens, *targets;   // [B, T]
     float *encoded;              // [B, T, C]   the input of layer 0
-    float *kt;                   // [hs, T rounded up to 4] scratch: one head's keys or values, transposed
+    float *kt;                   // scratch: one head's keys or values transposed [hs, T rounded up to 4],
+                                 // or LayerNorm's rows [2C] (the larger)
     float *ln1[PE_ARENA_MAX_LAYERS], *ln1_mean[PE_ARENA_MAX_LAYERS], *ln1_rstd[PE_ARENA_MAX_LAYERS];
     float *qkv[PE_ARENA_MAX_LAYERS];    // [B, T, 3C]  after RoPE
     float *att[PE_ARENA_MAX_LAYERS];    // [B, H, T, T] softmax weights

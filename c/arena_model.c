@@ -217,37 +217,85 @@ static void matmul_forward_simd(float *out, const float *inp, const float *w, co
     gemm_simd(out, inp, w, bias, 0, n, ic, oc);
 }
 
+// Rows of inp and dout per block of the dw sum (32 rows of dout at OC = 128: 16 KB).
+#define DW_ROWS 32
+
 static void matmul_backward_simd(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
                                  const float *w, float *scratch, int32_t n, int32_t ic, int32_t oc) {
     // dinp = dinp + dout[N, OC]·wᵀ[OC, IC], wᵀ transposed into scratch first.
     for (int32_t c = 0; c < ic; c++)
         for (int32_t o = 0; o < oc; o++) scratch[(size_t)o * ic + c] = w[(size_t)c * oc + o];
     gemm_simd(dinp, dout, scratch, dinp, ic, n, oc, ic);
-    // dw[c, o] = dw + Σ_r inp[r, c]·dout[r, o], r in order: row blocks of 4 over c, the sum over r.
     const int32_t oc8 = oc & ~7, oc4 = oc & ~3;
-    for (int32_t c0 = 0; c0 < ic; c0 += 4) {
-        const int32_t rows = ic - c0 < 4 ? ic - c0 : 4;
-        for (int32_t j = 0; j < oc4; j += (j < oc8 ? 8 : 4)) {
-            const int32_t wide = j < oc8;
-            v128_t acc[4][2];
-            for (int32_t r = 0; r < 4; r++) {
-                const float *in = dw + (size_t)(c0 + (r < rows ? r : 0)) * oc + j;
-                acc[r][0] = wasm_v128_load(in);
-                acc[r][1] = wide ? wasm_v128_load(in + 4) : acc[r][0];
-            }
-            for (int32_t t = 0; t < n; t++) {
-                const float *x = inp + (size_t)t * ic + c0;
-                const float *d = dout + (size_t)t * oc + j;
-                const v128_t d0 = wasm_v128_load(d), d1 = wide ? wasm_v128_load(d + 4) : d0;
-                for (int32_t r = 0; r < 4; r++) {
-                    const v128_t s = wasm_v128_load32_splat(x + (r < rows ? r : 0));
-                    acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(s, d0));
-                    acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(s, d1));
+    // dw[c, o] = dw + Σ_r inp[r, c]·dout[r, o], r in order: 4×8 register tiles over (c, o), the
+    // sum over r in blocks of DW_ROWS rows (the block's inp and dout rows stay in L1 while every
+    // tile passes over them; a tile's partial sums go back to dw between blocks, which leaves each
+    // element's sequence of float32 additions, and so its bits, unchanged).
+    for (int32_t t0 = 0; t0 < n; t0 += DW_ROWS) {
+        const int32_t t1 = n - t0 < DW_ROWS ? n : t0 + DW_ROWS;
+        for (int32_t c0 = 0; c0 < ic; c0 += 4) {
+            const int32_t rows = ic - c0 < 4 ? ic - c0 : 4;
+            if (rows == 4) {
+                float *w0 = dw + (size_t)c0 * oc, *w1 = w0 + oc, *w2 = w1 + oc, *w3 = w2 + oc;
+                int32_t j = 0;
+                for (; j < oc8; j += 8) {
+                    v128_t a00 = wasm_v128_load(w0 + j), a01 = wasm_v128_load(w0 + j + 4);
+                    v128_t a10 = wasm_v128_load(w1 + j), a11 = wasm_v128_load(w1 + j + 4);
+                    v128_t a20 = wasm_v128_load(w2 + j), a21 = wasm_v128_load(w2 + j + 4);
+                    v128_t a30 = wasm_v128_load(w3 + j), a31 = wasm_v128_load(w3 + j + 4);
+                    const float *x = inp + (size_t)t0 * ic + c0;
+                    const float *d = dout + (size_t)t0 * oc + j;
+                    for (int32_t t = t0; t < t1; t++, x += ic, d += oc) {
+                        const v128_t d0 = wasm_v128_load(d), d1 = wasm_v128_load(d + 4);
+                        const v128_t s0 = wasm_v128_load32_splat(x), s1 = wasm_v128_load32_splat(x + 1);
+                        const v128_t s2 = wasm_v128_load32_splat(x + 2), s3 = wasm_v128_load32_splat(x + 3);
+                        a00 = wasm_f32x4_add(a00, wasm_f32x4_mul(s0, d0));
+                        a01 = wasm_f32x4_add(a01, wasm_f32x4_mul(s0, d1));
+                        a10 = wasm_f32x4_add(a10, wasm_f32x4_mul(s1, d0));
+                        a11 = wasm_f32x4_add(a11, wasm_f32x4_mul(s1, d1));
+                        a20 = wasm_f32x4_add(a20, wasm_f32x4_mul(s2, d0));
+                        a21 = wasm_f32x4_add(a21, wasm_f32x4_mul(s2, d1));
+                        a30 = wasm_f32x4_add(a30, wasm_f32x4_mul(s3, d0));
+                        a31 = wasm_f32x4_add(a31, wasm_f32x4_mul(s3, d1));
+                    }
+                    wasm_v128_store(w0 + j, a00);
+                    wasm_v128_store(w0 + j + 4, a01);
+                    wasm_v128_store(w1 + j, a10);
+                    wasm_v128_store(w1 + j + 4, a11);
+                    wasm_v128_store(w2 + j, a20);
+                    wasm_v128_store(w2 + j + 4, a21);
+                    wasm_v128_store(w3 + j, a30);
+                    wasm_v128_store(w3 + j + 4, a31);
                 }
-            }
-            for (int32_t r = 0; r < rows; r++) {
-                wasm_v128_store(dw + (size_t)(c0 + r) * oc + j, acc[r][0]);
-                if (wide) wasm_v128_store(dw + (size_t)(c0 + r) * oc + j + 4, acc[r][1]);
+                if (j < oc4) {
+                    v128_t a0 = wasm_v128_load(w0 + j), a1 = wasm_v128_load(w1 + j);
+                    v128_t a2 = wasm_v128_load(w2 + j), a3 = wasm_v128_load(w3 + j);
+                    const float *x = inp + (size_t)t0 * ic + c0;
+                    const float *d = dout + (size_t)t0 * oc + j;
+                    for (int32_t t = t0; t < t1; t++, x += ic, d += oc) {
+                        const v128_t d0 = wasm_v128_load(d);
+                        a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_v128_load32_splat(x), d0));
+                        a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wasm_v128_load32_splat(x + 1), d0));
+                        a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(wasm_v128_load32_splat(x + 2), d0));
+                        a3 = wasm_f32x4_add(a3, wasm_f32x4_mul(wasm_v128_load32_splat(x + 3), d0));
+                    }
+                    wasm_v128_store(w0 + j, a0);
+                    wasm_v128_store(w1 + j, a1);
+                    wasm_v128_store(w2 + j, a2);
+                    wasm_v128_store(w3 + j, a3);
+                }
+            } else {
+                // the last 1 .. 3 rows of dw: one row at a time, 4 columns at a time
+                for (int32_t r = 0; r < rows; r++) {
+                    float *wr = dw + (size_t)(c0 + r) * oc;
+                    for (int32_t j = 0; j < oc4; j += 4) {
+                        v128_t a = wasm_v128_load(wr + j);
+                        for (int32_t t = t0; t < t1; t++)
+                            a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_v128_load32_splat(inp + (size_t)t * ic + c0 + r),
+                                                                 wasm_v128_load(dout + (size_t)t * oc + j)));
+                        wasm_v128_store(wr + j, a);
+                    }
+                }
             }
         }
     }
@@ -298,47 +346,147 @@ const pe_arena_ops *pe_arena_ops_default(void) {
 
 #define LN_EPS 1e-5f
 
+// The row sums (mean, variance, and the backward's two means) are taken as four partial sums
+// (index mod 4) over the first c & ~3 entries, combined as (s0 + s1) + (s2 + s3), then the
+// remaining entries in order: a SIMD accumulator's lanes are exactly those partial sums, so the
+// SIMD twin (simd = 1) writes the scalar loops' bits. Elementwise steps: same operations in the
+// same order in both.
+
+// Σ_i x[i]·y[i] (y NULL: Σ x[i]) in the order above.
+static inline float sum4_scalar(const float *x, const float *y, int32_t n) {
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    const int32_t n4 = n & ~3;
+    for (int32_t i = 0; i < n4; i += 4) {
+        s0 += y != NULL ? x[i] * y[i] : x[i];
+        s1 += y != NULL ? x[i + 1] * y[i + 1] : x[i + 1];
+        s2 += y != NULL ? x[i + 2] * y[i + 2] : x[i + 2];
+        s3 += y != NULL ? x[i + 3] * y[i + 3] : x[i + 3];
+    }
+    float r = (s0 + s1) + (s2 + s3);
+    for (int32_t i = n4; i < n; i++) r += y != NULL ? x[i] * y[i] : x[i];
+    return r;
+}
+
+#if PE_HAVE_SIMD
+static inline float lanes_sum(v128_t v) {
+    return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
+           (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
+}
+#endif
+
 // out[BT, C] = (x − mean)·rstd·w + b; mean, rstd: [BT] kept for the backward pass.
+// xc: [C] scratch (x − mean of one row).
 static void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
-                              int32_t bt, int32_t c) {
+                              float *xc, int32_t bt, int32_t c, int32_t simd) {
+    const int32_t c4 = c & ~3;
+    (void)simd;
+    (void)c4;
     for (int32_t r = 0; r < bt; r++) {
         const float *x = inp + (size_t)r * c;
-        float m = 0.0f;
-        for (int32_t i = 0; i < c; i++) m += x[i];
-        m /= (float)c;
-        float var = 0.0f;
-        for (int32_t i = 0; i < c; i++) var += (x[i] - m) * (x[i] - m);
-        var /= (float)c;
-        const float s = 1.0f / sqrtf(var + LN_EPS);
         float *o = out + (size_t)r * c;
-        for (int32_t i = 0; i < c; i++) o[i] = (x[i] - m) * s * w[i] + b[i];
+#if PE_HAVE_SIMD
+        if (simd) {
+            v128_t acc = wasm_f32x4_splat(0.0f);
+            for (int32_t i = 0; i < c4; i += 4) acc = wasm_f32x4_add(acc, wasm_v128_load(x + i));
+            float m = lanes_sum(acc);
+            for (int32_t i = c4; i < c; i++) m += x[i];
+            m /= (float)c;
+            const v128_t mv = wasm_f32x4_splat(m);
+            acc = wasm_f32x4_splat(0.0f);
+            for (int32_t i = 0; i < c4; i += 4) {
+                const v128_t d = wasm_f32x4_sub(wasm_v128_load(x + i), mv);
+                wasm_v128_store(xc + i, d);
+                acc = wasm_f32x4_add(acc, wasm_f32x4_mul(d, d));
+            }
+            float var = lanes_sum(acc);
+            for (int32_t i = c4; i < c; i++) {
+                xc[i] = x[i] - m;
+                var += xc[i] * xc[i];
+            }
+            var /= (float)c;
+            const float s = 1.0f / sqrtf(var + LN_EPS);
+            const v128_t sv = wasm_f32x4_splat(s);
+            for (int32_t i = 0; i < c4; i += 4)
+                wasm_v128_store(o + i, wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(xc + i), sv),
+                                                                     wasm_v128_load(w + i)),
+                                                      wasm_v128_load(b + i)));
+            for (int32_t i = c4; i < c; i++) o[i] = xc[i] * s * w[i] + b[i];
+            mean[r] = m;
+            rstd[r] = s;
+            continue;
+        }
+#endif
+        const float m = sum4_scalar(x, NULL, c) / (float)c;
+        for (int32_t i = 0; i < c; i++) xc[i] = x[i] - m;
+        const float var = sum4_scalar(xc, xc, c) / (float)c;
+        const float s = 1.0f / sqrtf(var + LN_EPS);
+        for (int32_t i = 0; i < c; i++) o[i] = xc[i] * s * w[i] + b[i];
         mean[r] = m;
         rstd[r] = s;
     }
 }
 
 // dinp += ((dout·w) − mean(dout·w) − n̂·mean(dout·w·n̂))·rstd, dw += n̂·dout, db += dout.
+// scratch: [2C] (n̂ and dout·w of one row).
 static void layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
-                               const float *mean, const float *rstd, int32_t bt, int32_t c) {
+                               const float *mean, const float *rstd, float *scratch, int32_t bt, int32_t c,
+                               int32_t simd) {
+    float *norm = scratch, *dnorm = scratch + c;
+    const int32_t c4 = c & ~3;
+    (void)simd;
+    (void)c4;
     for (int32_t r = 0; r < bt; r++) {
         const float *d = dout + (size_t)r * c, *x = inp + (size_t)r * c;
         float *di = dinp + (size_t)r * c;
         const float m = mean[r], s = rstd[r];
-        float dnorm_mean = 0.0f, dnorm_norm_mean = 0.0f;
-        for (int32_t i = 0; i < c; i++) {
-            const float norm = (x[i] - m) * s;
-            const float dnorm = w[i] * d[i];
-            dnorm_mean += dnorm;
-            dnorm_norm_mean += dnorm * norm;
+#if PE_HAVE_SIMD
+        if (simd) {
+            const v128_t mv = wasm_f32x4_splat(m), sv = wasm_f32x4_splat(s);
+            v128_t a1 = wasm_f32x4_splat(0.0f), a2 = a1;
+            for (int32_t i = 0; i < c4; i += 4) {
+                const v128_t n = wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(x + i), mv), sv);
+                const v128_t dn = wasm_f32x4_mul(wasm_v128_load(w + i), wasm_v128_load(d + i));
+                wasm_v128_store(norm + i, n);
+                wasm_v128_store(dnorm + i, dn);
+                a1 = wasm_f32x4_add(a1, dn);
+                a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(dn, n));
+            }
+            float dnorm_mean = lanes_sum(a1), dnorm_norm_mean = lanes_sum(a2);
+            for (int32_t i = c4; i < c; i++) {
+                norm[i] = (x[i] - m) * s;
+                dnorm[i] = w[i] * d[i];
+                dnorm_mean += dnorm[i];
+                dnorm_norm_mean += dnorm[i] * norm[i];
+            }
+            dnorm_mean /= (float)c;
+            dnorm_norm_mean /= (float)c;
+            const v128_t dmv = wasm_f32x4_splat(dnorm_mean), dnmv = wasm_f32x4_splat(dnorm_norm_mean);
+            for (int32_t i = 0; i < c4; i += 4) {
+                const v128_t dv = wasm_v128_load(d + i), n = wasm_v128_load(norm + i);
+                wasm_v128_store(db + i, wasm_f32x4_add(wasm_v128_load(db + i), dv));
+                wasm_v128_store(dw + i, wasm_f32x4_add(wasm_v128_load(dw + i), wasm_f32x4_mul(n, dv)));
+                const v128_t t =
+                    wasm_f32x4_sub(wasm_f32x4_sub(wasm_v128_load(dnorm + i), dmv), wasm_f32x4_mul(n, dnmv));
+                wasm_v128_store(di + i, wasm_f32x4_add(wasm_v128_load(di + i), wasm_f32x4_mul(t, sv)));
+            }
+            for (int32_t i = c4; i < c; i++) {
+                db[i] += d[i];
+                dw[i] += norm[i] * d[i];
+                di[i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * s;
+            }
+            continue;
         }
-        dnorm_mean /= (float)c;
-        dnorm_norm_mean /= (float)c;
+#endif
         for (int32_t i = 0; i < c; i++) {
-            const float norm = (x[i] - m) * s;
-            const float dnorm = w[i] * d[i];
+            norm[i] = (x[i] - m) * s;
+            dnorm[i] = w[i] * d[i];
+        }
+        const float dnorm_mean = sum4_scalar(dnorm, NULL, c) / (float)c;
+        const float dnorm_norm_mean = sum4_scalar(dnorm, norm, c) / (float)c;
+        for (int32_t i = 0; i < c; i++) {
             db[i] += d[i];
-            dw[i] += norm * d[i];
-            di[i] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+            dw[i] += norm[i] * d[i];
+            di[i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * s;
         }
     }
 }
@@ -433,14 +581,6 @@ static void gather_scalar(float *y, const float *w, const float *rows, size_t st
 }
 
 #if PE_HAVE_SIMD
-static inline void axpy_simd(float *y, float a, const float *x, int32_t n) {
-    const v128_t av = wasm_f32x4_splat(a);
-    const int32_t n4 = n & ~3;
-    for (int32_t i = 0; i < n4; i += 4)
-        wasm_v128_store(y + i, wasm_f32x4_add(wasm_v128_load(y + i), wasm_f32x4_mul(av, wasm_v128_load(x + i))));
-    for (int32_t i = n4; i < n; i++) y[i] += a * x[i];
-}
-
 // out[j] = dot_scalar(q, key j) for the keys j < n stored as the columns of kt [hs, ldt] (see
 // transpose_head): four keys at a time, lane l holding key j + l, with dot_scalar's four partial
 // sums (index mod 4) combined as (s0 + s1) + (s2 + s3), then the remaining indices in order; the
@@ -548,11 +688,39 @@ static void gather_simd(float *y, const float *w, const float *rows, size_t stri
         y[x] = a;
     }
 }
-#define AXPY(simd, y, a, x, n) ((simd) ? axpy_simd(y, a, x, n) : axpy_scalar(y, a, x, n))
+// y[x] += Σ_k w[k·wstride]·rows[k·stride + x] for x < hs, k = 0 .. n − 1 in order: gather_simd
+// with strided weights (a column of the attention weights). Per element of y the same sequence
+// of float32 additions as n axpy_scalar calls in k order.
+static void gather_col_simd(float *y, const float *w, size_t wstride, const float *rows, size_t stride, int32_t n,
+                            int32_t hs) {
+    int32_t x = 0;
+    for (; x + 8 <= hs; x += 8) {
+        v128_t a0 = wasm_v128_load(y + x), a1 = wasm_v128_load(y + x + 4);
+        for (int32_t k = 0; k < n; k++) {
+            const v128_t wk = wasm_v128_load32_splat(w + (size_t)k * wstride);
+            const float *r = rows + (size_t)k * stride + x;
+            a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wk, wasm_v128_load(r)));
+            a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wk, wasm_v128_load(r + 4)));
+        }
+        wasm_v128_store(y + x, a0);
+        wasm_v128_store(y + x + 4, a1);
+    }
+    for (; x + 4 <= hs; x += 4) {
+        v128_t a0 = wasm_v128_load(y + x);
+        for (int32_t k = 0; k < n; k++)
+            a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_v128_load32_splat(w + (size_t)k * wstride),
+                                                   wasm_v128_load(rows + (size_t)k * stride + x)));
+        wasm_v128_store(y + x, a0);
+    }
+    for (; x < hs; x++) {
+        float a = y[x];
+        for (int32_t k = 0; k < n; k++) a += w[(size_t)k * wstride] * rows[(size_t)k * stride + x];
+        y[x] = a;
+    }
+}
 #define GATHER(simd, y, w, rows, stride, n, hs) \
     ((simd) ? gather_simd(y, w, rows, stride, n, hs) : gather_scalar(y, w, rows, stride, n, hs))
 #else
-#define AXPY(simd, y, a, x, n) ((void)(simd), axpy_scalar(y, a, x, n))
 #define GATHER(simd, y, w, rows, stride, n, hs) ((void)(simd), gather_scalar(y, w, rows, stride, n, hs))
 #endif
 
@@ -624,8 +792,15 @@ static void attention_forward(float *out, float *att, float *kt, const float *qk
         }
 }
 
-// dqkv[B, T, 3C] += the gradient through attention_forward; datt: [T] scratch, vt: [hs,
-// head_ldt(T)] scratch; dbias (t5): [H, 2T − 1] += dscore summed over the pairs of each r = j − i.
+// dqkv[B, T, 3C] += the gradient through attention_forward; datt: [T, T] scratch (the scalar
+// reference uses its first row), vt: [hs, head_ldt(T)] scratch; dbias (t5): [H, 2T − 1] += dscore
+// summed over the pairs of each r = j − i.
+//
+// The scalar reference goes query by query: for query i it adds w_ij·dout_i to dv_j and g_ij·q_i to
+// dk_j for every key j. The SIMD path first computes every query's g_i· (keeping the rows in datt),
+// then goes key by key: dv_j += Σ_i w_ij·dout_i and dk_j += Σ_i g_ij·q_i over the queries i that see
+// key j, in ascending i, in registers. Each element of dv and dk receives the same float32
+// additions in the same order (ascending i) either way, so the bits agree.
 static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt, const float *dout, const float *qkv,
                                const float *att, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal,
                                int32_t simd) {
@@ -633,11 +808,40 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
     const float scale = 1.0f / sqrtf((float)hs);
     (void)vt;
     (void)ldt;
+    (void)simd;
     for (int32_t bb = 0; bb < b; bb++)
         for (int32_t hh = 0; hh < h; hh++) {
             const float *values = qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs;   // value j: values + j·3C
+            const float *keys = qkv + (size_t)bb * t * 3 * c + c + hh * hs;
 #if PE_HAVE_SIMD
-            if (simd) transpose_head(vt, ldt, values, (size_t)3 * c, hs, t);
+            if (simd) {
+                transpose_head(vt, ldt, values, (size_t)3 * c, hs, t);
+                for (int32_t i = 0; i < t; i++) {
+                    const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
+                    const float *d = dout + ((size_t)bb * t + i) * c + hh * hs;
+                    float *g = datt + (size_t)i * t;
+                    const int32_t end = causal ? i + 1 : t;
+                    dots_simd(g, d, vt, ldt, hs, end);   // dw_j = dout_i·v_j
+                    float dot = 0.0f;
+                    for (int32_t j = 0; j < end; j++) dot += row[j] * g[j];
+                    for (int32_t j = 0; j < end; j++) {
+                        const float ds = row[j] * (g[j] - dot);
+                        if (dbias != NULL) dbias[(size_t)hh * width + (j - i + t - 1)] += ds;
+                        g[j] = ds * scale;
+                    }
+                    GATHER(simd, dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs, g, keys, (size_t)3 * c, end, hs);
+                }
+                for (int32_t j = 0; j < t; j++) {
+                    const int32_t first = causal ? j : 0;   // the queries that see key j: i ≥ first
+                    float *dk = dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
+                    const float *w = att + (((size_t)bb * h + hh) * t + first) * t + j;
+                    gather_col_simd(dk + c, w, (size_t)t, dout + ((size_t)bb * t + first) * c + hh * hs, (size_t)c,
+                                    t - first, hs);
+                    gather_col_simd(dk, datt + (size_t)first * t + j, (size_t)t,
+                                    qkv + ((size_t)bb * t + first) * 3 * c + hh * hs, (size_t)3 * c, t - first, hs);
+                }
+                continue;
+            }
 #endif
             for (int32_t i = 0; i < t; i++) {
                 const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
@@ -646,18 +850,11 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
                 float *dq = dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
                 const int32_t end = causal ? i + 1 : t;
                 // out_i = Σ_j w_j v_j: dw_j = dout_i·v_j, dv_j += w_j·dout_i
-#if PE_HAVE_SIMD
-                if (simd) {
-                    dots_simd(datt, d, vt, ldt, hs, end);
-                } else
-#endif
-                {
-                    for (int32_t j = 0; j < end; j++) datt[j] = dot_scalar(d, values + (size_t)j * 3 * c, hs);
-                }
+                for (int32_t j = 0; j < end; j++) datt[j] = dot_scalar(d, values + (size_t)j * 3 * c, hs);
                 float dot = 0.0f;
                 for (int32_t j = 0; j < end; j++) {
                     float *dv = dqkv + ((size_t)bb * t + j) * 3 * c + 2 * c + hh * hs;
-                    AXPY(simd, dv, row[j], d, hs);
+                    axpy_scalar(dv, row[j], d, hs);
                     dot += row[j] * datt[j];
                 }
                 // softmax: ds_j = w_j·(dw_j − Σ_k w_k dw_k); score = scale·q·k + bias
@@ -667,9 +864,9 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
                     if (dbias != NULL) dbias[(size_t)hh * width + (j - i + t - 1)] += ds;
                     const float g = ds * scale;
                     datt[j] = g;
-                    AXPY(simd, dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs, g, q, hs);
+                    axpy_scalar(dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs, g, q, hs);
                 }
-                GATHER(simd, dq, datt, qkv + (size_t)bb * t * 3 * c + c + hh * hs, (size_t)3 * c, end, hs);
+                gather_scalar(dq, datt, keys, (size_t)3 * c, end, hs);
             }
         }
 }
@@ -744,7 +941,8 @@ int64_t pe_arena_acts_layout(pe_arena_acts *a, float *base, int32_t L, int32_t C
     take(&slot, base, &at, bt);
     a->targets = base != NULL ? (int32_t *)(void *)slot : NULL;
     take(&a->encoded, base, &at, btc);
-    take(&a->kt, base, &at, (int64_t)(C / H) * ((T + 3) & ~3));
+    const int64_t head_t = (int64_t)(C / H) * ((T + 3) & ~3);
+    take(&a->kt, base, &at, head_t > 2 * (int64_t)C ? head_t : 2 * (int64_t)C);
     for (int32_t l = 0; l < L; l++) {
         take(&a->ln1[l], base, &at, btc);
         take(&a->ln1_mean[l], base, &at, bt);
@@ -770,7 +968,7 @@ int64_t pe_arena_acts_layout(pe_arena_acts *a, float *base, int32_t L, int32_t C
         take(&a->dres, base, &at, btc);
         take(&a->dln, base, &at, btc);
         take(&a->dqkv, base, &at, 3 * btc);
-        take(&a->datt, base, &at, T);
+        take(&a->datt, base, &at, (int64_t)T * T);
         take(&a->datty, base, &at, btc);
         take(&a->dfch, base, &at, 4 * btc);
         take(&a->dfch_gelu, base, &at, 4 * btc);
@@ -800,19 +998,21 @@ float pe_arena_forward(const pe_arena_model *m, const pe_arena_params *p, pe_are
     for (int32_t l = 0; l < L; l++) {
         const pe_arena_layer *w = &p->layer[l];
         const float *residual = l == 0 ? a->encoded : a->res3[l - 1];
-        layernorm_forward(a->ln1[l], a->ln1_mean[l], a->ln1_rstd[l], residual, w->ln1w, w->ln1b, BT, C);
+        layernorm_forward(a->ln1[l], a->ln1_mean[l], a->ln1_rstd[l], residual, w->ln1w, w->ln1b, a->kt, BT, C,
+                          ops->simd);
         ops->matmul_forward(a->qkv[l], a->ln1[l], w->qkvw, w->qkvb, BT, C, 3 * C);
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->qkv[l], m->rope_cos, m->rope_sin, B, T, C, H, 0);
         attention_forward(a->atty[l], a->att[l], a->kt, a->qkv[l], bias, B, T, C, H, m->causal, ops->simd);
         ops->matmul_forward(a->res2[l], a->atty[l], w->attprojw, w->attprojb, BT, C, C);
         for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res2[l][i] += residual[i];
-        layernorm_forward(a->ln2[l], a->ln2_mean[l], a->ln2_rstd[l], a->res2[l], w->ln2w, w->ln2b, BT, C);
+        layernorm_forward(a->ln2[l], a->ln2_mean[l], a->ln2_rstd[l], a->res2[l], w->ln2w, w->ln2b, a->kt, BT, C,
+                          ops->simd);
         ops->matmul_forward(a->fch[l], a->ln2[l], w->fcw, w->fcb, BT, C, 4 * C);
         ops->gelu_forward(a->fch_gelu[l], a->fch[l], a->fch[l], BT * 4 * C);   // fch ← gelu'
         ops->matmul_forward(a->res3[l], a->fch_gelu[l], w->fcprojw, w->fcprojb, BT, 4 * C, C);
         for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res3[l][i] += a->res2[l][i];
     }
-    layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3[L - 1], p->lnfw, p->lnfb, BT, C);
+    layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3[L - 1], p->lnfw, p->lnfb, a->kt, BT, C, ops->simd);
     ops->matmul_forward(a->probs, a->lnf, p->headw, p->headb, BT, C, V);
     return crossentropy_forward(a->probs, a->losses, a->targets, BT, V);
 }
@@ -826,7 +1026,8 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
     memset(a->dln, 0, sizeof(float) * btc);
     memset(a->dres, 0, sizeof(float) * btc);
     ops->matmul_backward(a->dln, g->headw, g->headb, a->dlogits, a->lnf, p->headw, a->scratch, BT, C, V);
-    layernorm_backward(a->dres, g->lnfw, g->lnfb, a->dln, a->res3[L - 1], p->lnfw, a->lnf_mean, a->lnf_rstd, BT, C);
+    layernorm_backward(a->dres, g->lnfw, g->lnfb, a->dln, a->res3[L - 1], p->lnfw, a->lnf_mean, a->lnf_rstd, a->kt, BT,
+                       C, ops->simd);
     if (m->encoding == PE_ARENA_T5) memset(m->dbias, 0, sizeof(float) * (size_t)H * (2 * T - 1));
     for (int32_t l = L - 1; l >= 0; l--) {
         const pe_arena_layer *w = &p->layer[l], *gw = &g->layer[l];
@@ -839,8 +1040,8 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
         ops->gelu_backward(a->dfch, a->fch[l], a->dfch_gelu, BT * 4 * C);   // fch holds gelu'
         memset(a->dln, 0, sizeof(float) * btc);
         ops->matmul_backward(a->dln, gw->fcw, gw->fcb, a->dfch, a->ln2[l], w->fcw, a->scratch, BT, C, 4 * C);
-        layernorm_backward(a->dres, gw->ln2w, gw->ln2b, a->dln, a->res2[l], w->ln2w, a->ln2_mean[l], a->ln2_rstd[l], BT,
-                           C);
+        layernorm_backward(a->dres, gw->ln2w, gw->ln2b, a->dln, a->res2[l], w->ln2w, a->ln2_mean[l], a->ln2_rstd[l],
+                           a->kt, BT, C, ops->simd);
         // dres = d res2 → attention block
         memset(a->datty, 0, sizeof(float) * btc);
         ops->matmul_backward(a->datty, gw->attprojw, gw->attprojb, a->dres, a->atty[l], w->attprojw, a->scratch, BT, C,
@@ -851,8 +1052,8 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->dqkv, m->rope_cos, m->rope_sin, B, T, C, H, 1);
         memset(a->dln, 0, sizeof(float) * btc);
         ops->matmul_backward(a->dln, gw->qkvw, gw->qkvb, a->dqkv, a->ln1[l], w->qkvw, a->scratch, BT, C, 3 * C);
-        layernorm_backward(a->dres, gw->ln1w, gw->ln1b, a->dln, residual, w->ln1w, a->ln1_mean[l], a->ln1_rstd[l], BT,
-                           C);
+        layernorm_backward(a->dres, gw->ln1w, gw->ln1b, a->dln, residual, w->ln1w, a->ln1_mean[l], a->ln1_rstd[l],
+                           a->kt, BT, C, ops->simd);
         // dres = d residual (the layer's input)
     }
     encoder_backward(g->wte, m->encoding == PE_ARENA_LEARNED ? g->wpe : NULL, m->wpe_rows, a->dres, a->tokens, B, T, C);

@@ -166,35 +166,43 @@ static void test_loops_simd_matches_scalar(void) {
 
 // --- 2. whole runs, SIMD vs scalar ---------------------------------------------------------------
 
+// Shapes: head sizes 2, 4, 6 (a block of 4 and a scalar pair), 10 (8 + a pair) for the attention's
+// gathers; d_model 14 for LayerNorm's scalar tail (14 % 4); batch × T from 18 to 77 rows (one,
+// two and three 32-row blocks of the dw sums).
+static const int32_t RUN_SHAPES[][3] = {{12, 3, 3}, {12, 2, 7}, {20, 2, 5}, {14, 7, 4}};   // d_model, heads, batch
+
 static void test_training_simd_matches_scalar(void) {
-    for (int32_t enc = PE_ARENA_NONE; enc <= PE_ARENA_ROPE; enc++)
-        for (int32_t causal = 0; causal <= 1; causal++) {
-            box a, b;
-            const int ok = box_open(&a, PE_ARENA_KBACK, enc, causal, 2, 12, 3, 7, 5, 3, 3e-3, 0.1, 11, 9) &&
-                           box_open(&b, PE_ARENA_KBACK, enc, causal, 2, 12, 3, 7, 5, 3, 3e-3, 0.1, 11, 9);
-            CHECK(ok, "arenas open (encoding %d causal %d)", enc, causal);
-            if (!ok) continue;
-            CHECK(pe_arena_use_scalar(b.arena, 1) == PE_OK, "scalar loops");
-            float la[6], lb[6], ea[3], eb[3];
-            CHECK(pe_arena_step(la, a.arena, 6) == PE_OK && pe_arena_step(lb, b.arena, 6) == PE_OK, "steps");
-            CHECK(memcmp(la, lb, sizeof la) == 0, "losses SIMD == scalar (encoding %d causal %d): %.9g vs %.9g", enc,
-                  causal, la[5], lb[5]);
-            int32_t info[8];
-            pe_arena_info(info, a.arena);
-            float *pa = malloc(sizeof(float) * (size_t)info[0]), *pb = malloc(sizeof(float) * (size_t)info[0]);
-            pe_arena_get_params(pa, a.arena);
-            pe_arena_get_params(pb, b.arena);
-            CHECK(memcmp(pa, pb, sizeof(float) * (size_t)info[0]) == 0, "parameters SIMD == scalar (encoding %d)", enc);
-            CHECK(pe_arena_evaluate(ea, a.arena, a.scratch, a.scratch_bytes, 9, 20, 4, 0, 1) == PE_OK &&
-                      pe_arena_evaluate(eb, b.arena, b.scratch, b.scratch_bytes, 9, 20, 4, 0, 1) == PE_OK,
-                  "evaluate at a longer length");
-            CHECK(memcmp(ea, eb, sizeof ea) == 0, "evaluation SIMD == scalar (encoding %d)", enc);
-            CHECK(isfinite(ea[2]) && ea[0] >= 0 && ea[0] <= 1 && ea[1] >= 0 && ea[1] <= 1, "evaluation in range");
-            free(pa);
-            free(pb);
-            box_close(&a);
-            box_close(&b);
-        }
+    for (int32_t shape = 0; shape < 4; shape++)
+        for (int32_t enc = PE_ARENA_NONE; enc <= PE_ARENA_ROPE; enc++)
+            for (int32_t causal = 0; causal <= 1; causal++) {
+                const int32_t dm = RUN_SHAPES[shape][0], nh = RUN_SHAPES[shape][1], nb = RUN_SHAPES[shape][2];
+                box a, b;
+                const int ok = box_open(&a, PE_ARENA_KBACK, enc, causal, 2, dm, nh, 7, 5, nb, 3e-3, 0.1, 11, 9) &&
+                               box_open(&b, PE_ARENA_KBACK, enc, causal, 2, dm, nh, 7, 5, nb, 3e-3, 0.1, 11, 9);
+                CHECK(ok, "arenas open (encoding %d causal %d, d_model %d heads %d)", enc, causal, dm, nh);
+                if (!ok) continue;
+                CHECK(pe_arena_use_scalar(b.arena, 1) == PE_OK, "scalar loops");
+                float la[6], lb[6], ea[3], eb[3];
+                CHECK(pe_arena_step(la, a.arena, 6) == PE_OK && pe_arena_step(lb, b.arena, 6) == PE_OK, "steps");
+                CHECK(memcmp(la, lb, sizeof la) == 0, "losses SIMD == scalar (encoding %d causal %d): %.9g vs %.9g",
+                      enc, causal, la[5], lb[5]);
+                int32_t info[8];
+                pe_arena_info(info, a.arena);
+                float *pa = malloc(sizeof(float) * (size_t)info[0]), *pb = malloc(sizeof(float) * (size_t)info[0]);
+                pe_arena_get_params(pa, a.arena);
+                pe_arena_get_params(pb, b.arena);
+                CHECK(memcmp(pa, pb, sizeof(float) * (size_t)info[0]) == 0, "parameters SIMD == scalar (encoding %d)",
+                      enc);
+                CHECK(pe_arena_evaluate(ea, a.arena, a.scratch, a.scratch_bytes, 9, 20, 4, 0, 1) == PE_OK &&
+                          pe_arena_evaluate(eb, b.arena, b.scratch, b.scratch_bytes, 9, 20, 4, 0, 1) == PE_OK,
+                      "evaluate at a longer length");
+                CHECK(memcmp(ea, eb, sizeof ea) == 0, "evaluation SIMD == scalar (encoding %d)", enc);
+                CHECK(isfinite(ea[2]) && ea[0] >= 0 && ea[0] <= 1 && ea[1] >= 0 && ea[1] <= 1, "evaluation in range");
+                free(pa);
+                free(pb);
+                box_close(&a);
+                box_close(&b);
+            }
 }
 
 // --- 3. data -------------------------------------------------------------------------------------

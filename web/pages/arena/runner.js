@@ -15,7 +15,7 @@ import { evalLengths, evalSamples, scalingAt, trainerSpec } from './experiment.j
 const CHUNK_MS = 150;
 const MAX_CHUNK = 25;
 const FIRST_CHUNK = 5;
-const TABLE_EVERY_MS = 250;
+const TABLE_EVERY_MS = 1000; // the learned table: at most one copy a second while it trains
 
 /** A job: one encoding's run. state: queued → training → evaluating → done; stopped; error. */
 function newJob(enc, settings) {
@@ -29,7 +29,8 @@ function newJob(enc, settings) {
     steps: 0,
     target: settings.steps,
     msPerStep: null,
-    trainMs: 0,
+    trainMs: 0, // worker time in t.step
+    evalMs: 0, // worker time in t.evaluate
     table: null,
     tableAt: 0,
     evals: [], // [{ length, accuracy, token_accuracy, loss }] in length order
@@ -280,6 +281,7 @@ export class Runner {
       }
       case 'eval': {
         job.pendingEvals.shift();
+        job.evalMs += m.ms;
         const list = m.scaled ? job.scaledEvals : job.evals;
         list.push({ length: m.length, accuracy: m.accuracy, token_accuracy: m.token_accuracy, loss: m.loss });
         this.onUpdate(job, 'eval');
