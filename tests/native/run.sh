@@ -20,14 +20,18 @@ CFLAGS=(-std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off -msse4.2
 SOURCES=(c/*.c)
 
 # Each c/*.c is compiled once (not once per test), on every core, then each test is linked.
-obj="$out/obj"
-rm -rf "$obj"
-mkdir -p "$obj"
-jobs=$(nproc 2>/dev/null || echo 2)
-export CFLAGS_LINE="${CFLAGS[*]}"
-printf '%s\n' "${SOURCES[@]}" | xargs -P "$jobs" -I{} sh -c 'gcc $CFLAGS_LINE -c "{}" -o "'"$obj"'/$(basename "{}" .c).o"'
+# Objects and tests are kept between runs and rebuilt only when what they are made of changed
+# (tests/native/objcache.sh).
+. tests/native/objcache.sh
+line="gcc ${CFLAGS[*]}"
+cached_objects "$out/obj" "$line" "${SOURCES[@]}"
+kernels=("${OBJECTS[@]}")
 tests=(tests/native/test_*.c)
-printf '%s\n' "${tests[@]}" | xargs -P "$jobs" -I{} sh -c 'gcc $CFLAGS_LINE "{}" '"$obj"'/*.o -lm -o "'"$out"'/$(basename "{}" .c)"'
+cached_objects "$out/obj-tests" "$line" "${tests[@]}"
+test_objects=("${OBJECTS[@]}")
+for i in "${!tests[@]}"; do
+  cached_link "$out/$(basename "${tests[$i]}" .c)" "$line" "${test_objects[$i]}" "${kernels[@]}" -lm
+done
 
 status=0
 for test in "${tests[@]}"; do
