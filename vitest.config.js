@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// How many test files run at once. The browser suites spend most of their time waiting for
-// Chromium to draw, and the Node suites for Python or WebAssembly, so on 2 cores three files at a
-// time finish sooner than one (measured; see scripts/test.js). PE_TEST_WORKERS overrides it
-// (PE_TEST_WORKERS=1: one file at a time).
+// How many test files run at once. A browser suite spends much of its time waiting for its
+// Chromium renderer (one process, mostly one core) and a Python suite for python3, so on 2 cores
+// three files at a time keep both cores busy where one file at a time left one idle. Every wait is
+// for a condition the page announces, with long budgets, so sharing the cores makes a suite
+// slower, not red. PE_TEST_WORKERS overrides it (PE_TEST_WORKERS=1: one file at a time).
 const workers = Math.max(1, Number(process.env.PE_TEST_WORKERS) || 3);
 
 export default defineConfig({
