@@ -1,17 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
+// How many test files run at once. A browser suite spends much of its time waiting for its
+// Chromium renderer (one process, mostly one core) and a Python suite for python3, so on 2 cores
+// three files at a time keep both cores busy where one file at a time left one idle. Every wait is
+// for a condition the page announces, with long budgets, so sharing the cores makes a suite
+// slower, not red. PE_TEST_WORKERS overrides it (PE_TEST_WORKERS=1: one file at a time).
+const workers = Math.max(1, Number(process.env.PE_TEST_WORKERS) || 3);
+
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.js'],
-    // The page bundle is built once per run (tests/setup/bundle.js), not once per browser suite.
-    globalSetup: ['tests/setup/bundle.js'],
+    // The page bundle is built once per run (tests/setup/bundle.js), not once per browser suite, and
+    // one Chromium serves every browser suite (tests/setup/chromium.js), each in its own contexts.
+    globalSetup: ['tests/setup/bundle.js', 'tests/setup/chromium.js'],
     // Generous budgets: on a busy 2-core machine a browser test can take minutes. Tests wait for
     // conditions the page announces (data-state, data-drawn, …), never for fixed times, so a slow
     // machine makes the suite slower, not red.
     testTimeout: 240_000,
     hookTimeout: 240_000,
     teardownTimeout: 60_000,
-    // One file at a time keeps the browser suites predictable on 2 cores.
-    fileParallelism: false,
+    fileParallelism: workers > 1,
+    maxWorkers: workers,
+    minWorkers: 1,
   },
 });

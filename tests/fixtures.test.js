@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from './helpers/pe.js';
+import { cacheKey, cachedPass, filesUnder, rememberPass, ROOT } from './helpers/cache.js';
 
 /** Relative tolerance for generated floats: libm differences between machines stay far below it. */
 const FLOAT_RTOL = 1e-7;
@@ -75,9 +76,40 @@ function fileDrift(name, made, kept) {
 }
 
 const python = '/usr/bin/python3';
-const hasPython = existsSync(python) && spawnSync(python, ['-c', 'import numpy, torch'], { stdio: 'ignore' }).status === 0;
+// What the generators' output depends on besides their sources and the committed files: Python,
+// NumPy, PyTorch, mpmath, the bytes of the libm they call, and the CPU (glibc picks its libm code
+// path by CPU features). Printed by the same run that checks NumPy and PyTorch are there.
+const TOOLCHAIN_PY = `
+import hashlib, json, platform, sys
+import numpy, torch
+try:
+    import mpmath
+    mp = mpmath.__version__
+except ImportError:
+    mp = None
+libs = sorted({l.split()[-1] for l in open('/proc/self/maps') if '/libm' in l and l.split()[-1].startswith('/')})
+print(json.dumps([sys.version, platform.libc_ver(), numpy.__version__, torch.__version__, mp,
+                  [[p, hashlib.sha256(open(p, 'rb').read()).hexdigest()] for p in libs]]))
+`;
+const toolchain = existsSync(python) ? spawnSync(python, ['-c', TOOLCHAIN_PY], { encoding: 'utf8' }) : null;
+const hasPython = toolchain?.status === 0;
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const generators = readdirSync(fixtures).filter((f) => /^gen_.*\.py$/.test(f)).sort();
+
+/**
+ * The cache key of a generator's check (tests/helpers/cache.js): every file under tests/fixtures/
+ * (the generators, their references and every committed fixture), the toolchain, the CPU, and for
+ * a generator that runs Node on web/ (gen_models.py reads the gallery) Node's version and web/api/.
+ */
+function fixtureKey(generator) {
+  const source = readFileSync(join(fixtures, generator), 'utf8');
+  const readsWeb = /subprocess|["']web["']/.test(source);
+  const cpu = readFileSync('/proc/cpuinfo', 'utf8').split('\n').filter((l) => /^(model name|flags)\s*:/.test(l)).slice(0, 2).join('\n');
+  return cacheKey({
+    strings: ['fixtures v1', generator, toolchain.stdout, cpu, String(FLOAT_RTOL), readsWeb ? process.version : ''],
+    files: [...filesUnder(fixtures), ...(readsWeb ? filesUnder(join(ROOT, 'web', 'api')) : [])],
+  });
+}
 
 describe('fixtures', () => {
   it('have at least one generator', () => {
@@ -99,6 +131,14 @@ describe('fixtures', () => {
   });
 
   it.skipIf(!hasPython && !process.env.CI).each(generators)('are reproduced by %s (floats to a relative 1e-7)', async (generator) => {
+    // The same generator, references, committed files and toolchain passed before: the result
+    // cannot differ (see fixtureKey), so the run is skipped. PE_TEST_NO_CACHE=1 runs it anyway.
+    const key = fixtureKey(generator);
+    const before = cachedPass('fixtures', key);
+    if (before) {
+      console.log(`${generator}: inputs unchanged since it reproduced the committed fixtures on ${before.passed} (worst relative drift ${before.worst}); not rerun`);
+      return;
+    }
     const out = mkdtempSync(join(tmpdir(), 'pe-fixtures-'));
     try {
       const run = await runCommand(python, [join(fixtures, generator), '--out', out], { timeout: 300_000 });
@@ -116,6 +156,7 @@ describe('fixtures', () => {
         }
       }
       console.log(`${generator}: worst relative drift from the committed fixtures ${worst.toExponential(2)}`);
+      rememberPass('fixtures', key, { worst: worst.toExponential(2) });
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -48,8 +48,14 @@ describe.skipIf(avail.skip)('<pe-plot> with many figures (Chromium)', () => {
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(5); // one screen (+200 px) holds at most two sections
     expect(first.every((r) => r <= 1)).toBe(true);
-    // Idle for 5 s: no element renders again (it used to render on every frame).
-    await page.waitForTimeout(5000); // the point of the test is that nothing happens meanwhile
+    // Idle for 120 animation frames (2 s on an idle machine, longer on a busy one): no element
+    // renders again (it used to render on every frame). Counted in frames, not milliseconds, so a
+    // slow machine still gives the regression as many chances to show.
+    await page.evaluate(() => new Promise((resolve) => {
+      let left = 120;
+      const tick = () => (--left > 0 ? requestAnimationFrame(tick) : resolve());
+      requestAnimationFrame(tick);
+    }));
     expect(await renderCounts(page)).toEqual(first);
     await context.close();
     expect(log.pageErrors).toEqual([]);

@@ -260,8 +260,11 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
     await page.locator('#view-share').screenshot({ path: path.join(ARTIFACTS, 'share-view.png') });
     const save = async (key) => {
       const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`#view-share [data-export="${key}"]`)]);
-      const file = await dl.path();
-      return { name: dl.suggestedFilename(), buf: readFileSync(file) };
+      // Read through a stream: the suite's Chromium is the run's shared one, over a connection,
+      // where a download has no local path.
+      const chunks = [];
+      for await (const chunk of await dl.createReadStream()) chunks.push(chunk);
+      return { name: dl.suggestedFilename(), buf: Buffer.concat(chunks) };
     };
     const hm = await save('heatmapPng');
     expect(hm.name).toBe('rope-length64-dim32-heatmap.png');

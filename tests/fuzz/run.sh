@@ -81,13 +81,13 @@ FLAGS=(-std=c11 -O1 -g -Wall -Wextra -ffp-contract=off -msse4.2
        -DPE_NATIVE_SIMDE -Ic -Itests/fuzz)
 SOURCES=(c/*.c)
 # c/*.c compiled once for all harnesses (on every core), each harness then linked against them.
+# Kept between runs, recompiled only when a source, a header or a flag changed (tests/native/objcache.sh);
+# OBJECTS lists them.
+. tests/native/objcache.sh
 compile_sources() {   # compiler, object directory, extra flags...
   local cc=$1 dir=$2
   shift 2
-  rm -rf "$dir"
-  mkdir -p "$dir"
-  export FUZZ_CC_LINE="$cc ${FLAGS[*]} $*"
-  printf '%s\n' "${SOURCES[@]}" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c '$FUZZ_CC_LINE -c "{}" -o "'"$dir"'/$(basename "{}" .c).o"'
+  cached_objects "$dir" "$cc ${FLAGS[*]} $*" "${SOURCES[@]}"
 }
 
 if ! have_libfuzzer; then
@@ -96,7 +96,7 @@ if ! have_libfuzzer; then
     status=0
     compile_sources gcc "$out/obj-gcc"
     for h in "${harnesses[@]}"; do
-      gcc "${FLAGS[@]}" "tests/fuzz/$h.c" tests/fuzz/replay.c "$out"/obj-gcc/*.o -lm -o "$out/$h-replay"
+      gcc "${FLAGS[@]}" "tests/fuzz/$h.c" tests/fuzz/replay.c "${OBJECTS[@]}" -lm -o "$out/$h-replay"
       echo "== $h"
       if ! "$out/$h-replay" "tests/fuzz/corpus/$h"; then status=1; fi
     done
@@ -116,8 +116,10 @@ extra_args() { case "$1" in fuzz_kernels) echo -entropic=0 ;; *) ;; esac; }
 status=0
 summary=()
 compile_sources "$CC" "$out/obj" -fsanitize=fuzzer-no-link
+kernels=("${OBJECTS[@]}")
 for h in "${harnesses[@]}"; do
-  "$CC" "${FLAGS[@]}" -fsanitize=fuzzer "tests/fuzz/$h.c" "$out"/obj/*.o -lm -o "$out/$h"
+  cached_objects "$out/obj-$h" "$CC ${FLAGS[*]} -fsanitize=fuzzer" "tests/fuzz/$h.c"
+  cached_link "$out/$h" "$CC ${FLAGS[*]} -fsanitize=fuzzer" "${OBJECTS[@]}" "${kernels[@]}" -lm
   # The working corpus on tmpfs when there is one: libFuzzer writes every new input as a file.
   if [ -d /dev/shm ] && [ -w /dev/shm ]; then work=$(mktemp -d -p /dev/shm pe-fuzz.XXXXXX); else work=$(mktemp -d); fi
   trap 'rm -rf "$work"' EXIT

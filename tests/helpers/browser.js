@@ -74,7 +74,30 @@ export const WAIT_MS = 90_000;
  * WAIT_MS by default instead of Playwright's 30 s.
  */
 export async function launchChromium() {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: WAIT_MS });
+  return withWaitDefaults(await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: WAIT_MS }));
+}
+
+/**
+ * Under Vitest, the run's shared Chromium (tests/setup/chromium.js launches it once): a new
+ * connection to it, whose close() closes only this connection's contexts. Elsewhere (bench/page.js,
+ * PE_TEST_OWN_BROWSER=1) or when the connection fails, a Chromium of its own (launchChromium).
+ */
+export async function connectChromium() {
+  if (process.env.VITEST && !process.env.PE_TEST_OWN_BROWSER) {
+    const { inject } = await import('vitest');
+    const endpoint = inject('chromiumEndpoint');
+    if (endpoint) {
+      try {
+        return withWaitDefaults(await chromium.connect(endpoint, { timeout: WAIT_MS }));
+      } catch (e) {
+        console.warn(`the run's shared Chromium did not answer (${e.message.split('\n')[0]}): launching one for this suite`);
+      }
+    }
+  }
+  return launchChromium();
+}
+
+function withWaitDefaults(browser) {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
@@ -105,7 +128,8 @@ export async function gotoApp(page, url, { state = 'ready' } = {}) {
 /**
  * The set-up every browser suite shares: fails with the reason when Chromium is missing (the suite
  * runs only then when CI is set), checks the build (`files`, see requireBuild), creates
- * tests/artifacts/, starts the static server on web/ (a free port) and launches Chromium.
+ * tests/artifacts/, starts the static server on web/ (a free port) and connects to Chromium
+ * (connectChromium: the run's shared one under Vitest).
  * Returns { server, browser, close }: close() stops the browser and the server. If a step fails,
  * what was started is stopped before the error is thrown.
  */
@@ -121,7 +145,7 @@ export async function startBrowser({ avail = browserAvailability(), files = BUIL
   };
   try {
     server = await startServer({ port: 0, root: WEB });
-    browser = await launchChromium();
+    browser = await connectChromium();
     return { server, browser, close };
   } catch (e) {
     await close().catch(() => {});

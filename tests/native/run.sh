@@ -20,19 +20,32 @@ CFLAGS=(-std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off -msse4.2
 SOURCES=(c/*.c)
 
 # Each c/*.c is compiled once (not once per test), on every core, then each test is linked.
-obj="$out/obj"
-rm -rf "$obj"
-mkdir -p "$obj"
-jobs=$(nproc 2>/dev/null || echo 2)
-export CFLAGS_LINE="${CFLAGS[*]}"
-printf '%s\n' "${SOURCES[@]}" | xargs -P "$jobs" -I{} sh -c 'gcc $CFLAGS_LINE -c "{}" -o "'"$obj"'/$(basename "{}" .c).o"'
+# Objects and tests are kept between runs and rebuilt only when what they are made of changed
+# (tests/native/objcache.sh).
+. tests/native/objcache.sh
+line="gcc ${CFLAGS[*]}"
+cached_objects "$out/obj" "$line" "${SOURCES[@]}"
+kernels=("${OBJECTS[@]}")
 tests=(tests/native/test_*.c)
-printf '%s\n' "${tests[@]}" | xargs -P "$jobs" -I{} sh -c 'gcc $CFLAGS_LINE "{}" '"$obj"'/*.o -lm -o "'"$out"'/$(basename "{}" .c)"'
+cached_objects "$out/obj-tests" "$line" "${tests[@]}"
+test_objects=("${OBJECTS[@]}")
+for i in "${!tests[@]}"; do
+  cached_link "$out/$(basename "${tests[$i]}" .c)" "$line" "${test_objects[$i]}" "${kernels[@]}" -lm
+done
 
+# The suites run on every core at once, each into its own log, printed in order when all are done;
+# the slowest (arena, sinusoidal, precision under the sanitizers) start first.
+logs="$out/logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+names=()
+for test in "${tests[@]}"; do names+=("$(basename "$test" .c)"); done
+printf '%s\n' "${names[@]}" | awk '{ print (/arena|sinusoidal|precision/ ? 0 : 1), $0 }' | sort -s -k1,1n | cut -d' ' -f2 \
+  | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c '"$1/$2" >"$3/$2.log" 2>&1; echo $? >"$3/$2.rc"' _ "$out" {} "$logs" || true
 status=0
-for test in "${tests[@]}"; do
-  name=$(basename "$test" .c)
+for name in "${names[@]}"; do
   echo "== $name"
-  if ! "$out/$name"; then status=1; fi
+  cat "$logs/$name.log"
+  if [ "$(cat "$logs/$name.rc" 2>/dev/null)" != 0 ]; then status=1; fi
 done
 exit $status
