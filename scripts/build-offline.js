@@ -34,7 +34,7 @@ export const OUT_FILE = path.join(ROOT, 'dist', 'pe-lab.html');
 
 const WORKER_RE = /new Worker\(\s*new URL\(\s*(['"])(\.{1,2}\/[^'"]+?\.m?js)\1\s*,\s*import\.meta\.url\s*\)\s*(?:,\s*\{[^}]*\}\s*)?\)/g;
 const CSS_RE = /new URL\(\s*(['"])(\.{1,2}\/[^'"]+?\.css)\1\s*,\s*import\.meta\.url\s*\)/g;
-const WASM_RE = /new URL\(\s*([^()]*?'\.\/wasm\/[^']+\.wasm'[^()]*?)\s*,\s*import\.meta\.url\s*\)/g;
+const WASM_RE = /new URL\(\s*([^()]*?'\.{1,2}\/wasm\/[^']+\.wasm'[^()]*?)\s*,\s*import\.meta\.url\s*\)/g;
 const INERT_URL = '({ href: null, toString: () => "" })';
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -165,10 +165,12 @@ export async function buildOffline({ webDir = WEB_DIR, outFile = OUT_FILE } = {}
   // (a function, so that "$&" and the like in the script are not replacement patterns)
   html = html.replace('<meta charset="utf-8">', () => `<meta charset="utf-8">\n${head}`);
 
+  if (![...found.wasm].some((f) => /(^|\/)pe\.js$/.test(f))) console.warn('build-offline: web/pe.js no longer loads ./wasm/*.wasm as expected; workers cannot start the module offline');
+  // A file left to import.meta.url cannot load from a blob: worker or file://: refuse to write a
+  // single file that is only partly offline (the Arena's workers failed this way, silently).
+  if (found.unresolved.size) throw new Error(`build-offline: import.meta.url left in ${[...found.unresolved].join(', ')}: it would load a file that is not inlined`);
   await mkdir(path.dirname(outFile), { recursive: true });
   await writeFile(outFile, html);
-  if (![...found.wasm].some((f) => /(^|\/)pe\.js$/.test(f))) console.warn('build-offline: web/pe.js no longer loads ./wasm/*.wasm as expected; workers cannot start the module offline');
-  if (found.unresolved.size) console.warn(`build-offline: import.meta.url left in ${[...found.unresolved].join(', ')} (may load a file that is not inlined)`);
   return {
     file: outFile,
     bytes: Buffer.byteLength(html),

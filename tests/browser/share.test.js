@@ -474,6 +474,13 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
       await page.waitForFunction((k) => Number(document.getElementById('main').dataset.renders || 0) > k, before);
       await nextFrames(page);
       expect((await canvasStats(page, HEATMAP)).distinct).toBeGreaterThan(5);
+      // The Arena trains in workers started from blob: URLs, each with the module from the page.
+      await page.evaluate(() => { location.hash = '#arena?task=copy&enc=learned,rope&len=4&steps=20&seed=1'; });
+      await page.waitForFunction(() => document.documentElement.dataset.pageState === 'ready' && !!document.querySelector('.arena'));
+      await page.click('.arena-primary');
+      await page.waitForFunction(() => document.querySelector('.arena')?.dataset.state === 'done');
+      const jobs = await page.evaluate(() => document.querySelector('.arena').arenaResults().jobs.map((j) => [j.enc, j.state, j.steps]));
+      expect(jobs).toEqual([['learned', 'done', 20], ['rope', 'done', 20]]);
       const remote = requests.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:'));
       expect(remote).toEqual([pathToFileURL(out).href]);
       expect(errors).toEqual([]);
