@@ -392,14 +392,24 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
 // What pe_rope_precision_variant gives in row_error and stats, without forming cos, sin and the
 // error of every entry. Per row, every pair's phase error is first bounded without trig:
 //   d_i = (φ_i − q·f_i) + q·(f_i − ω_i) + (q − p)·ω_i      (= φ_i − p·ω_i; q·f_i by a two-product)
-// and the table moves the angle by at most 2·2^-t (t the table format's significant bits: the
-// point (c, s) is within √2·2^-t of the unit circle at φ), so each entry's error lies within
-// B_i = 2·2^-t + m_i of |wrap(d_i)| (m_i: rounding of d_i and of the wrap, and the exact angle's
+// and the table moves the angle by at most tb (below), so each entry's error lies within
+// B_i = tb + m_i of |wrap(d_i)| (m_i: rounding of d_i and of the wrap, and the exact angle's
 // fixed-point error). Only the pairs that can reach the row's largest lower bound are computed
 // exactly, the kernel's way (cos, sin, round, angle_error): the row's maximum is the kernel's,
 // bit for bit. A row collides with the one before when every pair's φ is the same, or, pair by
 // pair, when the angles are too close for the table to tell them apart and the computed c and s
 // agree; angles farther apart than 4·2^-t (wrapped) always differ in c or s.
+//
+// tb, the table's angle bound (t the table format's significant bits): c = round(libm cos φ),
+// s = round(libm sin φ), libm within 2 ulps (≤ 4.5e-16 for values in [−1, 1]) and round to
+// nearest in a format whose ulp is ≤ 2^(1−t) on [−1, 1] (2^(e+1−t) in the binade [2^e, 2^(e+1)),
+// e ≤ −1; subnormals finer), so |c − cos φ|, |s − sin φ| ≤ 2^-(t+1) + 4.5e-16 and the point
+// (c, s) lies in the disc of radius Δ = √2·(2^-(t+1) + 4.5e-16) around (cos φ, sin φ), at
+// distance 1 from the origin: its angle differs from φ by at most asin Δ. For t = 24, 11, 8:
+// Δ < 4.22e-8, 3.46e-4, 2.77e-3 and asin Δ < Δ·(1 + Δ²) < 2^-24, 2^-11, 2^-8 (each ≥ 1.41×
+// asin Δ): tb = 2^-t. A float64 table is libm's values unrounded: Δ ≤ √2·4.5e-16 < 6.4e-16 and
+// tb = 2·2^-51 (4.4e-16 × 2 = 8.9e-16). (Earlier revisions used 2·2^-t throughout: the window of
+// candidates, 2·(tb + margin), is now about half as wide in the rounded tables.)
 
 /** Significant bits of the table format (float64: libm's cos/sin, within 2 ulps). */
 static int table_bits(int32_t dtype) {
@@ -706,7 +716,7 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
     const pe_format *tfmt = table != PE_RECIPE_FLOAT64 ? &FORMATS[table] : NULL;
     sweep_batch batch;
     batch.count = 0;
-    const double tb = 2.0 * ldexp(1.0, -table_bits(table));              // the table's angle bound
+    const double tb = (table == PE_RECIPE_FLOAT64 ? 2.0 : 1.0) * ldexp(1.0, -table_bits(table));   // see above
     const double apart = 4.0 * ldexp(1.0, -table_bits(table)) + 1e-12;   // angles the table tells apart
     // q and f of at most 24 bits each (float32 or narrower): q·f is exact in float64.
     const int narrow = dtypes[0] != PE_RECIPE_FLOAT64 && dtypes[1] != PE_RECIPE_FLOAT64;

@@ -80,6 +80,18 @@ describe.each(BUILDS)('pe.precisionSweep, $name build', ({ simd }) => {
     }
   });
 
+  it('equals compute where the rounded table decides the row (the table\'s angle bound)', () => {
+    // float64 elsewhere: every pair's phase error is ~0 and the row's maximum is the table's
+    // rounding alone, so the sweep's window of candidates (twice the table's angle bound) is what
+    // keeps the right pair; with float32 phases the two kinds of error compete.
+    for (const table_dtype of ['bfloat16', 'float16', 'float32']) {
+      for (const rest of ['float64', 'float32']) {
+        const recipe = { inv_freq_dtype: rest, position_dtype: rest, phase_dtype: rest, table_dtype };
+        for (const offset of [0, 4093, 1_000_000]) agree({ length: 701, dim: 128, offset, recipe });
+      }
+    }
+  });
+
   it('finds the collisions compute finds (bfloat16 positions from 257 on)', () => {
     const { sweep } = agree({ length: 4096, dim: 64, recipe: 'bf16_positions' });
     expect(sweep.first_collision).toBe(257);
