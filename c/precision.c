@@ -760,12 +760,12 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
 #if PE_HAVE_SIMD
             if (fuse && qp == 0.0 && q * suffix[0] < 3.0) {
                 // float32 positions, frequencies and angles (transformers' path): φ = fl32(q·f) and
-                // d = (φ − q·f) + q·(f − ω), |d| ≤ q·suffix[0] < 3 < π here (no wrap). By blocks of 8 pairs, stopping
+                // d = (φ − q·f) + q·(f − ω), |d| ≤ q·suffix[0] < 3 < π here (no wrap). By blocks of 4 pairs, stopping
                 // once no later pair can reach the row's maximum (q·suffix[i] bounds them all).
                 const v128_t vq = wasm_f64x2_splat(q);
                 v128_t vtop = wasm_f64x2_splat(0.0);
-                for (; i + 8 <= n;) {
-                    for (int k = 0; k < 4; k++, i += 2) {
+                for (; i + 4 <= n;) {
+                    for (int k = 0; k < 2; k++, i += 2) {
                         const v128_t prod = wasm_f64x2_mul(vq, wasm_v128_load(f + i));
                         const v128_t ph = wasm_f64x2_promote_low_f32x4(wasm_f32x4_demote_f64x2_zero(prod));
                         v128_t d = wasm_f64x2_sub(ph, prod);
@@ -773,9 +773,10 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
                         wasm_v128_store(w + i, d);
                         vtop = wasm_f64x2_pmax(vtop, d);
                     }
-                    const double t0 = wasm_f64x2_extract_lane(vtop, 0), t1 = wasm_f64x2_extract_lane(vtop, 1);
-                    top = t0 > t1 ? t0 : t1;
-                    if (i < n && q * suffix[i] + 0x1p-140 + 2.0 * (tb + margin) < top) {
+                    // bound < max(lanes of vtop) (no NaN here: q and f finite), tested in both lanes
+                    const v128_t bound =
+                        wasm_f64x2_splat(q * suffix[i < n ? i : n - 1] + 0x1p-140 + 2.0 * (tb + margin));
+                    if (i < n && wasm_v128_any_true(wasm_f64x2_lt(bound, vtop))) {
                         stop = i;
                         break;
                     }

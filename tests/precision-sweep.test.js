@@ -92,6 +92,14 @@ describe.each(BUILDS)('pe.precisionSweep, $name build', ({ simd }) => {
     }
   });
 
+  it('equals compute for pair counts around the bound pass\'s blocks of 4 pairs (float32 path)', () => {
+    // the float32 recipe's bound pass goes 4 pairs at a time and may stop after any block: every
+    // pair count from 1 to 19 (a scalar tail of 0 to 3 pairs), near 0 and where rows stop early
+    for (let pairs = 1; pairs <= 19; pairs++) {
+      for (const offset of [0, 1_000_000, 16_777_000]) agree({ length: 257, dim: 2 * pairs, offset, recipe: 'float32' });
+    }
+  });
+
   it('finds the collisions compute finds (bfloat16 positions from 257 on)', () => {
     const { sweep } = agree({ length: 4096, dim: 64, recipe: 'bf16_positions' });
     expect(sweep.first_collision).toBe(257);
