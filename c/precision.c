@@ -743,7 +743,9 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
     int prev_fused = 0;
     for (int32_t r = 0; r < length; r++) {
         const uint32_t p = (uint32_t)offset + (uint32_t)r;
-        const double q = pe_round_dtype((double)p, dtypes[1]);
+        // step 2; float32 positions by the hardware's rounding (nearest even, as round_format: p < 2^32
+        // never reaches float32's overflow)
+        const double q = dtypes[1] == PE_RECIPE_FLOAT32 ? (double)(float)p : pe_round_dtype((double)p, dtypes[1]);
         const int fuse = fused && q - q == 0.0;   // (a non-finite q leaves every φ non-finite)
         if (!fuse) phase_fn(phi, q, f, n, dtypes[2]);
         // Bounds: w[i] = |wrap(d_i)| (φ finite), the row's margin for the rounding of d_i and of
