@@ -833,16 +833,20 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
         // row_error[r] when it is flushed: when full, and at the end).
         row_error[r] = all_pi ? (float)PE_PI : 0.0f;
         if (!all_pi) {
-            int32_t i = 0;
 #if PE_HAVE_SIMD
-            // most pairs cannot be the maximum: skip them two at a time (the test below, per lane)
             const v128_t vtb = wasm_f64x2_splat(tb), vmargin = wasm_f64x2_splat(margin);
             const v128_t vlower = wasm_f64x2_splat(lower);
-            while (i + 2 <= stop && wasm_i64x2_all_true(wasm_f64x2_lt(
-                                        wasm_f64x2_add(wasm_f64x2_add(wasm_v128_load(w + i), vtb), vmargin), vlower)))
-                i += 2;
 #endif
-            for (; i < stop; i++) {
+            for (int32_t i = 0; i < stop; i++) {
+#if PE_HAVE_SIMD
+                // most pairs cannot be the maximum: skip them two at a time (the test below, per
+                // lane), from the start and again after each candidate
+                while (i + 2 <= stop &&
+                       wasm_i64x2_all_true(
+                           wasm_f64x2_lt(wasm_f64x2_add(wasm_f64x2_add(wasm_v128_load(w + i), vtb), vmargin), vlower)))
+                    i += 2;
+                if (i >= stop) break;
+#endif
                 if (w[i] + tb + margin < lower) continue;   // cannot be the row's maximum
                 pe_turns t;
                 memcpy(&t, turn_slots + i, sizeof t);
