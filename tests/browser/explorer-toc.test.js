@@ -87,7 +87,16 @@ describe.skipIf(avail.skip)('explorer table of contents in Chromium', () => {
       && Number(document.querySelector('#view-rope-relative .view-body')?.dataset.drawn || 0) > 0);
     // The other advanced view is still folded, and opening its summary mounts it.
     expect(await page.evaluate(() => document.querySelector('#view-rope-wavelengths details.view-fold').open)).toBe(false);
+    // Click once the views above have stopped changing height: a shift between Playwright's scroll
+    // and its click would send the click elsewhere (on a busy machine the redraw above is late).
+    await page.evaluate(() => document.querySelector('#view-rope-wavelengths summary').scrollIntoView({ block: 'center' }));
+    await page.waitForFunction(() => new Promise((resolve) => {
+      const top = () => document.querySelector('#view-rope-wavelengths summary').getBoundingClientRect().top;
+      const before = top();
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(top() === before)));
+    }));
     await page.click('#view-rope-wavelengths summary');
+    await page.waitForFunction(() => document.querySelector('#view-rope-wavelengths details.view-fold').open === true);
     await page.waitForFunction(() => Number(document.querySelector('#view-rope-wavelengths .view-body')?.dataset.drawn || 0) > 0);
     expect(logProblems(log)).toEqual({});
   });

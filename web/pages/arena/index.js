@@ -31,7 +31,8 @@ const DRAW_MS = 120;
 // While the workers train, the main thread is a third thread on machines with two cores: redraws
 // (two charts, the table, the findings) come at most every RUN_DRAW_MS, and further apart when a
 // redraw is slow, so drawing takes at most 1/DRAW_SHARE of the time (measured: at one redraw per
-// 120 ms the page spent as much CPU drawing as the six runs spent training).
+// 120 ms the page spent as much CPU drawing as the six runs spent training). The first losses
+// are drawn after DRAW_MS, so the curves start as soon as training does.
 const RUN_DRAW_MS = 500;
 const DRAW_SHARE = 20;
 
@@ -367,7 +368,7 @@ export default {
       drawTimer = setTimeout(() => {
         drawTimer = 0;
         if (!destroyed) draw();
-      }, runner?.running ? Math.max(RUN_DRAW_MS, DRAW_SHARE * drawCost.last) : DRAW_MS);
+      }, runner?.running && drawn.loss > 0 ? Math.max(RUN_DRAW_MS, DRAW_SHARE * drawCost.last) : DRAW_MS);
     }
 
     function draw() {
