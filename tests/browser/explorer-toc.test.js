@@ -4,7 +4,7 @@
 // view mounts only when opened, and everything follows a language switch.
 //   npx vitest run tests/browser/explorer-toc.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, screenshot, viewKit, logProblems } from '../helpers/browser.js';
+import { suiteAvailability, openPage, screenshot, viewKit, logProblems, clickSteady } from '../helpers/browser.js';
 
 const avail = suiteAvailability('explorer-toc.test');
 
@@ -87,15 +87,7 @@ describe.skipIf(avail.skip)('explorer table of contents in Chromium', () => {
       && Number(document.querySelector('#view-rope-relative .view-body')?.dataset.drawn || 0) > 0);
     // The other advanced view is still folded, and opening its summary mounts it.
     expect(await page.evaluate(() => document.querySelector('#view-rope-wavelengths details.view-fold').open)).toBe(false);
-    // Click once the views above have stopped changing height: a shift between Playwright's scroll
-    // and its click would send the click elsewhere (on a busy machine the redraw above is late).
-    await page.evaluate(() => document.querySelector('#view-rope-wavelengths summary').scrollIntoView({ block: 'center' }));
-    await page.waitForFunction(() => new Promise((resolve) => {
-      const top = () => document.querySelector('#view-rope-wavelengths summary').getBoundingClientRect().top;
-      const before = top();
-      requestAnimationFrame(() => requestAnimationFrame(() => resolve(top() === before)));
-    }));
-    await page.click('#view-rope-wavelengths summary');
+    await clickSteady(page, '#view-rope-wavelengths summary');
     await page.waitForFunction(() => document.querySelector('#view-rope-wavelengths details.view-fold').open === true);
     await page.waitForFunction(() => Number(document.querySelector('#view-rope-wavelengths .view-body')?.dataset.drawn || 0) > 0);
     expect(logProblems(log)).toEqual({});

@@ -4,7 +4,7 @@
 // Chromium. Saves tests/artifacts/rope-*.png.
 //   npx vitest run tests/browser/rope-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logProblems, waitDrawn, waitViewData } from '../helpers/browser.js';
+import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logProblems, waitDrawn, waitViewData, clickSteady } from '../helpers/browser.js';
 import { createPE } from '../../web/pe.js';
 import { sameFreqAtLength } from '../../web/views/rope/common.js';
 import { GALLERY } from '../../web/api/models.js';
@@ -341,18 +341,18 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     expect(llama.filter((c) => c === 'rope-full').length).toBeGreaterThan(0);
     await shot('rope-gallery', 'rope-gallery');
     let n = await renders();
-    await page.click('#view-rope-gallery [data-open="deepseek-v3"]');
+    await clickSteady(page, '#view-rope-gallery [data-open="deepseek-v3"]');
     await rendersAfter(n);
     expect(await page.inputValue('#f-rope-dim')).toBe('64');
     expect(await page.inputValue('#f-rope-layout')).toBe('interleaved');
     expect(await page.inputValue('#f-rope-rope_scaling-rope_type')).toBe('yarn');
     expect(await text('#view-rope-gallery [role=status]')).toMatch(/Opened DeepSeek-V3 \(MLA\) \(from deepseek-ai\/DeepSeek-V3\)/);
     n = await renders();
-    await page.click('#view-rope-gallery [data-open="phi-3.5-mini"]');
+    await clickSteady(page, '#view-rope-gallery [data-open="phi-3.5-mini"]');
     await rendersAfter(n);
     expect(await page.inputValue('#f-rope-dim')).toBe('96');
     // An ALiBi model moves the page to the alibi kind; back returns to RoPE.
-    await page.click('#view-rope-gallery [data-open="bloom"]');
+    await clickSteady(page, '#view-rope-gallery [data-open="bloom"]');
     await page.waitForFunction(() => location.hash.startsWith('#v1/alibi'));
     await page.waitForFunction(() => document.getElementById('f-alibi-heads')?.value === '112');
     await page.goBack();

@@ -331,6 +331,22 @@ export function nextFrames(page) {
 }
 
 /**
+ * Clicks an element once it holds still. On a busy machine the views above it may still be
+ * redrawing and changing height; a shift between Playwright's scroll and its click sends the click
+ * elsewhere. Scrolls the element to the middle, waits until its position is the same two frames
+ * apart, then clicks.
+ */
+export async function clickSteady(page, selector) {
+  await page.locator(selector).first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page.waitForFunction((sel) => new Promise((resolve) => {
+    const top = () => document.querySelector(sel)?.getBoundingClientRect().top;
+    const before = top();
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve(before !== undefined && top() === before)));
+  }), selector);
+  await page.click(selector);
+}
+
+/**
  * Waits until the view `section`'s body has data-`key` equal to String(value), keeping the view in
  * sight meanwhile:
  * views off screen do not update, and a fill or click elsewhere may have scrolled it away.
