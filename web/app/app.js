@@ -82,8 +82,12 @@ function scheduleUrl() {
   if (app.page) return; // a page writes its own route
   // Announced for tests and embedders: data-link is "pending" until the address bar holds the state.
   document.documentElement.dataset.link = 'pending';
+  const seen = location.hash;
   app.urlTimer = setTimeout(() => {
     if (app.page) return;
+    // A navigation in the meantime (a link, the address bar, Back) wins: its hashchange shows it,
+    // and writing the old state now would undo it.
+    if (location.hash !== seen) return;
     const hash = currentHash();
     if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
     document.documentElement.dataset.link = 'written';
