@@ -660,37 +660,9 @@ static inline void exp_shifted_simd(float *row, float maxv, int32_t n) {
         wasm_v128_store(row + j, pe_attention_exp_x4(wasm_f32x4_sub(wasm_v128_load(row + j), m)));
     for (int32_t j = n4; j < n; j++) row[j] = pe_attention_exp(row[j] - maxv);
 }
-// y[x] += Σ_j w[j]·rows[j·stride + x] for x < hs, j = 0 .. n − 1 in order (n axpys, the partial
-// sums of each chunk of y held in registers instead of going back to memory after every key).
-static void gather_simd(float *y, const float *w, const float *rows, size_t stride, int32_t n, int32_t hs) {
-    int32_t x = 0;
-    for (; x + 8 <= hs; x += 8) {
-        v128_t a0 = wasm_v128_load(y + x), a1 = wasm_v128_load(y + x + 4);
-        for (int32_t j = 0; j < n; j++) {
-            const v128_t wj = wasm_f32x4_splat(w[j]);
-            const float *r = rows + (size_t)j * stride + x;
-            a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wj, wasm_v128_load(r)));
-            a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wj, wasm_v128_load(r + 4)));
-        }
-        wasm_v128_store(y + x, a0);
-        wasm_v128_store(y + x + 4, a1);
-    }
-    for (; x + 4 <= hs; x += 4) {
-        v128_t a0 = wasm_v128_load(y + x);
-        for (int32_t j = 0; j < n; j++)
-            a0 = wasm_f32x4_add(a0,
-                                wasm_f32x4_mul(wasm_f32x4_splat(w[j]), wasm_v128_load(rows + (size_t)j * stride + x)));
-        wasm_v128_store(y + x, a0);
-    }
-    for (; x < hs; x++) {
-        float a = y[x];
-        for (int32_t j = 0; j < n; j++) a += w[j] * rows[(size_t)j * stride + x];
-        y[x] = a;
-    }
-}
-// y[x] += Σ_k w[k·wstride]·rows[k·stride + x] for x < hs, k = 0 .. n − 1 in order: gather_simd
-// with strided weights (a column of the attention weights). Per element of y the same sequence
-// of float32 additions as n axpy_scalar calls in k order.
+// y[x] += Σ_k w[k·wstride]·rows[k·stride + x] for x < hs, k = 0 .. n − 1 in order (n axpys, the
+// partial sums of each chunk of y held in registers instead of going back to memory after every
+// key). Per element of y the same sequence of float32 additions as n axpy_scalar calls in k order.
 static void gather_col_simd(float *y, const float *w, size_t wstride, const float *rows, size_t stride, int32_t n,
                             int32_t hs) {
     int32_t x = 0;
@@ -717,6 +689,10 @@ static void gather_col_simd(float *y, const float *w, size_t wstride, const floa
         for (int32_t k = 0; k < n; k++) a += w[(size_t)k * wstride] * rows[(size_t)k * stride + x];
         y[x] = a;
     }
+}
+// gather_col_simd with contiguous weights (a row of the attention weights).
+static inline void gather_simd(float *y, const float *w, const float *rows, size_t stride, int32_t n, int32_t hs) {
+    gather_col_simd(y, w, 1, rows, stride, n, hs);
 }
 #define GATHER(simd, y, w, rows, stride, n, hs) \
     ((simd) ? gather_simd(y, w, rows, stride, n, hs) : gather_scalar(y, w, rows, stride, n, hs))
