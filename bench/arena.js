@@ -36,7 +36,7 @@ import { performance } from 'node:perf_hooks';
 
 import {
   Goals, createPEFrom, environment, environmentLine, exposeGc, fmtMs, fmtNeedRatio, fmtRatio, loadKernels,
-  here, loadWatch, log, measure, runIfMain, runPython, timingTable, UsageError, writeJson,
+  here, loadWatch, log, measure, runIfMain, runPython, timingTable, writeJson, countOption,
 } from './harness.js';
 
 const SPEC = { kind: 'arena', task: 'copy', encoding: { kind: 'rope' }, causal: true, layers: 2, d_model: 32, heads: 4, symbols: 16, train_length: 16, batch: 32 };
@@ -159,14 +159,7 @@ export async function runArena({
   return { targets: goals.targets };
 }
 
-const sweepOption = {
-  flag: '--sweep-steps', value: 'N', help: 'steps per encoding in the sweep (default 1000)',
-  set: (o, v) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError('--sweep-steps must be an integer >= 1');
-    o.sweepSteps = n;
-  },
-};
+const sweepOption = countOption('--sweep-steps', 'sweepSteps', 'steps per encoding in the sweep (default 1000)');
 const pageOptions = [
   { flag: '--no-page', help: 'skip the page\'s default experiment in headless Chromium', set: (o) => { o.page = false; } },
   { flag: '--page-only', help: 'run only the page\'s default experiment', set: (o) => { o.pageOnly = true; } },

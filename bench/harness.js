@@ -29,6 +29,11 @@ function integer(text, flag, least) {
   return v;
 }
 
+/** An extra option --flag N (an integer ≥ 1) stored as opts[key]. */
+export function countOption(flag, key, help) {
+  return { flag, value: 'N', help, set: (o, v) => { o[key] = integer(v, flag, 1); } };
+}
+
 /** The options every benchmark understands; `value` names the argument of those that take one. */
 const COMMON = {
   json: { flag: '--json', value: 'FILE', help: 'also write every number (samples included) as JSON to FILE', set: (o, v) => { o.json = v; } },

@@ -3,7 +3,7 @@
 // worst angle error (the error curve) and the rows whose cos/sin equal the row before (the
 // collision count), as the page's "error by position" and "collisions" views need them.
 //
-//   node bench/precision.js [--json FILE] [--runs N] [--warmup N] [--no-python] [--strict]
+//   node bench/precision.js [--json FILE] [--runs N] [--warmup N] [--python-repeats N] [--no-python] [--strict]
 //   (also run by `npm run bench` through bench/bench.js)
 //
 // Measures, in one Node process, single-threaded:
@@ -19,7 +19,10 @@
 // and, when /usr/bin/python3 has PyTorch, bench/python_precision.py: the same computation
 // (float32 f, q and φ, cos/sin of φ rounded to float32, the error against p·ω in float64, its max
 // per row, the collisions) in PyTorch, torch.set_num_threads(1), in a child process of the same
-// run: the anchor. Each sweep takes seconds, so by default one timed run (plus Python's warm-up).
+// run: the anchor. A WASM sweep takes about 0.1 s: by default 2 warm-up runs (V8 compiles WASM
+// in a baseline tier first and optimizes hot functions while they run, so a first run is partly
+// baseline code) and 9 timed runs, median reported. PyTorch's takes seconds: one warm-up call and
+// --python-repeats timed calls (default 1).
 //
 // Agreement: the worst error, its position, the collision count and 64 sampled rows of the
 // curve against PyTorch's (float32 outputs of float64 work: within 1e-6 rad).
@@ -29,7 +32,7 @@ import os from 'node:os';
 
 import {
   Goals, createPEFrom, environment, environmentLine, exposeGc, fmtMs, fmtRatio, loadKernels, loadWatch, log, measure,
-  runIfMain, runPython, writeJson,
+  runIfMain, runPython, writeJson, countOption,
 } from './harness.js';
 
 const POSITIONS = 2 ** 20;
@@ -98,7 +101,7 @@ function fullKernelChunk(w) {
   return { ms, rows };
 }
 
-export async function runPrecision({ runs = 1, warmup = 0, python = true, json = null } = {}) {
+export async function runPrecision({ runs = 9, warmup = 2, python = true, json = null, pythonRepeats = 1 } = {}) {
   const env = environment();
   log(`\n== precision: the full sweep, ${POSITIONS.toLocaleString('en-US')} positions × dim ${DIM} (error curve + collisions), float32 recipe`);
   log(environmentLine(env));
@@ -142,7 +145,7 @@ export async function runPrecision({ runs = 1, warmup = 0, python = true, json =
   log(`  pe.precisionSweep (JS API, SIMD, 2^20 positions in one call): median ${fmtMs(api.median)} ms, min ${fmtMs(api.min)} ms; ${apiSame ? 'the same rows and collisions as the chunked sweep' : 'DIFFERENT from the chunked sweep'}`);
   log(`  load average (1, 5, 15 min) after the WASM runs: ${os.loadavg().map((v) => v.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs`);
 
-  const py = runPython('python_precision.py', ['--positions', String(POSITIONS), '--dim', String(DIM), '--base', String(BASE), '--repeats', String(Math.max(1, runs))],
+  const py = runPython('python_precision.py', ['--positions', String(POSITIONS), '--dim', String(DIM), '--base', String(BASE), '--repeats', String(pythonRepeats)],
     { enabled: python, timeoutMs: PYTHON_TIMEOUT_MS, requires: ['torch_sweep_ms'] });
   const anchor = py.skipped ? null : `PyTorch, the same sweep: ${fmtMs(py.torch_sweep_ms.median)} ms (median); WASM SIMD ${fmtRatio(py.torch_sweep_ms.median / simd.median)} its speed`;
   goals.check({
@@ -170,4 +173,6 @@ export async function runPrecision({ runs = 1, warmup = 0, python = true, json =
   return { targets: goals.targets };
 }
 
-runIfMain(import.meta.url, { script: 'bench/precision.js', part: 'precision', defaults: { runs: 1, warmup: 0 } }, runPrecision);
+const pythonRepeatsOption = countOption('--python-repeats', 'pythonRepeats', 'timed PyTorch sweeps (default 1; each takes seconds)');
+
+runIfMain(import.meta.url, { script: 'bench/precision.js', part: 'precision', defaults: { runs: 9, warmup: 2 }, extra: [pythonRepeatsOption] }, runPrecision);
