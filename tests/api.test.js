@@ -106,6 +106,42 @@ describe('JS API', () => {
     expect(() => pe.compute({ ...valid, dim: 7.5 })).toThrow('dim must be an integer in [1, 16384], got 7.5');
   });
 
+  it('writes into options.reuse when the lengths match, and never touches it otherwise', () => {
+    const a = pe.compute({ kind: 'sinusoidal', length: 64, dim: 32 });
+    const fresh = pe.compute({ kind: 'sinusoidal', length: 64, dim: 32, base: 500 });
+    const b = pe.compute({ kind: 'sinusoidal', length: 64, dim: 32, base: 500 }, { reuse: a.data });
+    expect(b.data).toBe(a.data);
+    expect(Array.from(b.data)).toEqual(Array.from(fresh.data));
+    // the same length in another shape is fine: the caller gave the array up
+    const c = pe.compute({ kind: 'sinusoidal', length: 32, dim: 64 }, { reuse: b.data });
+    expect(c.data).toBe(b.data);
+    expect(c.shape).toEqual([32, 64]);
+    // another length: a new array, the given one left as it was
+    const before = Array.from(c.data);
+    const d = pe.compute({ kind: 'sinusoidal', length: 16, dim: 8 }, { reuse: c.data });
+    expect(d.data).not.toBe(c.data);
+    expect(Array.from(c.data)).toEqual(before);
+    // a failing compute leaves it as it was too (the page keeps its last good result in it)
+    expectPEError(() => pe.compute({ kind: 'sinusoidal', length: 32, dim: 64, base: -1 }, { reuse: c.data }), 'base');
+    expectPEError(() => pe._computeUnvalidated({ kind: 'sinusoidal', length: 32, dim: 64, base: 0.5 }), 'base');
+    expect(Array.from(c.data)).toEqual(before);
+    // attention computes its encoding's table first: only the attention output goes into reuse
+    const spec = { kind: 'attention', length: 8, heads: 1, dim: 8, encoding: { kind: 'sinusoidal' } };
+    const att = pe.compute(spec);
+    const sameLength = new Float32Array(64); // the encoding table (8 × 8) has this length too
+    const reused = pe.compute(spec, { reuse: sameLength });
+    expect(reused.data).toBe(sameLength);
+    expect(Array.from(reused.data)).toEqual(Array.from(att.data));
+    const tableLength = new Float32Array(64).fill(7); // 2 heads: the output is 128, the table 64
+    expect(pe.compute({ ...spec, heads: 2 }, { reuse: tableLength }).data).not.toBe(tableLength);
+    expect(tableLength.every((v) => v === 7)).toBe(true);
+    // bad options name the field
+    expectPEError(() => pe.compute(valid, { reuse: [1, 2] }), 'reuse', 'Float32Array');
+    expectPEError(() => pe.compute(valid, 7), 'options', 'object');
+    expect(pe.compute(valid, { reuse: null }).data[1]).toBe(1);
+    expect(pe.compute(valid, null).data[1]).toBe(1);
+  });
+
   it('refuses a bad simd option and reports SIMD support honestly', async () => {
     await expect(createPE({ simd: 'yes' })).rejects.toThrow(PEError);
     const scalar = await createPE({ simd: false });

@@ -224,6 +224,12 @@ export type SpecOf<K extends Kind> = Extract<Spec, { kind: K }>;
 
 // --- results --------------------------------------------------------------------------------
 
+/** Options of compute. */
+export interface ComputeOptions {
+  /** An array to write the output into when the lengths match (see compute). */
+  reuse?: Float32Array | null;
+}
+
 /** Every result: a row-major float32 copy, its shape, and the normalized spec that was computed. */
 export interface Result<S extends Spec = Spec> {
   data: Float32Array;
@@ -384,7 +390,12 @@ export interface PE {
   readonly memoryBytes: number;
   defaults<K extends Kind>(kind: K): FullSpec<SpecOf<K>>;
   normalize<K extends Kind>(spec: SpecOf<K>): FullSpec<SpecOf<K>>;
-  compute<K extends Kind>(spec: SpecOf<K>): ResultByKind[K];
+  /**
+   * options.reuse: a Float32Array the caller no longer needs; when its length is the output's, the
+   * values are copied into it and it is the result's `data` (one copy, no new allocation). Left as
+   * it was otherwise, and when compute throws.
+   */
+  compute<K extends Kind>(spec: SpecOf<K>, options?: ComputeOptions | null): ResultByKind[K];
   colorize(
     values: Float32Array,
     options?: { map?: ColorMap; vmin?: number; vmax?: number; special?: boolean },

@@ -9,6 +9,8 @@ async function main(): Promise<void> {
   const first: number = table.data[0];
   const [rows, cols] = table.shape;
   const base: number = table.spec.base;
+  const again = pe.compute({ kind: 'sinusoidal', length: 128, dim: 64, base: 500 }, { reuse: table.data });
+  const same: boolean = again.data === table.data;
 
   const rope: RopeSpec = { kind: 'rope', dim: 128, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 } };
   const r = pe.compute(rope);
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
     if (e instanceof PEError) console.log(e.param.toUpperCase(), e.message);
   }
   console.log(first, rows, cols, base, freqs, af, labCos, firstCollision, worstRow, tables.cos, rotated.data, slopes, entropy, angles, buckets, pixels, shape, specs);
-  console.log(losses, evaluation.accuracy, heads, positions?.shape);
+  console.log(losses, evaluation.accuracy, heads, positions?.shape, same);
 }
 
 // @ts-expect-error: 'kind' must name a kind

@@ -115,15 +115,32 @@ class PE {
    * Computes a spec. Returns { data: Float32Array (a copy), shape: number[], spec, ...extras }
    * where spec is the normalized spec that was computed. Throws PEError on bad input; the module
    * stays usable.
+   *
+   * options.reuse: a Float32Array the caller no longer needs (say, the previous result's data).
+   * When its length is the output's, the values are copied into it and it is returned as `data`
+   * (still a copy, in the caller's array): a large output then costs one copy instead of a new
+   * allocation, its page faults and its garbage. Otherwise `data` is a new array and `reuse` is
+   * left as it was; it is also left as it was when compute throws.
    */
-  compute(spec) {
+  compute(spec, options) {
     const s = normalizeSpec(spec);
+    const reuse = this.#reuseOption(options);
     const binding = KERNELS[s.kind];
     // The previous result's resident table (below) makes room for this one's output; this
     // output's buffer is then kept resident for pe.heatmap (never more than one: no extra memory).
     KERNELS.heatmap.release(this.#w);
-    const result = binding.compute(this.#context(binding.args, 'data'), s);
+    const result = binding.compute(this.#context(binding.args, 'data', reuse), s);
     return { ...result, shape: shapeOf(s), spec: s };
+  }
+
+  #reuseOption(options) {
+    if (options === undefined || options === null) return null;
+    if (typeof options !== 'object') throw new PEError('options', `options must be an object, got ${typeof options}`);
+    const { reuse = null } = options;
+    if (reuse === null) return null;
+    if (!(reuse instanceof Float32Array)) throw new PEError('reuse', 'reuse must be a Float32Array (or null)');
+    if (reuse.buffer === this.#w.memory.buffer) throw new PEError('reuse', 'reuse must not be a view into the module\'s WebAssembly memory');
+    return reuse;
   }
 
   /**
@@ -240,8 +257,13 @@ class PE {
     return binding.compute(this.#context(binding.args), s);
   }
 
-  #context(args, keep = null) {
-    return { wasm: this.#w, run: (io, call) => this.#run(io, call, args, keep) };
+  // keep and reuse apply to the output named `keep` of the binding's own runs; a binding that
+  // computes another kind first (attention's encoding table) does that through `inner`, which
+  // keeps and reuses nothing.
+  #context(args, keep = null, reuse = null) {
+    const context = { wasm: this.#w, run: (io, call) => this.#run(io, call, args, keep, reuse) };
+    context.inner = keep || reuse ? this.#context(args) : context;
+    return context;
   }
 
   // Allocates io.inputs (typed arrays, copied in) and io.outputs ({ name: count } floats, or
@@ -249,8 +271,9 @@ class PE {
   // out and frees everything, also when the call fails. A non-zero status becomes a PEError
   // naming args[k - 1] for PE_ERR_ARG(k).
   // keep: the name of a Float32Array output whose buffer is handed to the heatmap path instead of
-  // freed (pe.compute's `data`; web/api/kernels/heatmap.js adopt).
-  #run(io, call, args, keep = null) {
+  // freed (pe.compute's `data`; web/api/kernels/heatmap.js adopt); reuse: a caller's Float32Array
+  // that output is copied into when the lengths match (pe.compute's options.reuse).
+  #run(io, call, args, keep = null, reuse = null) {
     const w = this.#w;
     const ptrs = {};
     const outputs = Object.entries(io.outputs ?? {}).map(([name, o]) =>
@@ -269,7 +292,13 @@ class PE {
       if (status !== 0) this.#throwStatus(status, args);
       // memory.buffer may have been replaced by growth during the call: view it afresh.
       const result = {};
-      for (const { name, count, type } of outputs) result[name] = new type(w.memory.buffer, ptrs[name], count).slice();
+      for (const { name, count, type } of outputs) {
+        const view = new type(w.memory.buffer, ptrs[name], count);
+        if (name === keep && reuse && reuse.length === count && type === Float32Array) {
+          reuse.set(view);
+          result[name] = reuse;
+        } else result[name] = view.slice();
+      }
       const kept = keep && outputs.find((o) => o.name === keep && o.type === Float32Array);
       if (kept) {
         KERNELS.heatmap.adopt(w, result[keep], ptrs[keep], kept.count * 4);

@@ -85,9 +85,9 @@ export default {
       let attentionFactor = 1;
 
       if (cls === 'additive') {
-        inputs.table = FAMILIES[enc.kind].compute(k, enc).data;   // (length, dim)
+        inputs.table = FAMILIES[enc.kind].compute(k.inner, enc).data;   // (length, dim)
       } else if (enc?.kind === 'rope') {
-        const t = FAMILIES.rope.tables(k, enc);
+        const t = FAMILIES.rope.tables(k.inner, enc);
         const af = t.attention_factor;
         inputs.cos = af === 1 ? t.cos : t.cos.map((v) => v * af);   // as applyRope: cos·af, sin·af
         inputs.sin = af === 1 ? t.sin : t.sin.map((v) => v * af);
@@ -95,7 +95,7 @@ export default {
         layout = code(LAYOUT, enc.layout);
         attentionFactor = af;
       } else if (enc?.kind === 'mrope') {
-        inputs.angles = FAMILIES.mrope.compute(k, enc).angles;   // (length, dim/2)
+        inputs.angles = FAMILIES.mrope.compute(k.inner, enc).angles;   // (length, dim/2)
         rotaryDim = enc.mrope_section.reduce((a, b) => a + b, 0) * 2;
         layout = LAYOUT.half;   // Qwen2-VL rotates with rotate_half
       }

@@ -71,7 +71,8 @@ export default {
     });
     const table = new DataTable(el, { summary: t('table.summary') });
 
-    const rangeOf = { data: null, scan: null };
+    // keyed by the result and the array: a new result may reuse the last one's array (app.js reusable)
+    const rangeOf = { result: null, data: null, scan: null };
     const paint = { frame: 0, inputAt: null, text: '…' }; // the last input → screen time
     function draw() {
       const { result, spec, shared, info } = state;
@@ -82,7 +83,7 @@ export default {
       // Every head on one colour scale, so heads can be compared by eye.
       let valueRange = null;
       if (info.slices > 1) {
-        if (rangeOf.data !== data) Object.assign(rangeOf, { data, scan: ctx.pe.heatmapRange(data) });
+        if (rangeOf.data !== data || rangeOf.result !== result) Object.assign(rangeOf, { result, data, scan: ctx.pe.heatmapRange(data) });
         valueRange = [rangeOf.scan.lo, rangeOf.scan.hi];
       }
       hm.setData({ data, rows: info.rows, cols: info.cols, offset, rowOffset: rowOffset(info, spec), valueRange });

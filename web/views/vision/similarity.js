@@ -39,10 +39,12 @@ function minOf(v) {
   return m;
 }
 
-const norms = new WeakMap(); // data → row norms
-const normsOf = (data, n, d) => {
-  let v = norms.get(data);
-  if (!v) norms.set(data, (v = rowNorms(data, n, d)));
+// source (the result's, or a table computed here) → row norms. Keyed by the source object, not
+// its array: a new result may reuse the last one's array (web/app/app.js reusable).
+const norms = new WeakMap();
+const normsOf = (source, n, d) => {
+  let v = norms.get(source.key ?? source.data);
+  if (!v) norms.set(source.key ?? source.data, (v = rowNorms(source.data, n, d)));
   return v;
 };
 
@@ -175,7 +177,7 @@ export default {
       const hw = grid.rows * grid.cols;
       if (source.rope) return ropeRow(source.cos, source.sin, hw, source.pairs, source.dim, tokenOf(pick));
       const n = grid.frames * hw;
-      return cosineRow(source.data, n, source.dim, tokenOf(pick), normsOf(source.data, n, source.dim), new Float32Array(hw), frame * hw, hw);
+      return cosineRow(source.data, n, source.dim, tokenOf(pick), normsOf(source, n, source.dim), new Float32Array(hw), frame * hw, hw);
     }
 
     function mainSource() {
@@ -189,7 +191,7 @@ export default {
         }
         return tables;
       }
-      return { data: result.data, dim: spec.dim };
+      return { data: result.data, dim: spec.dim, key: result };
     }
     const ropeCache = new WeakMap();
 

@@ -1,0 +1,106 @@
+// The page computes a large output into the shown result's array (web/app/app.js reusable,
+// pe.compute's options.reuse): a drag at 2000 × 1600 then copies 12.8 MB a frame into memory the
+// page already has instead of allocating it. What must hold: every view draws the new values,
+// never a stale cache keyed by the array (the heatmap's colour range over every head, the vision
+// similarity's row norms), so the pixels after a few edits equal a fresh load of the same spec;
+// and a bad value leaves the last good result as it was.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { suiteAvailability, openPage, gotoApp, canvasStats, nextFrames, WAIT_MS } from '../helpers/browser.js';
+
+const HEATMAP = '#view-heatmap canvas.hm-canvas';
+
+const avail = suiteAvailability('reuse');
+
+describe.skipIf(avail.skip)('a large result computed into the last one\'s array (Chromium)', () => {
+  let session;
+  let page;
+  beforeAll(async () => {
+    session = await openPage({ avail });
+    page = session.page;
+  }, WAIT_MS * 2);
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  const renders = () => page.evaluate(() => window.__peLab.renders);
+  const reused = () => page.evaluate(() => window.__peLab.reused);
+
+  /** Sets a field and waits for the page to redraw and paint. */
+  async function edit(id, value) {
+    const n = await renders();
+    // as a slider or a typed value does (the attention's encoding field sits behind its editor)
+    await page.evaluate(([i, v]) => {
+      const input = document.getElementById(i);
+      input.value = v;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, [id, String(value)]);
+    await page.waitForFunction((k) => window.__peLab.renders > k && window.__peLab.paintedRender > k, n, { timeout: WAIT_MS });
+  }
+
+  const SIMILARITY = '#view-vision-similarity canvas';
+  /** Loads `hash` in a page of its own (a real load, not a hash change) and waits for its heatmap. */
+  async function load(hash, p = page) {
+    await gotoApp(p, `${session.server.url}${hash}`);
+    await nextFrames(p);
+  }
+  /** The heatmap's pixels, and the similarity picture's when the kind has one (shown and drawn). */
+  async function pixels(p) {
+    const hasSimilarity = await p.evaluate(() => !!document.querySelector('#view-vision-similarity'));
+    if (!hasSimilarity) return { heatmap: await canvasStats(p, HEATMAP), similarity: null };
+    // shown (an off-screen view draws when it comes into view), drawn, and drawn for the result on
+    // show: its draw count (data-draws) holds still over a few frames
+    await p.waitForFunction(() => new Promise((resolve) => {
+      const view = document.querySelector('#view-vision-similarity');
+      const r = view.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > window.innerHeight) view.scrollIntoView({ block: 'start' });
+      const count = () => Number(view.querySelector('.view-body')?.dataset.draws || 0);
+      const first = count();
+      let frames = 0;
+      const tick = () => (++frames < 4 ? requestAnimationFrame(tick) : resolve(first > 0 && count() === first));
+      requestAnimationFrame(tick);
+    }), null, { timeout: WAIT_MS });
+    // (the heatmap is off-screen now: it redraws when it comes back into view)
+    return { similarity: await canvasStats(p, SIMILARITY) };
+  }
+
+  const encoding = (base) => JSON.stringify({ kind: 'rope', base });
+  it.each([
+    // [start, field, values, what the reuse could break]
+    ['#sinusoidal?length=1024&dim=512', 'f-sinusoidal-base', [500, 20000, 777], 'a 2-D table'],
+    ['#attention?length=256&heads=8', 'f-attention-encoding', [encoding(500), encoding(20000), encoding(777)], 'attention'],
+    // without the causal mask no row is a sure 1, so the colour range over every head moves
+    ['#attention?length=256&heads=8&causal=false', 'f-attention-seed', [3, 11, 42], 'the colour range over every head'],
+    ['#sinusoidal2d?height=48&width=48&dim=256', 'f-sinusoidal2d-base', [100, 5000], 'the similarity picture'],
+  ])('%s, %s edited: the same pixels as a fresh load (%s)', async (start, field, values) => {
+    await load(start);
+    await pixels(page); // every view drawn once, its caches filled
+    const before = await reused();
+    for (const v of values) await edit(field, v);
+    // each edit of the same output size computed into the shown result's array
+    expect(await reused()).toBeGreaterThan(before);
+    const edited = await pixels(page);
+    await page.waitForFunction(() => document.documentElement.dataset.link === 'written', null, { timeout: WAIT_MS });
+    const url = await page.evaluate(() => location.hash);
+    const fresh = await session.context.newPage();
+    try {
+      await load(url, fresh);
+      expect(edited).toEqual(await pixels(fresh));
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('keeps the last good result when a value is refused', async () => {
+    await load('#sinusoidal?length=1024&dim=512&base=500');
+    const good = await canvasStats(page, HEATMAP);
+    const n = await renders();
+    await page.fill('#f-sinusoidal-base', '-3');
+    await page.waitForSelector('#f-sinusoidal-base[aria-invalid="true"]', { timeout: WAIT_MS });
+    expect(await renders()).toBe(n);
+    // a redraw of the kept result (another colour map and back) shows the same values
+    await page.selectOption('#view-heatmap select[id$="-map"]', 'cividis');
+    await page.selectOption('#view-heatmap select[id$="-map"]', 'viridis');
+    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
+    expect(await canvasStats(page, HEATMAP)).toEqual(good);
+  });
+});
