@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer } from 'vitest/node';
 
 // How many test files run at once. A browser suite spends much of its time waiting for its
 // Chromium renderer (one process, mostly one core) and a Python suite for python3, so on 2 cores
@@ -6,6 +9,20 @@ import { defineConfig } from 'vitest/config';
 // for a condition the page announces, with long budgets, so sharing the cores makes a suite
 // slower, not red. PE_TEST_WORKERS overrides it (PE_TEST_WORKERS=1: one file at a time).
 const workers = Math.max(1, Number(process.env.PE_TEST_WORKERS) || 3);
+
+// Longest files first, so that none starts late and runs alone at the end: by this machine's
+// Vitest cache when it has every file, else by tests/setup/durations.json (the wall times of a
+// clean run, written by scripts/test-durations.js); a file in neither (a new one) goes first.
+const DURATIONS = JSON.parse(readFileSync(new URL('./tests/setup/durations.json', import.meta.url), 'utf8'));
+class LongestFirst extends BaseSequencer {
+  async sort(files) {
+    const root = this.ctx.config.root;
+    const known = (f) => DURATIONS[path.relative(root, f.moduleId)] ?? Infinity;
+    const cached = (f) => this.ctx.cache.getFileTestResults(`${f.project.name}:${path.relative(root, f.moduleId)}`);
+    if (files.every(cached)) return super.sort(files);
+    return [...files].sort((a, b) => known(b) - known(a));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -22,5 +39,6 @@ export default defineConfig({
     fileParallelism: workers > 1,
     maxWorkers: workers,
     minWorkers: 1,
+    sequence: { sequencer: LongestFirst },
   },
 });
