@@ -138,6 +138,7 @@ describe('JS API', () => {
     // bad options name the field
     expectPEError(() => pe.compute(valid, { reuse: [1, 2] }), 'reuse', 'Float32Array');
     expectPEError(() => pe.compute(valid, 7), 'options', 'object');
+    expectPEError(() => pe.compute(valid, { get reuse() { throw new Error('no'); } }), 'options.reuse', 'could not be read');
     expect(pe.compute(valid, { reuse: null }).data[1]).toBe(1);
     expect(pe.compute(valid, null).data[1]).toBe(1);
   });

@@ -136,7 +136,8 @@ class PE {
   #reuseOption(options) {
     if (options === undefined || options === null) return null;
     if (typeof options !== 'object') throw new PEError('options', `options must be an object, got ${typeof options}`);
-    const { reuse = null } = options;
+    // read once, as every other options object (a getter that throws becomes a PEError)
+    const { reuse = null } = snapshot(options, 'options');
     if (reuse === null) return null;
     if (!(reuse instanceof Float32Array)) throw new PEError('reuse', 'reuse must be a Float32Array (or null)');
     if (reuse.buffer === this.#w.memory.buffer) throw new PEError('reuse', 'reuse must not be a view into the module\'s WebAssembly memory');

@@ -643,9 +643,12 @@ function computeNow() {
   markLoaded(loaded);
   let result;
   try {
-    const reuse = loaded ? null : reusable(kind);
-    result = loaded ? loaded.result : app.pe.compute(spec, { reuse });
-    if (reuse && result.data === reuse) diag.reused += 1;
+    if (loaded) result = loaded.result;
+    else {
+      const reuse = reusable(kind);
+      result = app.pe.compute(spec, { reuse });
+      if (reuse && result.data === reuse) diag.reused += 1;
+    }
   } catch (err) {
     if (!app.views.length) {
       // Nothing computed yet for this kind: mount the views for its default shape, blank.
