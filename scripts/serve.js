@@ -7,7 +7,8 @@
 // Files are cached by the browser but revalidated on every use (Cache-Control: no-cache with an
 // ETag of the file's size and mtime): a rebuilt file is never served stale, and an unchanged one
 // costs a 304 and keeps the browser's compiled code (V8's code cache, WebAssembly's compiled
-// module cache), which the browser keeps only for cacheable responses.
+// module cache), which the browser keeps only for cacheable responses. The bundle's chunks,
+// named by their content hash, are kept without revalidation (HASHED below).
 //
 //   node scripts/serve.js            # port from $PORT or 8080; a free port if that one is taken
 //   PORT=9000 node scripts/serve.js
@@ -74,6 +75,15 @@ const BASE_HEADERS = {
 
 /** Browser caching of files: kept, but revalidated with the ETag each time (never stale). */
 const FILE_CACHE = 'no-cache';
+
+/**
+ * Files named by their content: the bundle's chunks, dist/<name>-<HASH>.js (esbuild's content
+ * hash, scripts/bundle.js) and their source maps. A change makes a new name, so the browser may
+ * keep them for a year without asking: a reload then asks only for index.html, app.js, the
+ * style sheets and the module (revalidated), not for the dozen chunks behind app.js.
+ */
+export const HASHED = /^\/dist\/[\w-]+-[A-Z0-9]{8}\.js(\.map)?$/;
+const HASHED_CACHE = 'public, max-age=31536000, immutable';
 
 /** The validator of a file as sent: its size, modification time and content encoding. */
 const etagOf = (stat, encoding) => `"${stat.size.toString(36)}-${Math.round(stat.mtimeMs).toString(36)}${encoding ? `-${encoding}` : ''}"`;
@@ -172,7 +182,7 @@ function handler(root, portOf) {
       const headers = { ...BASE_HEADERS, ...(embed ? { 'Content-Security-Policy': EMBED_CSP } : {}), 'Content-Type': type };
       const encoding = COMPRESSIBLE.test(type) && found.size > 512 ? pickEncoding(req.headers['accept-encoding']) : null;
       if (COMPRESSIBLE.test(type)) headers.Vary = 'Accept-Encoding';
-      headers['Cache-Control'] = FILE_CACHE;
+      headers['Cache-Control'] = HASHED.test(urlPath) ? HASHED_CACHE : FILE_CACHE;
       headers.ETag = etagOf(found.stat, encoding);
       const match = req.headers['if-none-match'];
       if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === headers.ETag)) {

@@ -269,4 +269,21 @@ describe('13: the local server answers only to its own names, compressed', () =>
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.body).toString()).toMatch(/<html/);
   });
+
+  it('lets the browser keep the content-named chunks, and revalidate every other file', async () => {
+    const host = `127.0.0.1:${server.port}`;
+    const { readdirSync } = await import('node:fs');
+    const chunks = readdirSync(new URL('../web/dist/', import.meta.url)).filter((f) => /^[\w-]+-[A-Z0-9]{8}\.js$/.test(f));
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const f of chunks.slice(0, 4)) {
+      const res = await get(`/dist/${f}`, { host });
+      expect(res.status, f).toBe(200);
+      expect(res.headers['cache-control'], f).toBe('public, max-age=31536000, immutable');
+      expect((await get(`/dist/${f}.map`, { host })).headers['cache-control'], `${f}.map`).toMatch(/immutable/);
+    }
+    // Named by what they are, not by their content: a rebuild changes them in place.
+    for (const f of ['/index.html', '/dist/app.js', '/dist/lineplot.js', '/wasm/pe_simd.wasm', '/style.css', '/api/pe.js']) {
+      expect((await get(f, { host })).headers['cache-control'], f).toBe('no-cache');
+    }
+  });
 });
