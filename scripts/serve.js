@@ -77,12 +77,12 @@ const BASE_HEADERS = {
 const FILE_CACHE = 'no-cache';
 
 /**
- * Files named by their content: the bundle's chunks, dist/<name>-<HASH>.js (esbuild's content
- * hash, scripts/bundle.js) and their source maps. A change makes a new name, so the browser may
+ * Files named by their content: the bundle's chunks, dist/<name>-<hash>.js (Rollup's content
+ * hash, 8 characters, scripts/bundle.js) and their source maps. A change makes a new name, so the browser may
  * keep them for a year without asking: a reload then asks only for index.html, app.js, the
  * style sheets and the module (revalidated), not for the dozen chunks behind app.js.
  */
-export const HASHED = /^\/dist\/[\w-]+-[A-Z0-9]{8}\.js(\.map)?$/;
+export const HASHED = /^\/dist\/[\w-]+-[A-Za-z0-9]{8}\.js(\.map)?$/;
 const HASHED_CACHE = 'public, max-age=31536000, immutable';
 
 /** The validator of a file as sent: its size, modification time and content encoding. */

@@ -273,7 +273,7 @@ describe('13: the local server answers only to its own names, compressed', () =>
   it('lets the browser keep the content-named chunks, and revalidate every other file', async () => {
     const host = `127.0.0.1:${server.port}`;
     const { readdirSync } = await import('node:fs');
-    const chunks = readdirSync(new URL('../web/dist/', import.meta.url)).filter((f) => /^[\w-]+-[A-Z0-9]{8}\.js$/.test(f));
+    const chunks = readdirSync(new URL('../web/dist/', import.meta.url)).filter((f) => /^[\w-]+-[A-Za-z0-9]{8}\.js$/.test(f));
     expect(chunks.length).toBeGreaterThan(3);
     for (const f of chunks.slice(0, 4)) {
       const res = await get(`/dist/${f}`, { host });
