@@ -10,6 +10,10 @@ Exits 0 with {"skipped": "..."} when numpy or torch cannot be imported.
   torch tutorial  PyTorch "Language Modeling with nn.Transformer" PositionalEncoding, float32.
   numpy tutorial  TensorFlow "Transformer" tutorial get_angles/positional_encoding, float64
                   (numpy's default); a float32 cast variant is reported as an extra.
+  + matplotlib    the same table and the tutorial's picture of it (pcolormesh, RdBu, a colour
+                  bar), drawn off screen by matplotlib's Agg backend at 700 x 600 pixels, the
+                  page's heatmap size: numpy_matplotlib_ms (null when matplotlib is missing;
+                  scripts/setup.sh bench installs python3-matplotlib).
 
 Accuracy is the max abs error against a float64 evaluation of the same interleaved table
 (tests/fixtures/ref_sinusoidal.py). torch_err_at_1e6 is the torch tutorial code's max abs error on
@@ -64,6 +68,32 @@ def numpy_tutorial_f32(max_len, d_model):
     return numpy_tutorial(max_len, d_model).astype(np.float32)
 
 
+def matplotlib_image(table, width=700, height=600):
+    """The TensorFlow tutorial's plot of its table (plt.pcolormesh(pos_encoding, cmap='RdBu'),
+    axis labels, plt.colorbar()), drawn to RGBA pixels with the Agg backend instead of shown.
+    matplotlib's object API, so no window and no global figure state."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width / 100, height / 100), dpi=100)
+    canvas = FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    mesh = ax.pcolormesh(table, cmap="RdBu")
+    ax.set_xlabel("Depth")
+    ax.set_ylabel("Position")
+    fig.colorbar(mesh, ax=ax)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())
+
+
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 # --- accuracy -------------------------------------------------------------------------------
 
 def max_abs_err(table, exact):
@@ -87,6 +117,13 @@ def main():
     numpy_ms = harness.time_ms(lambda: numpy_tutorial(L, D), a.repeats)
     numpy32_ms = harness.time_ms(lambda: numpy_tutorial_f32(L, D), a.repeats)
 
+    # The table and its picture, as the tutorial makes them (a few seconds each: 3 runs).
+    image = None
+    if have_matplotlib():
+        pixels = matplotlib_image(numpy_tutorial(L, D))
+        assert pixels.shape == (600, 700, 4)
+        image = harness.time_ms(lambda: matplotlib_image(numpy_tutorial(L, D)), min(a.repeats, 3))
+
     # positions 10^6-16 .. 10^6 of the d_model = 64 tutorial table
     p0, p1, d_far = 10**6 - 16, 10**6 + 1, 64
     far = torch_tutorial_positions(p0, p1, d_far)
@@ -100,6 +137,7 @@ def main():
         "numpy_tutorial_ms": numpy_ms,
         "numpy_tutorial_dtype": "float64",
         "numpy_tutorial_f32_ms": numpy32_ms,
+        "numpy_matplotlib_ms": image,
         "torch_max_abs_err": max_abs_err(t_pe, exact),
         "numpy_max_abs_err": max_abs_err(n_pe, exact),
         "numpy_f32_max_abs_err": max_abs_err(n_pe32, exact),

@@ -308,7 +308,17 @@ export async function runSinusoidal({ runs = 30, warmup = 5, python = true, json
     for (const m of hm) log(`  ${m.label.padEnd(72)} median ${st.get(m.key).median.toFixed(1).padStart(6)} ms, min ${st.get(m.key).min.toFixed(1).padStart(6)} ms`);
     log(`  old path / pe.heatmap: ${(heatmap.heatmap_js.median_ms / heatmap.heatmap_c_redraw.median_ms).toFixed(1)}× (redraw), `
       + `${(heatmap.heatmap_js.median_ms / heatmap.heatmap_c_new.median_ms).toFixed(1)}× (new table, with the copy in and the range)`);
-    log('  (the NumPy + matplotlib image anchor needs matplotlib, which this machine\'s Python lacks)');
+    // The tutorial's own picture: the NumPy table and matplotlib's pcolormesh of it (Agg, 700 × 600,
+    // bench/python_sinusoidal.py), against the page's: pe.compute and a new table's pe.heatmap.
+    const mpl = py.skipped ? null : py.numpy_matplotlib_ms;
+    const page = (results.pe_compute_simd?.median_ms ?? NaN) + heatmap.heatmap_c_new.median_ms;
+    heatmap.table_and_image = { page_ms: page, numpy_matplotlib_ms: mpl?.median ?? null };
+    if (mpl) {
+      log(`  table + image, ${LENGTH} × ${DIM} at ${W} × ${H}: NumPy tutorial + matplotlib pcolormesh (Agg) median ${mpl.median.toFixed(1)} ms, `
+        + `min ${mpl.min.toFixed(1)} ms; pe.compute + pe.heatmapRange + pe.heatmap ${page.toFixed(1)} ms → ${(mpl.median / page).toFixed(0)}× faster`);
+    } else {
+      log(`  (the NumPy + matplotlib anchor: ${py.skipped ? py.skipped : 'matplotlib is missing; bash scripts/setup.sh bench installs python3-matplotlib'})`);
+    }
     log();
   }
 

@@ -19,6 +19,7 @@
 #   Chromium .................. chromium          browser tests and page benches    test, bench
 #   NumPy, PyTorch ............ python3-numpy python3-torch   fixtures, anchors     test, bench
 #   Korean fonts .............. fonts-noto-cjk    Korean text in screenshots        test, bench
+#   matplotlib ................ python3-matplotlib  the tutorial's picture (anchor)  bench
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -75,7 +76,10 @@ check_browser_python() {
 check_build
 case "$profile" in
   test) check_test ;;
-  bench) check_browser_python ;;
+  bench)
+    check_browser_python
+    /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || want python3-matplotlib
+    ;;
   ci) check_test ;;
 esac
 
