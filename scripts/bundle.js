@@ -100,9 +100,9 @@ function pagePlugins(webDir, outDir, minify) {
  * again (scripts/serve.js HASHED): a new content is a new name.
  */
 function chunkName(chunk) {
-  const file = chunk.facadeModuleId ?? chunk.moduleIds?.at(-1);
-  const base = file ? path.basename(file, path.extname(file)) : chunk.name;
-  const name = file && (base === 'index' || base === 'views') ? path.basename(path.dirname(file)) : chunk.name;
+  const file = chunk.facadeModuleId;
+  const base = file && path.basename(file, '.js');
+  const name = base === 'index' || base === 'views' ? path.basename(path.dirname(file)) : chunk.name;
   return `${name.replace(/[^\w-]/g, '_')}-[hash].js`;
 }
 

@@ -78,9 +78,9 @@ const FILE_CACHE = 'no-cache';
 
 /**
  * Files named by their content: the bundle's chunks, dist/<name>-<hash>.js (Rollup's content
- * hash, 8 characters, scripts/bundle.js) and their source maps. A change makes a new name, so the browser may
- * keep them for a year without asking: a reload then asks only for index.html, app.js, the
- * style sheets and the module (revalidated), not for the dozen chunks behind app.js.
+ * hash, 8 characters, scripts/bundle.js) and their source maps. A change makes a new name, so
+ * the browser may keep them for a year without asking: a reload then revalidates only
+ * index.html, app.js, the style sheets and the module.
  */
 export const HASHED = /^\/dist\/[\w-]+-[A-Za-z0-9]{8}\.js(\.map)?$/;
 const HASHED_CACHE = 'public, max-age=31536000, immutable';
