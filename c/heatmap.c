@@ -13,6 +13,17 @@
 //      missing: miss then sums the same weights in the same order as W.) A row with nothing
 //      missing divides by W·Σ_c wx_c.
 // Then the row of values is coloured by pe_colorize's own loop (c/colormap.c) straight into out.
+//
+// Minified rows (more than one table row per pixel row): the tents of neighbouring pixel rows
+// overlap, so each table row belongs to two or three of them. Rather than reading the row once
+// per pixel row, pass 1 walks the table rows once, in order, and adds each row into every pixel
+// row that is open at it (each has its own slot of acc, miss and flags; a slot is closed, passed
+// across and coloured after its last row). Pixel row y is open at row j when
+// floor(c_y − s) ≤ j < ceil(c_y + s), i.e. c_y lies in the open interval (j − s, j + 1 + s) of
+// length 2s + 1 < 3s; the centres c_y are s apart, so at most 3 rows are open at once (SLOTS = 4
+// leaves a margin for rounding). Every pixel row still adds its rows in increasing j, with the
+// same float operations: the single pass gives the same bits as one pass per pixel row (tested),
+// and reads a 4096 × 4096 table once instead of about twice.
 // The scalar and SIMD passes do the same float operations in the same order, so they agree bit
 // for bit (and with the scalar WebAssembly build).
 #include "heatmap.h"
@@ -26,6 +37,8 @@
 #include "pe_simd.h"
 
 #define HEATMAP_MAX_SIDE 8192
+#define SLOTS 4                          // pixel rows open at once in the single pass (at most 3 needed)
+#define SINGLE_PASS_MAX_COLS (1 << 20)   // wider tables keep one slot (scratch ≤ 64 MiB)
 
 enum { FLAG_NEG_INF = 1, FLAG_POS_INF = 2, FLAG_NAN = 4 };
 
@@ -35,11 +48,14 @@ static int32_t pad4(int32_t n) { return (n + 3) & ~3; }
 // cells: a pixel's tent spans 2s cells, so at most 2s + 2 of them, and Σ 2s = 2·(b − a) ≤ 2·len.
 static int32_t axis_pairs(int32_t len, int32_t n) { return 2 * len + 2 * n + 4; }
 
+static int32_t slots_for(int32_t cols) { return cols <= SINGLE_PASS_MAX_COLS ? SLOTS : 1; }
+
 int32_t pe_heatmap_scratch_bytes(int32_t cols, int32_t width) {
     if (cols < 1 || cols > PE_MAX_ELEMENTS || width < 1 || width > HEATMAP_MAX_SIDE) return 0;
-    // miss (doubles), acc, flags (cols each), the row of values, per pixel its first pair, count and weight
-    // sum (width each), the pairs' cells and weights.
-    int64_t words = 4 * (int64_t)pad4(cols) + 4 * (int64_t)pad4(width) + 2 * (int64_t)pad4(axis_pairs(cols, width));
+    // Per slot: miss (doubles), acc, flags (cols each); the row of values, per pixel its first pair,
+    // count and weight sum (width each), the pairs' cells and weights.
+    int64_t words = 4 * (int64_t)slots_for(cols) * pad4(cols) + 4 * (int64_t)pad4(width) +
+                    2 * (int64_t)pad4(axis_pairs(cols, width));
     int64_t bytes = 4 * words;
     return bytes > INT32_MAX ? 0 : (int32_t)bytes;
 }
@@ -84,17 +100,34 @@ static int32_t axis_pixel(double a, double s, int32_t i, int32_t len, int32_t *c
     return k;
 }
 
-// Pass 1 for one source row: acc += w·v where v is finite; miss += w and flags |= its kind where
-// not. Returns 1 when a value was not finite.
-static int32_t down_scalar(float *acc, double *miss, int32_t *flags, const float *row, int32_t n, float w) {
+// One pixel row's column sums (pass 1) and what pass 2 needs of them.
+typedef struct {
+    float *acc;
+    double *miss;
+    int32_t *flags;
+    double total;    // W: the sum of the weights of the rows added
+    int32_t any;     // a value added was not finite (miss and flags were written)
+    int32_t dirty;   // miss and flags hold values from an earlier pixel row
+} heatmap_slot;
+
+// The kind bit of a value that is not finite.
+static int32_t kind_of(float v) { return v != v ? FLAG_NAN : v > 0.0f ? FLAG_POS_INF : FLAG_NEG_INF; }
+
+// Pass 1 for one source row and the m pixel rows it belongs to (weights w[k] > 0): where v is
+// finite acc_k += w_k·v, otherwise miss_k += w_k and flags_k |= its kind. Returns 1 when a value
+// of the row was not finite.
+static int32_t down_scalar(heatmap_slot *const *sl, const float *w, int32_t m, const float *row, int32_t c_from,
+                           int32_t n) {
     int32_t any = 0;
-    for (int32_t c = 0; c < n; c++) {
+    for (int32_t c = c_from; c < n; c++) {
         float v = row[c];
         if (v - v == 0.0f) {
-            acc[c] += w * v;
+            for (int32_t k = 0; k < m; k++) sl[k]->acc[c] += w[k] * v;
         } else {
-            miss[c] += (double)w;
-            flags[c] |= v != v ? FLAG_NAN : v > 0.0f ? FLAG_POS_INF : FLAG_NEG_INF;
+            for (int32_t k = 0; k < m; k++) {
+                sl[k]->miss[c] += (double)w[k];
+                sl[k]->flags[c] |= kind_of(v);
+            }
             any = 1;
         }
     }
@@ -102,31 +135,51 @@ static int32_t down_scalar(float *acc, double *miss, int32_t *flags, const float
 }
 
 #if PE_HAVE_SIMD
-static int32_t down_simd(float *acc, double *miss, int32_t *flags, const float *row, int32_t n, float w) {
-    const v128_t w4 = wasm_f32x4_splat(w), zero = wasm_f32x4_splat(0.0f);
+// M is a constant in each copy (down_simd's switch), so the pixel rows' loop unrolls.
+static inline __attribute__((always_inline)) int32_t down_simd_m(heatmap_slot *const *sl, const float *w,
+                                                                 const int32_t M, const float *row, int32_t n) {
+    const v128_t zero = wasm_f32x4_splat(0.0f);
+    v128_t w4[SLOTS];
+    float *acc[SLOTS];
+    for (int32_t k = 0; k < M; k++) {
+        w4[k] = wasm_f32x4_splat(w[k]);
+        acc[k] = sl[k]->acc;
+    }
     int32_t any = 0, c = 0;
     for (; c + 4 <= n; c += 4) {
         v128_t v = wasm_v128_load(row + c);
         v128_t finite = wasm_f32x4_eq(wasm_f32x4_sub(v, v), zero);   // v − v is NaN for NaN and ±Inf
         if (wasm_i32x4_all_true(finite)) {
-            wasm_v128_store(acc + c, wasm_f32x4_add(wasm_v128_load(acc + c), wasm_f32x4_mul(w4, v)));
+            for (int32_t k = 0; k < M; k++)
+                wasm_v128_store(acc[k] + c, wasm_f32x4_add(wasm_v128_load(acc[k] + c), wasm_f32x4_mul(w4[k], v)));
             continue;
         }
         // Rare: non-finite lanes add +0 to acc (the product's bits are masked away; acc is never
         // −0), as the scalar loop leaves it alone; their weights go to miss lane by lane.
-        v128_t add = wasm_v128_and(wasm_f32x4_mul(w4, v), finite);
-        wasm_v128_store(acc + c, wasm_f32x4_add(wasm_v128_load(acc + c), add));
         float lanes[4];
         wasm_v128_store(lanes, v);
-        for (int32_t l = 0; l < 4; l++) {
-            float x = lanes[l];
-            if (x - x == 0.0f) continue;
-            miss[c + l] += (double)w;
-            flags[c + l] |= x != x ? FLAG_NAN : x > 0.0f ? FLAG_POS_INF : FLAG_NEG_INF;
+        for (int32_t k = 0; k < M; k++) {
+            v128_t add = wasm_v128_and(wasm_f32x4_mul(w4[k], v), finite);
+            wasm_v128_store(acc[k] + c, wasm_f32x4_add(wasm_v128_load(acc[k] + c), add));
+            for (int32_t l = 0; l < 4; l++) {
+                float x = lanes[l];
+                if (x - x == 0.0f) continue;
+                sl[k]->miss[c + l] += (double)w[k];
+                sl[k]->flags[c + l] |= kind_of(x);
+            }
         }
         any = 1;
     }
-    return down_scalar(acc + c, miss + c, flags + c, row + c, n - c, w) | any;
+    return down_scalar(sl, w, M, row, c, n) | any;
+}
+
+static int32_t down_simd(heatmap_slot *const *sl, const float *w, int32_t m, const float *row, int32_t n) {
+    switch (m) {
+    case 1: return down_simd_m(sl, w, 1, row, n);
+    case 2: return down_simd_m(sl, w, 2, row, n);
+    case 3: return down_simd_m(sl, w, 3, row, n);
+    default: return down_simd_m(sl, w, SLOTS, row, n);
+    }
 }
 #endif
 
@@ -138,9 +191,9 @@ static float no_finite(int32_t flags) {
 }
 
 typedef struct {
-    float *acc, *vals;
-    double *miss;
-    int32_t *flags;
+    heatmap_slot slot[SLOTS];
+    int32_t slots;
+    float *vals;
     int32_t *xfirst, *xcount, *xcell;
     float *xweight, *xsum;
 } heatmap_scratch;
@@ -149,58 +202,147 @@ static heatmap_scratch carve(void *scratch, int32_t cols, int32_t width) {
     heatmap_scratch s;
     float *f = (float *)scratch;
     int32_t pc = pad4(cols), pw = pad4(width), pp = pad4(axis_pairs(cols, width));
-    s.miss = (double *)scratch;   // 2·pc words, first: 8-byte aligned
-    s.acc = f + 2 * pc;
-    s.flags = (int32_t *)(void *)(f + 3 * pc);
-    s.vals = f + 4 * pc;
-    s.xfirst = (int32_t *)(void *)(f + 4 * pc + pw);
-    s.xcount = (int32_t *)(void *)(f + 4 * pc + 2 * pw);
-    s.xsum = f + 4 * pc + 3 * pw;
-    s.xcell = (int32_t *)(void *)(f + 4 * pc + 4 * pw);
-    s.xweight = f + 4 * pc + 4 * pw + pp;
+    s.slots = slots_for(cols);
+    for (int32_t k = 0; k < s.slots; k++) {   // per slot 4·pc words: miss first, 8-byte aligned
+        float *base = f + 4 * (size_t)k * (size_t)pc;
+        s.slot[k].miss = (double *)(void *)base;
+        s.slot[k].acc = base + 2 * pc;
+        s.slot[k].flags = (int32_t *)(void *)(base + 3 * pc);
+        s.slot[k].dirty = 1;
+    }
+    f += 4 * (size_t)s.slots * (size_t)pc;
+    s.vals = f;
+    s.xfirst = (int32_t *)(void *)(f + pw);
+    s.xcount = (int32_t *)(void *)(f + 2 * pw);
+    s.xsum = f + 3 * pw;
+    s.xcell = (int32_t *)(void *)(f + 4 * pw);
+    s.xweight = f + 4 * pw + pp;
     return s;
 }
 
-static int32_t down(heatmap_scratch *s, const float *row, int32_t nc, float w, int32_t simd) {
+static int32_t down(heatmap_slot *const *sl, const float *w, int32_t m, const float *row, int32_t nc, int32_t simd) {
 #if PE_HAVE_SIMD
-    if (simd) return down_simd(s->acc, s->miss, s->flags, row, nc, w);
+    if (simd) return down_simd(sl, w, m, row, nc);
 #else
     (void)simd;
 #endif
-    return down_scalar(s->acc, s->miss, s->flags, row, nc, w);
+    return down_scalar(sl, w, m, row, 0, nc);
 }
 
-// Pass 2: the row of values (s->vals) from the column sums of pass 1; total = W, any: a value
-// of this pixel row was not finite.
-static void across(heatmap_scratch *s, int32_t width, int32_t c0, double total, int32_t any) {
+// A slot opened for a new pixel row: zero sums (miss and flags only if an earlier row wrote them).
+static void open_slot(heatmap_slot *sl, int32_t nc) {
+    memset(sl->acc, 0, (size_t)nc * sizeof(float));
+    if (sl->dirty) {
+        memset(sl->miss, 0, (size_t)nc * sizeof(double));
+        memset(sl->flags, 0, (size_t)nc * sizeof(int32_t));
+    }
+    sl->total = 0.0;
+    sl->any = 0;
+}
+
+// Σ_k w[k]·acc[cell[k] − c0] for k < n, in k order (one pixel of pass 2).
+static inline float tap_sum(const float *w, const int32_t *cell, int32_t n, const float *acc, int32_t c0) {
+    float num = 0.0f;
+    for (int32_t k = 0; k < n; k++) num += w[k] * acc[cell[k] - c0];
+    return num;
+}
+
+// Pass 2: the row of values (s->vals) from a slot's column sums. Each pixel's sum is a chain of
+// dependent adds, so four pixels are summed side by side (each still in its own k order: the
+// same bits as one at a time, four times the throughput).
+static void across(heatmap_scratch *s, const heatmap_slot *sl, int32_t width, int32_t c0) {
+    const double total = sl->total;
+    if (!sl->any) {
+        const float *acc = sl->acc;
+        int32_t x = 0;
+        for (; x + 4 <= width; x += 4) {
+            const int32_t f0 = s->xfirst[x], f1 = s->xfirst[x + 1], f2 = s->xfirst[x + 2], f3 = s->xfirst[x + 3];
+            const int32_t n0 = s->xcount[x], n1 = s->xcount[x + 1], n2 = s->xcount[x + 2], n3 = s->xcount[x + 3];
+            int32_t n = n0 < n1 ? n0 : n1;
+            n = n < n2 ? n : n2;
+            n = n < n3 ? n : n3;
+            const float *w = s->xweight;
+            const int32_t *cell = s->xcell;
+            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+            for (int32_t k = 0; k < n; k++) {
+                a0 += w[f0 + k] * acc[cell[f0 + k] - c0];
+                a1 += w[f1 + k] * acc[cell[f1 + k] - c0];
+                a2 += w[f2 + k] * acc[cell[f2 + k] - c0];
+                a3 += w[f3 + k] * acc[cell[f3 + k] - c0];
+            }
+            for (int32_t k = n; k < n0; k++) a0 += w[f0 + k] * acc[cell[f0 + k] - c0];
+            for (int32_t k = n; k < n1; k++) a1 += w[f1 + k] * acc[cell[f1 + k] - c0];
+            for (int32_t k = n; k < n2; k++) a2 += w[f2 + k] * acc[cell[f2 + k] - c0];
+            for (int32_t k = n; k < n3; k++) a3 += w[f3 + k] * acc[cell[f3 + k] - c0];
+            s->vals[x] = a0 / ((float)total * s->xsum[x]);
+            s->vals[x + 1] = a1 / ((float)total * s->xsum[x + 1]);
+            s->vals[x + 2] = a2 / ((float)total * s->xsum[x + 2]);
+            s->vals[x + 3] = a3 / ((float)total * s->xsum[x + 3]);
+        }
+        for (; x < width; x++) {
+            const float num = tap_sum(s->xweight + s->xfirst[x], s->xcell + s->xfirst[x], s->xcount[x], sl->acc, c0);
+            s->vals[x] = num / ((float)total * s->xsum[x]);
+        }
+        return;
+    }
     for (int32_t x = 0; x < width; x++) {
         const int32_t *cell = s->xcell + s->xfirst[x];
         const float *w = s->xweight + s->xfirst[x];
         const int32_t n = s->xcount[x];
-        float num = 0.0f;
-        if (!any) {
-            for (int32_t k = 0; k < n; k++) num += w[k] * s->acc[cell[k] - c0];
-            s->vals[x] = num / ((float)total * s->xsum[x]);
-            continue;
-        }
-        float den = 0.0f;
+        float num = 0.0f, den = 0.0f;
         int32_t fl = 0;
         for (int32_t k = 0; k < n; k++) {
             int32_t c = cell[k] - c0;
-            num += w[k] * s->acc[c];
-            den += w[k] * (float)(total - s->miss[c]);
-            fl |= s->flags[c];
+            num += w[k] * sl->acc[c];
+            den += w[k] * (float)(total - sl->miss[c]);
+            fl |= sl->flags[c];
         }
         s->vals[x] = den > 0.0f ? num / den : no_finite(fl);
     }
 }
 
+typedef struct {
+    uint8_t *rgba;
+    float *values_out;
+    int32_t width, map;
+    float vmin, vmax;
+    const uint8_t *special;
+} heatmap_sink;
+
+// Pass 2 and the colours of pixel row y, from its slot; the slot may be reused after.
+static void close_row(heatmap_scratch *s, heatmap_slot *sl, const heatmap_sink *o, int32_t y, int32_t c0) {
+    across(s, sl, o->width, c0);
+    sl->dirty = sl->any;
+    if (o->rgba) {
+#if PE_HAVE_SIMD
+        pe_colorize_simd(o->rgba + 4 * (ptrdiff_t)y * o->width, s->vals, o->width, o->map, o->vmin, o->vmax,
+                         o->special);
+#else
+        pe_colorize_scalar(o->rgba + 4 * (ptrdiff_t)y * o->width, s->vals, o->width, o->map, o->vmin, o->vmax,
+                           o->special);
+#endif
+    } else {
+        memcpy(o->values_out + (ptrdiff_t)y * o->width, s->vals, (size_t)o->width * sizeof(float));
+    }
+}
+
+// Rows [j0, j1) of the tent of pixel row y (centre c = a + (y + ½)·s, s > 1), clipped to the table.
+static void row_span(double a, double s, int32_t y, int32_t rows, int32_t *j0, int32_t *j1) {
+    double c = a + (y + 0.5) * s;
+    *j0 = (int32_t)floor(c - s);
+    *j1 = (int32_t)ceil(c + s);
+    if (*j0 < 0) *j0 = 0;
+    if (*j1 > rows) *j1 = rows;
+}
+
 // Runs the whole window; colours each row into rgba when it is not NULL, else copies the values
-// to values_out. Arguments already checked.
+// to values_out. Arguments already checked. single: read each table row once (the single pass,
+// above) where rows are minified and the scratch has the slots; 0 = one pass per pixel row.
 static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const float *table, int32_t rows, int32_t cols,
                         int32_t width, int32_t height, const float *window, int32_t map, float vmin, float vmax,
-                        const uint8_t *special, int32_t simd) {
+                        const uint8_t *special, int32_t simd, int32_t single) {
     heatmap_scratch s = carve(scratch, cols, width);
+    const heatmap_sink o = {rgba, values_out, width, map, vmin, vmax, special};
     double x0 = window[0], x1 = window[1], y0 = window[2], y1 = window[3];
     double sx = (x1 - x0) / width, sy = (y1 - y0) / height;
     // The horizontal plan, once: each pixel's cells and weights, and the columns any of them reads.
@@ -217,53 +359,88 @@ static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const f
         used += n;
     }
     const int32_t nc = c1 - c0;
-    // miss and flags are written only where a value is not finite (down returns 1 then): they
-    // are cleared before the first row and after a row that wrote them, not for every row.
-    int32_t dirty = 1;
-    for (int32_t y = 0; y < height; y++) {
-        memset(s.acc, 0, (size_t)nc * sizeof(float));
-        if (dirty) {
-            memset(s.miss, 0, (size_t)nc * sizeof(double));
-            memset(s.flags, 0, (size_t)nc * sizeof(int32_t));
-        }
-        // The pixel row's rows, one at a time (axis_pixel's formula, without storing the pairs).
-        int32_t any = 0;
-        double total = 0.0;
-        if (sy <= 1.0) {
+    heatmap_slot *sl[SLOTS];
+    float w[SLOTS];
+
+    if (sy <= 1.0) {   // magnified rows: the one row under each pixel row
+        heatmap_slot *one = &s.slot[0];
+        for (int32_t y = 0; y < height; y++) {
             int32_t cell;
-            float weight;
-            axis_pixel(y0, sy, y, rows, &cell, &weight);
-            any = down(&s, table + (ptrdiff_t)cell * cols + c0, nc, weight, simd);
-            total = weight;
-        } else {
+            axis_pixel(y0, sy, y, rows, &cell, &w[0]);
+            open_slot(one, nc);
+            sl[0] = one;
+            one->any = down(sl, w, 1, table + (ptrdiff_t)cell * cols + c0, nc, simd);
+            one->total = w[0];
+            close_row(&s, one, &o, y, c0);
+        }
+        return;
+    }
+
+    if (!single || s.slots < SLOTS) {   // one pass over its rows per pixel row
+        heatmap_slot *one = &s.slot[0];
+        sl[0] = one;
+        for (int32_t y = 0; y < height; y++) {
             double c = y0 + (y + 0.5) * sy;
-            int32_t j0 = (int32_t)floor(c - sy), j1 = (int32_t)ceil(c + sy);
-            if (j0 < 0) j0 = 0;
-            if (j1 > rows) j1 = rows;
+            int32_t j0, j1;
+            row_span(y0, sy, y, rows, &j0, &j1);
+            open_slot(one, nc);
             for (int32_t j = j0; j < j1; j++) {
-                double w = tent_cdf(j + 1 - c, sy) - tent_cdf(j - c, sy);
-                if (!(w > 1e-12)) continue;
-                any |= down(&s, table + (ptrdiff_t)j * cols + c0, nc, (float)w, simd);
-                total += (double)(float)w;
+                double wj = tent_cdf(j + 1 - c, sy) - tent_cdf(j - c, sy);
+                if (!(wj > 1e-12)) continue;
+                w[0] = (float)wj;
+                one->any |= down(sl, w, 1, table + (ptrdiff_t)j * cols + c0, nc, simd);
+                one->total += (double)w[0];
             }
+            close_row(&s, one, &o, y, c0);
         }
-        dirty = any;
-        across(&s, width, c0, total, any);
-        if (rgba) {
-#if PE_HAVE_SIMD
-            pe_colorize_simd(rgba + 4 * (ptrdiff_t)y * width, s.vals, width, map, vmin, vmax, special);
-#else
-            pe_colorize_scalar(rgba + 4 * (ptrdiff_t)y * width, s.vals, width, map, vmin, vmax, special);
-#endif
-        } else {
-            memcpy(values_out + (ptrdiff_t)y * width, s.vals, (size_t)width * sizeof(float));
+        return;
+    }
+
+    // The single pass: pixel rows [done, next) are open, in slots y % SLOTS.
+    int32_t next = 0, done = 0, jstart, jend, unused;
+    row_span(y0, sy, 0, rows, &jstart, &unused);
+    row_span(y0, sy, height - 1, rows, &unused, &jend);
+    int32_t first[SLOTS], last[SLOTS];   // each open row's span, by slot
+    for (int32_t j = jstart; j < jend; j++) {
+        while (next < height && next - done < SLOTS) {   // open the pixel rows that start at j
+            int32_t k = next % SLOTS;
+            row_span(y0, sy, next, rows, &first[k], &last[k]);
+            if (first[k] > j) break;
+            open_slot(&s.slot[k], nc);
+            next++;
         }
+        int32_t m = 0;
+        for (int32_t y = done; y < next; y++) {
+            int32_t k = y % SLOTS;
+            if (j >= last[k]) continue;
+            double c = y0 + (y + 0.5) * sy;
+            double wj = tent_cdf(j + 1 - c, sy) - tent_cdf(j - c, sy);
+            if (!(wj > 1e-12)) continue;
+            w[m] = (float)wj;
+            sl[m] = &s.slot[k];
+            sl[m]->total += (double)w[m];
+            m++;
+        }
+        if (m > 0) {
+            int32_t any = down(sl, w, m, table + (ptrdiff_t)j * cols + c0, nc, simd);
+            for (int32_t k = 0; k < m; k++) sl[k]->any |= any;
+        }
+        while (done < next && last[done % SLOTS] <= j + 1) {   // close the rows that end at j
+            close_row(&s, &s.slot[done % SLOTS], &o, done, c0);
+            done++;
+        }
+    }
+    while (done < height) {   // cannot happen (every span ends by jend); keeps out defined
+        int32_t k = done % SLOTS;
+        if (done >= next) open_slot(&s.slot[k], nc);
+        close_row(&s, &s.slot[k], &o, done, c0);
+        done++;
     }
 }
 
 void pe_heatmap_values_impl(float *out, void *scratch, const float *table, int32_t rows, int32_t cols, int32_t width,
-                            int32_t height, const float *window, int32_t simd) {
-    heatmap_run(NULL, out, scratch, table, rows, cols, width, height, window, 0, 0.0f, 1.0f, NULL, simd);
+                            int32_t height, const float *window, int32_t simd, int32_t single) {
+    heatmap_run(NULL, out, scratch, table, rows, cols, width, height, window, 0, 0.0f, 1.0f, NULL, simd, single);
 }
 
 // Checks arguments 2..8 (shared by pe_heatmap and pe_heatmap_values); PE_OK when good.
@@ -293,7 +470,8 @@ pe_status pe_heatmap(uint8_t *out, void *scratch, const float *table, int32_t ro
     float range = vmax - vmin;
     if (!isfinite(vmax) || !(vmax > vmin) || !isfinite(range) || !isfinite(256.0f / range)) return PE_ERR_ARG(11);
     if (special == NULL) special = pe_colormap_default_special(map);
-    heatmap_run(out, NULL, scratch, table, rows, cols, width, height, window, map, vmin, vmax, special, PE_HAVE_SIMD);
+    heatmap_run(out, NULL, scratch, table, rows, cols, width, height, window, map, vmin, vmax, special, PE_HAVE_SIMD,
+                1);
     return PE_OK;
 }
 
@@ -302,7 +480,7 @@ pe_status pe_heatmap_values(float *out, void *scratch, const float *table, int32
     if (out == NULL) return PE_ERR_ARG(1);
     pe_status st = check_table(scratch, table, rows, cols, width, height, window);
     if (st != PE_OK) return st;
-    pe_heatmap_values_impl(out, scratch, table, rows, cols, width, height, window, PE_HAVE_SIMD);
+    pe_heatmap_values_impl(out, scratch, table, rows, cols, width, height, window, PE_HAVE_SIMD, 1);
     return PE_OK;
 }
 

@@ -61,8 +61,10 @@ PE_API pe_status pe_heatmap_values(float *out, void *scratch, const float *table
 PE_API pe_status pe_heatmap_scan(float *range, int32_t *flags, const float *values, int32_t count);
 
 // For the native tests: pe_heatmap_values with the SIMD passes (simd = 1, when built with SIMD)
-// or the scalar ones (simd = 0); arguments already checked. The two agree bit for bit.
+// or the scalar ones (simd = 0), and with minified rows read once in a single pass (single = 1,
+// what pe_heatmap does) or once per pixel row (single = 0); arguments already checked. All four
+// agree bit for bit.
 void pe_heatmap_values_impl(float *out, void *scratch, const float *table, int32_t rows, int32_t cols, int32_t width,
-                            int32_t height, const float *window, int32_t simd);
+                            int32_t height, const float *window, int32_t simd, int32_t single);
 
 #endif   // PE_HEATMAP_H

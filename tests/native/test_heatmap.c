@@ -3,8 +3,9 @@
 //      integrated piece by piece with the trapezoid rule, exact for a piecewise-linear tent; one
 //      2-D weighted sum per pixel), at every column count 1..13 (every tail of the 4-wide loop),
 //      magnified and minified windows, with NaN and ±Infinity sprinkled and whole masked areas.
-//   2. SIMD and scalar passes agree bit for bit; pe_heatmap's pixels are pe_colorize's colours of
-//      pe_heatmap_values' values.
+//   2. SIMD and scalar passes agree bit for bit, and so do the single pass over the table's rows
+//      and one pass per pixel row (also on larger tables, every row-per-pixel ratio from 1.01 to
+//      40); pe_heatmap's pixels are pe_colorize's colours of pe_heatmap_values' values.
 //   3. Aliasing: a wave of 1.1 and of 1.43 cycles per pixel comes out nearly flat (the box mean
 //      would leave 9 % and 22 % of its contrast), a slow wave keeps its contrast.
 //   4. pe_heatmap_scan against a scalar reference at every count 0..67.
@@ -86,7 +87,7 @@ static int same_special(float a, double b) {
 
 enum { MAX_ROWS = 96, MAX_COLS = 40, MAX_W = 24, MAX_H = 20 };
 static float table[MAX_ROWS * MAX_COLS];
-static float vs[MAX_W * MAX_H], vv[MAX_W * MAX_H];
+static float vs[MAX_W * MAX_H], vv[MAX_W * MAX_H], v1[MAX_W * MAX_H], v2[MAX_W * MAX_H];
 static uint8_t rgba[4 * MAX_W * MAX_H], ref_rgba[4 * MAX_W * MAX_H];
 static double wy[MAX_ROWS], wx[MAX_COLS];
 static _Alignas(16) uint8_t scratch[1 << 16];
@@ -117,9 +118,13 @@ static void test_values(void) {
                             win[2] = 0.21f * rows;
                             win[3] = (float)rows - 0.3f;
                         }
-                        pe_heatmap_values_impl(vs, scratch, table, rows, cols, w, hgt, win, 1);
-                        pe_heatmap_values_impl(vv, scratch, table, rows, cols, w, hgt, win, 0);
-                        if (memcmp(vs, vv, sizeof(float) * w * hgt) != 0) mismatches++;
+                        pe_heatmap_values_impl(vs, scratch, table, rows, cols, w, hgt, win, 1, 1);
+                        pe_heatmap_values_impl(vv, scratch, table, rows, cols, w, hgt, win, 0, 1);
+                        pe_heatmap_values_impl(v1, scratch, table, rows, cols, w, hgt, win, 1, 0);
+                        pe_heatmap_values_impl(v2, scratch, table, rows, cols, w, hgt, win, 0, 0);
+                        const size_t bytes = sizeof(float) * w * hgt;
+                        if (memcmp(vs, vv, bytes) != 0 || memcmp(vs, v1, bytes) != 0 || memcmp(vs, v2, bytes) != 0)
+                            mismatches++;
                         for (int y = 0; y < hgt; y++) {
                             ref_weights(wy, win[2], win[3], hgt, y, rows);
                             for (int x = 0; x < w; x++) {
@@ -146,8 +151,40 @@ static void test_values(void) {
                               rows, cols, w, hgt, kind);
                         cases++;
                     }
-    CHECK(mismatches == 0, "SIMD and scalar passes differ in %d of %d cases", mismatches, cases);
+    CHECK(mismatches == 0, "SIMD/scalar or single/per-row passes differ in %d of %d cases", mismatches, cases);
     printf("  values: %d cases, worst |error| vs the float64 reference %.3g\n", cases, worst);
+}
+
+// The single pass against one pass per pixel row on larger tables: rows per pixel row from just
+// over 1 (three pixel rows open at a row) to 40, whole and zoomed windows, finite values, a
+// masked (−Inf) triangle and sprinkled NaN/±Inf; both SIMD and scalar. Bit for bit.
+static void test_single_pass(void) {
+    enum { R = 403, C = 37, W = 29, HMAX = 399 };
+    static float big[R * C], a[W * HMAX], b[W * HMAX];
+    static _Alignas(16) uint8_t scr[1 << 17];
+    const int heights[] = {1, 2, 10, 41, 100, 200, 300, 360, 398, 399};
+    int cases = 0, mismatches = 0;
+    for (size_t hi = 0; hi < sizeof heights / sizeof heights[0]; hi++)
+        for (int kind = 0; kind < 3; kind++)
+            for (int zoom = 0; zoom < 2; zoom++)
+                for (int simd = 0; simd < 2; simd++) {
+                    const int hgt = heights[hi];
+                    for (int i = 0; i < R * C; i++) {
+                        big[i] = rnd(-3.0f, 3.0f);
+                        if (kind == 1 && (i / C) < (i % C) * 11) big[i] = -INFINITY;
+                        if (kind == 2 && i % 7 == 3) big[i] = i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : -INFINITY;
+                    }
+                    float win[4] = {0.0f, (float)C, 0.0f, (float)R};
+                    if (zoom) {
+                        win[0] = 3.25f, win[1] = 30.5f, win[2] = 17.75f, win[3] = 402.5f;
+                    }
+                    pe_heatmap_values_impl(a, scr, big, R, C, W, hgt, win, simd, 1);
+                    pe_heatmap_values_impl(b, scr, big, R, C, W, hgt, win, simd, 0);
+                    if (memcmp(a, b, sizeof(float) * W * hgt) != 0) mismatches++;
+                    cases++;
+                }
+    CHECK(mismatches == 0, "single pass and per-row passes differ in %d of %d cases", mismatches, cases);
+    printf("  single pass: %d cases (403 rows drawn 1..399 pixels tall) equal to the per-row passes\n", cases);
 }
 
 // The contrast (max − min) / 2 of the middle pixels of a table of sin(2π·f·j/s) down the rows,
@@ -159,7 +196,7 @@ static double contrast(double f, int rows, int height) {
     for (int j = 0; j < rows; j++)
         for (int c = 0; c < 3; c++) tall[j * 3 + c] = (float)sin(2.0 * 3.14159265358979323846 * f * (j + 0.5) / s);
     float win[4] = {0.0f, 3.0f, 0.0f, (float)rows};
-    pe_heatmap_values_impl(out, scratch, tall, rows, 3, 3, height, win, 1);
+    pe_heatmap_values_impl(out, scratch, tall, rows, 3, 3, height, win, 1, 1);
     double lo = 1e9, hi = -1e9;
     for (int y = 4; y < height - 4; y++) {
         double v = out[y * 3 + 1];
@@ -242,6 +279,7 @@ static void test_statuses(void) {
 
 int main(void) {
     test_values();
+    test_single_pass();
     test_aliasing();
     test_scan();
     test_statuses();
