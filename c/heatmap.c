@@ -326,6 +326,59 @@ static void close_row(heatmap_scratch *s, heatmap_slot *sl, const heatmap_sink *
     }
 }
 
+// --- range ---------------------------------------------------------------------------------------
+
+typedef struct {
+    float lo, hi;    // finite minimum and maximum so far (+Inf, −Inf before any)
+    int32_t flags;   // the non-finite kinds seen
+} heatmap_range;
+
+static void scan_scalar(heatmap_range *r, const float *v, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        float x = v[i];
+        if (x - x == 0.0f) {
+            if (x < r->lo) r->lo = x;
+            if (x > r->hi) r->hi = x;
+        } else {
+            r->flags |= kind_of(x);
+        }
+    }
+}
+
+// Merges the range of count values into r. SIMD: blocks of SCAN_BLOCK values take the plain
+// minimum and maximum, and OR together the bits of v − v (zero exactly when every value is
+// finite); a block where that is not zero (NaN or ±Inf somewhere) is scanned again lane by lane.
+#define SCAN_BLOCK 64
+static void scan_span(heatmap_range *r, const float *values, int32_t count) {
+    int32_t i = 0;
+#if PE_HAVE_SIMD
+    v128_t lo4 = wasm_f32x4_splat(INFINITY), hi4 = wasm_f32x4_splat(-INFINITY);
+    for (; i + SCAN_BLOCK <= count; i += SCAN_BLOCK) {
+        v128_t blo = lo4, bhi = hi4, bad = wasm_i32x4_splat(0);
+        for (int32_t k = 0; k < SCAN_BLOCK; k += 4) {
+            v128_t v = wasm_v128_load(values + i + k);
+            blo = wasm_f32x4_pmin(blo, v);   // v < blo ? v : blo
+            bhi = wasm_f32x4_pmax(bhi, v);   // bhi < v ? v : bhi
+            bad = wasm_v128_or(bad, wasm_f32x4_sub(v, v));
+        }
+        if (wasm_v128_any_true(bad)) {
+            scan_scalar(r, values + i, SCAN_BLOCK);   // rare: finite values only, and name the kinds
+        } else {
+            lo4 = blo;
+            hi4 = bhi;
+        }
+    }
+    float l[4], h[4];
+    wasm_v128_store(l, lo4);
+    wasm_v128_store(h, hi4);
+    for (int k = 0; k < 4; k++) {
+        if (l[k] < r->lo) r->lo = l[k];
+        if (h[k] > r->hi) r->hi = h[k];
+    }
+#endif
+    scan_scalar(r, values + i, count - i);
+}
+
 // Rows [j0, j1) of the tent of pixel row y (centre c = a + (y + ½)·s, s > 1), clipped to the table.
 static void row_span(double a, double s, int32_t y, int32_t rows, int32_t *j0, int32_t *j1) {
     double c = a + (y + 0.5) * s;
@@ -338,9 +391,12 @@ static void row_span(double a, double s, int32_t y, int32_t rows, int32_t *j0, i
 // Runs the whole window; colours each row into rgba when it is not NULL, else copies the values
 // to values_out. Arguments already checked. single: read each table row once (the single pass,
 // above) where rows are minified and the scratch has the slots; 0 = one pass per pixel row.
-static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const float *table, int32_t rows, int32_t cols,
-                        int32_t width, int32_t height, const float *window, int32_t map, float vmin, float vmax,
-                        const uint8_t *special, int32_t simd, int32_t single) {
+// range (may be NULL): when the single pass reads every value of the table (the whole window,
+// minified both ways), each row's range is merged into it while the row is in cache, and 1 is
+// returned; otherwise 0 and range is left alone.
+static int32_t heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const float *table, int32_t rows,
+                           int32_t cols, int32_t width, int32_t height, const float *window, int32_t map, float vmin,
+                           float vmax, const uint8_t *special, int32_t simd, int32_t single, heatmap_range *range) {
     heatmap_scratch s = carve(scratch, cols, width);
     const heatmap_sink o = {rgba, values_out, width, map, vmin, vmax, special};
     double x0 = window[0], x1 = window[1], y0 = window[2], y1 = window[3];
@@ -373,7 +429,7 @@ static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const f
             one->total = w[0];
             close_row(&s, one, &o, y, c0);
         }
-        return;
+        return 0;
     }
 
     if (!single || s.slots < SLOTS) {   // one pass over its rows per pixel row
@@ -393,7 +449,7 @@ static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const f
             }
             close_row(&s, one, &o, y, c0);
         }
-        return;
+        return 0;
     }
 
     // The single pass: pixel rows [done, next) are open, in slots y % SLOTS.
@@ -401,6 +457,7 @@ static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const f
     row_span(y0, sy, 0, rows, &jstart, &unused);
     row_span(y0, sy, height - 1, rows, &unused, &jend);
     int32_t first[SLOTS], last[SLOTS];   // each open row's span, by slot
+    const int32_t whole = range != NULL && c0 == 0 && c1 == cols && jstart == 0 && jend == rows;
     for (int32_t j = jstart; j < jend; j++) {
         while (next < height && next - done < SLOTS) {   // open the pixel rows that start at j
             int32_t k = next % SLOTS;
@@ -425,6 +482,7 @@ static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const f
             int32_t any = down(sl, w, m, table + (ptrdiff_t)j * cols + c0, nc, simd);
             for (int32_t k = 0; k < m; k++) sl[k]->any |= any;
         }
+        if (whole) scan_span(range, table + (ptrdiff_t)j * cols, cols);
         while (done < next && last[done % SLOTS] <= j + 1) {   // close the rows that end at j
             close_row(&s, &s.slot[done % SLOTS], &o, done, c0);
             done++;
@@ -436,11 +494,12 @@ static void heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const f
         close_row(&s, &s.slot[k], &o, done, c0);
         done++;
     }
+    return whole;
 }
 
 void pe_heatmap_values_impl(float *out, void *scratch, const float *table, int32_t rows, int32_t cols, int32_t width,
                             int32_t height, const float *window, int32_t simd, int32_t single) {
-    heatmap_run(NULL, out, scratch, table, rows, cols, width, height, window, 0, 0.0f, 1.0f, NULL, simd, single);
+    heatmap_run(NULL, out, scratch, table, rows, cols, width, height, window, 0, 0.0f, 1.0f, NULL, simd, single, NULL);
 }
 
 // Checks arguments 2..8 (shared by pe_heatmap and pe_heatmap_values); PE_OK when good.
@@ -470,8 +529,8 @@ pe_status pe_heatmap(uint8_t *out, void *scratch, const float *table, int32_t ro
     float range = vmax - vmin;
     if (!isfinite(vmax) || !(vmax > vmin) || !isfinite(range) || !isfinite(256.0f / range)) return PE_ERR_ARG(11);
     if (special == NULL) special = pe_colormap_default_special(map);
-    heatmap_run(out, NULL, scratch, table, rows, cols, width, height, window, map, vmin, vmax, special, PE_HAVE_SIMD,
-                1);
+    heatmap_run(out, NULL, scratch, table, rows, cols, width, height, window, map, vmin, vmax, special, PE_HAVE_SIMD, 1,
+                NULL);
     return PE_OK;
 }
 
@@ -484,16 +543,21 @@ pe_status pe_heatmap_values(float *out, void *scratch, const float *table, int32
     return PE_OK;
 }
 
-static void scan_scalar(float *lo, float *hi, int32_t *flags, const float *v, int32_t n) {
-    for (int32_t i = 0; i < n; i++) {
-        float x = v[i];
-        if (x - x == 0.0f) {
-            if (x < *lo) *lo = x;
-            if (x > *hi) *hi = x;
-        } else {
-            *flags |= x != x ? FLAG_NAN : x > 0.0f ? FLAG_POS_INF : FLAG_NEG_INF;
-        }
-    }
+pe_status pe_heatmap_values_scan(float *out, void *scratch, const float *table, int32_t rows, int32_t cols,
+                                 int32_t width, int32_t height, const float *window, float *range, int32_t *flags) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    pe_status st = check_table(scratch, table, rows, cols, width, height, window);
+    if (st != PE_OK) return st;
+    if (range == NULL) return PE_ERR_ARG(9);
+    if (flags == NULL) return PE_ERR_ARG(10);
+    heatmap_range r = {INFINITY, -INFINITY, 0};
+    if (!heatmap_run(NULL, out, scratch, table, rows, cols, width, height, window, 0, 0.0f, 1.0f, NULL, PE_HAVE_SIMD, 1,
+                     &r))
+        scan_span(&r, table, rows * cols);   // the window did not read every value
+    range[0] = r.lo;
+    range[1] = r.hi;
+    *flags = r.flags;
+    return PE_OK;
 }
 
 pe_status pe_heatmap_scan(float *range, int32_t *flags, const float *values, int32_t count) {
@@ -501,32 +565,10 @@ pe_status pe_heatmap_scan(float *range, int32_t *flags, const float *values, int
     if (flags == NULL) return PE_ERR_ARG(2);
     if (values == NULL && count > 0) return PE_ERR_ARG(3);
     if (count < 0 || count > PE_MAX_ELEMENTS) return PE_ERR_ARG(4);
-    float lo = INFINITY, hi = -INFINITY;
-    int32_t fl = 0;
-    int32_t i = 0;
-#if PE_HAVE_SIMD
-    // Finite lanes only: non-finite ones are replaced by +Inf for the minimum, −Inf for the maximum.
-    const v128_t zero = wasm_f32x4_splat(0.0f), ninf = wasm_f32x4_splat(-INFINITY), pinf = wasm_f32x4_splat(INFINITY);
-    v128_t lo4 = pinf, hi4 = ninf, any = wasm_i32x4_splat(0);
-    for (; i + 4 <= count; i += 4) {
-        v128_t v = wasm_v128_load(values + i);
-        v128_t finite = wasm_f32x4_eq(wasm_f32x4_sub(v, v), zero);
-        lo4 = wasm_f32x4_pmin(lo4, wasm_v128_bitselect(v, pinf, finite));
-        hi4 = wasm_f32x4_pmax(hi4, wasm_v128_bitselect(v, ninf, finite));
-        any = wasm_v128_or(any, wasm_v128_not(finite));
-    }
-    float l[4], h[4];
-    wasm_v128_store(l, lo4);
-    wasm_v128_store(h, hi4);
-    for (int k = 0; k < 4; k++) {
-        if (l[k] < lo) lo = l[k];
-        if (h[k] > hi) hi = h[k];
-    }
-    if (wasm_v128_any_true(any)) scan_scalar(&lo, &hi, &fl, values, i);   // rare: name the kinds
-#endif
-    scan_scalar(&lo, &hi, &fl, values + i, count - i);
-    range[0] = lo;
-    range[1] = hi;
-    *flags = fl;
+    heatmap_range r = {INFINITY, -INFINITY, 0};
+    scan_span(&r, values, count);
+    range[0] = r.lo;
+    range[1] = r.hi;
+    *flags = r.flags;
     return PE_OK;
 }

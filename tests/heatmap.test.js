@@ -152,6 +152,48 @@ describe.each(BUILDS)('pe.heatmap, $name build', ({ simd }) => {
     expect([...pe.heatmap(att.data, hopts)]).toEqual([...pe.heatmap(Float32Array.from(att.data), hopts)]);
   });
 
+  it('chooses the colours from the range with colorRange, reading the table once where it can', () => {
+    // A minified table with its extremes in a corner and a masked area: colorRange sees the range
+    // heatmapRange gives (from the resampling pass on the whole window, scanned otherwise), and
+    // the pixels equal those of the vmin/vmax it returned; heatmapRange then agrees.
+    const rows = 300;
+    const cols = 120;
+    const base = new Float32Array(rows * cols);
+    for (let i = 0; i < base.length; i++) base[i] = Math.sin(i * 0.013) * ((i % cols) / cols);
+    base[rows * cols - 1] = 5;
+    base[cols - 1] = -4;
+    for (let c = 0; c < 30; c++) base[7 * cols + c] = -Infinity;
+    for (const window of [undefined, { x0: 3.5, x1: 100, y0: 0, y1: 200.5 }]) {
+      for (const [width, height] of [[40, 50], [cols, rows + 20]]) {
+        for (const map of ['viridis', 'diverging']) {
+          const table = Float32Array.from(base); // a new array: nothing known of it yet
+          const seen = [];
+          const opts = { rows, cols, width, height, window, map };
+          const pixels = pe.heatmap(table, { ...opts, colorRange: (range) => (seen.push(range), [range.lo * 0.5, range.hi]) });
+          const what = `${JSON.stringify(window)} ${width}×${height} ${map}`;
+          expect(seen, what).toEqual([{ lo: -4, hi: 5, negInf: true, posInf: false, nan: false, finite: false }]);
+          expect([...pixels], what).toEqual([...pe.heatmap(Float32Array.from(base), { ...opts, vmin: -2, vmax: 5 })]);
+          expect(pe.heatmapRange(table), what).toEqual(seen[0]);
+          // Left out, vmin and vmax come from the same range (symmetric for the diverging map).
+          const auto = pe.heatmap(Float32Array.from(base), opts);
+          const [lo, hi] = map === 'diverging' ? [-5, 5] : [-4, 5];
+          expect([...auto], what).toEqual([...pe.heatmap(Float32Array.from(base), { ...opts, vmin: lo, vmax: hi })]);
+        }
+      }
+    }
+    const t = Float32Array.from(base);
+    const opts = { rows, cols, width: 30, height: 30 };
+    expect(() => pe.heatmap(t, { ...opts, colorRange: 1 })).toThrow(expect.objectContaining({ name: 'PEError', param: 'colorRange' }));
+    expect(() => pe.heatmap(t, { ...opts, vmin: 0, colorRange: () => [0, 1] })).toThrow(expect.objectContaining({ param: 'colorRange' }));
+    for (const bad of [() => [1, 1], () => [0, NaN], () => null]) {
+      expect(() => pe.heatmap(Float32Array.from(base), { ...opts, colorRange: bad })).toThrow(expect.objectContaining({ name: 'PEError' }));
+    }
+    // colorRange may not draw (the pixels' values wait in the module), and the module stays usable.
+    expect(() => pe.heatmap(Float32Array.from(base), { ...opts, colorRange: () => (pe.heatmapRange(t), [0, 1]) }))
+      .toThrow(expect.objectContaining({ param: 'colorRange' }));
+    expect(pe.heatmap(t, { ...opts, vmin: 0, vmax: 1 }).length).toBe(30 * 30 * 4);
+  });
+
   it('names the bad option in a PEError', () => {
     const t = new Float32Array(12);
     const good = { rows: 3, cols: 4, width: 2, height: 2 };

@@ -372,6 +372,14 @@ export interface HeatmapOptions {
   /** Default: the table's finite range (symmetric around 0 for 'diverging'). */
   vmin?: number;
   vmax?: number;
+  /**
+   * Instead of vmin and vmax: the colour range chosen from the table's range (heatmapRange's
+   * result for this table and offset). Where the window is the whole table and cells are smaller
+   * than pixels, that range comes from the same pass that resamples the table (it is not read
+   * twice), and a heatmapRange of the same table after costs nothing. It must not call
+   * heatmap or heatmapRange (PEError 'colorRange').
+   */
+  colorRange?: (range: TableRange) => [number, number];
   special?: { nan?: [number, number, number, number]; negInf?: [number, number, number, number]; posInf?: [number, number, number, number] };
 }
 export interface TableRange {

@@ -8,7 +8,9 @@
 //      40); pe_heatmap's pixels are pe_colorize's colours of pe_heatmap_values' values.
 //   3. Aliasing: a wave of 1.1 and of 1.43 cycles per pixel comes out nearly flat (the box mean
 //      would leave 9 % and 22 % of its contrast), a slow wave keeps its contrast.
-//   4. pe_heatmap_scan against a scalar reference at every count 0..67.
+//   4. pe_heatmap_scan against a scalar reference at every count 0..67; pe_heatmap_values_scan gives
+//      pe_heatmap_values' values and pe_heatmap_scan's range, whether or not its pass read every
+//      value (whole and zoomed windows, minified and magnified, with non-finite values).
 //   5. Every bad argument returns its status code.
 #include <math.h>
 #include <stdint.h>
@@ -240,6 +242,44 @@ static void test_scan(void) {
         }
 }
 
+static void test_values_scan(void) {
+    enum { R = 211, C = 45 };
+    static float t[R * C], a[64 * 64], b[64 * 64];
+    static _Alignas(16) uint8_t scr[1 << 16];
+    int cases = 0;
+    for (int kind = 0; kind < 5; kind++)
+        for (int size = 0; size < 3; size++)
+            for (int zoom = 0; zoom < 2; zoom++) {
+                // kind 0 finite, 1 a −Inf triangle, 2 NaN and ±Inf sprinkled, 3 all −Inf,
+                // 4 the extremes in the first and last row and column only.
+                for (int i = 0; i < R * C; i++) {
+                    t[i] = rnd(-1.0f, 1.0f);
+                    int r = i / C, c = i % C;
+                    if (kind == 1 && c > r / 4) t[i] = -INFINITY;
+                    if (kind == 2 && i % 9 == 4) t[i] = i % 2 ? NAN : (i % 3 ? INFINITY : -INFINITY);
+                    if (kind == 3) t[i] = -INFINITY;
+                    if (kind == 4 && r == 0 && c == C - 1) t[i] = -7.0f;
+                    if (kind == 4 && r == R - 1 && c == 0) t[i] = 9.0f;
+                }
+                const int w = size == 0 ? 10 : size == 1 ? 45 : 64, hgt = size == 0 ? 7 : size == 1 ? 60 : 64;
+                float win[4] = {0.0f, (float)C, 0.0f, (float)R};
+                if (zoom) win[0] = 1.5f, win[3] = 150.25f;
+                float range[2], ref[2];
+                int32_t flags = -1, ref_flags = -1;
+                CHECK(pe_heatmap_values_scan(a, scr, t, R, C, w, hgt, win, range, &flags) == PE_OK,
+                      "values_scan status");
+                CHECK(pe_heatmap_values(b, scr, t, R, C, w, hgt, win) == PE_OK, "values status");
+                CHECK(pe_heatmap_scan(ref, &ref_flags, t, R * C) == PE_OK, "scan status");
+                CHECK(memcmp(a, b, sizeof(float) * w * hgt) == 0, "values_scan values, kind %d size %d zoom %d", kind,
+                      size, zoom);
+                CHECK(memcmp(range, ref, sizeof range) == 0 && flags == ref_flags,
+                      "values_scan range kind %d size %d zoom %d: [%g, %g] %d vs [%g, %g] %d", kind, size, zoom,
+                      range[0], range[1], flags, ref[0], ref[1], ref_flags);
+                cases++;
+            }
+    printf("  values and range in one pass: %d cases equal to pe_heatmap_values + pe_heatmap_scan\n", cases);
+}
+
 static void test_statuses(void) {
     float t[12] = {0};
     float win[4] = {0, 3, 0, 4};
@@ -269,6 +309,15 @@ static void test_statuses(void) {
     CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 1.0f, 1.0f, NULL) == PE_ERR_ARG(11), "vmax = vmin");
     CHECK(pe_heatmap_values(NULL, scratch, t, 4, 3, 2, 2, win) == PE_ERR_ARG(1), "values out NULL");
     CHECK(pe_heatmap_values(out, scratch, t, 4, 3, 2, 2, win) == PE_OK, "values good call");
+    float rg[2];
+    int32_t fl;
+    CHECK(pe_heatmap_values_scan(out, scratch, t, 4, 3, 2, 2, win, rg, &fl) == PE_OK, "values_scan good call");
+    CHECK(pe_heatmap_values_scan(NULL, scratch, t, 4, 3, 2, 2, win, rg, &fl) == PE_ERR_ARG(1), "values_scan out NULL");
+    CHECK(pe_heatmap_values_scan(out, scratch, t, 0, 3, 2, 2, win, rg, &fl) == PE_ERR_ARG(4), "values_scan rows 0");
+    CHECK(pe_heatmap_values_scan(out, scratch, t, 4, 3, 2, 2, win, NULL, &fl) == PE_ERR_ARG(9),
+          "values_scan range NULL");
+    CHECK(pe_heatmap_values_scan(out, scratch, t, 4, 3, 2, 2, win, rg, NULL) == PE_ERR_ARG(10),
+          "values_scan flags NULL");
     float range[2];
     int32_t flags;
     CHECK(pe_heatmap_scan(NULL, &flags, t, 1) == PE_ERR_ARG(1), "scan range NULL");
@@ -282,6 +331,7 @@ int main(void) {
     test_single_pass();
     test_aliasing();
     test_scan();
+    test_values_scan();
     test_statuses();
     return test_summary("test_heatmap");
 }

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   const pixels: Uint8ClampedArray = pe.colorize(table.data, { map: 'cividis', vmin: -1, vmax: 1 });
   const picture: Uint8ClampedArray = pe.heatmap(table.data, { rows: 8, cols: 4, width: 2, height: 4, window: { x0: 0, x1: 4, y0: 0, y1: 8 } });
   const finiteRange: boolean = pe.heatmapRange(table.data, { offset: 0 }).finite;
+  const chosen: Uint8ClampedArray = pe.heatmap(table.data, { rows: 8, cols: 4, width: 2, height: 4, colorRange: (r) => [r.lo, r.hi] });
   const loaded = pe.loadMatrix(new Uint8Array(0), { name: 'wpe.weight' });
   const shape: [number, number] = loaded.shape;
 

@@ -15,7 +15,9 @@
 //   const hm = new Heatmap(element, { colorize, render, scan, t, axes: { x, y, value }, onActivate });
 //   colorize(values: Float32Array, { map, vmin, vmax }) → Uint8ClampedArray RGBA
 //   render(table, { rows, cols, offset, window: { x0, x1, y0, y1 }, width, height, map, vmin, vmax })
-//     → Uint8ClampedArray of width × height RGBA pixels (optional)
+//     → Uint8ClampedArray of width × height RGBA pixels (optional); the first draw of new data
+//     passes colorRange: (range) => [vmin, vmax] instead of vmin and vmax (pe.heatmap then reads
+//     the table's range in the pass that resamples it), and the range given is the data's scan
 //   scan(table, { offset, count }) → { lo, hi, negInf, posInf, nan, finite } (optional; default scanValues)
 //   hm.setData({ data, rows, cols, offset, rowOffset, colOffset, range });
 //   hm.setColormap('cividis'); hm.setStale(true); hm.destroy();
@@ -111,16 +113,28 @@ export class Heatmap {
   setData({ data, rows, cols, offset = 0, rowOffset = 0, colOffset = 0, range = null, valueRange = null }) {
     const sameShape = this.data && this.rows === rows && this.cols === cols;
     Object.assign(this, { data, rows, cols, offset, rowOffset, colOffset });
-    this.scan = this.scanner ? this.scanner(data, { offset, count: rows * cols }) : scanValues(data, offset, rows * cols);
+    // The scan (range, non-finite kinds) of new data: with a render function, the first draw reads
+    // it from the render's own pass over the table (see _pixels); otherwise now.
+    this.scan = null;
+    if (!this.render) this._setScan(this._scanNow());
     this.fixedRange = range;
     this.valueRange = valueRange;
     if (!sameShape) {
       this.win = { x0: 0, x1: cols, y0: 0, y1: rows };
       this.cursor = null;
     }
+    this.draw();
+  }
+
+  _scanNow() {
+    const { data, offset, rows, cols } = this;
+    return this.scanner ? this.scanner(data, { offset, count: rows * cols }) : scanValues(data, offset, rows * cols);
+  }
+
+  _setScan(scan) {
+    this.scan = scan;
     this._updateLegend();
     this._updateLabel();
-    this.draw();
   }
 
   setColormap(name) {
@@ -242,8 +256,7 @@ export class Heatmap {
       cs.left = `${xp.cssOffset * 100}%`;
       cs.top = `${yp.cssOffset * 100}%`;
     }
-    const [lo, hi] = this.colorRange();
-    const rgba = this._pixels(xp, yp, lo, hi);
+    const { rgba, lo, hi } = this._pixels(xp, yp);
     this.ctx.putImageData(new ImageData(rgba, xp.count, yp.count), 0, 0);
     this._drawTicks();
     this._drawColorbar(lo, hi);
@@ -251,8 +264,12 @@ export class Heatmap {
     this.lastDrawMs = performance.now() - t0;
   }
 
-  /** The RGBA pixels of the window for the axis plans xp, yp, coloured between lo and hi. */
-  _pixels(xp, yp, lo, hi) {
+  /**
+   * The RGBA pixels of the window for the axis plans xp, yp, and the colour range [lo, hi] they
+   * were coloured with (colorRange() once the scan is known). The first draw of new data lets
+   * render read the scan in its own pass (colorRange option); otherwise the data is scanned here.
+   */
+  _pixels(xp, yp) {
     if (this.render) {
       // An identity plan draws whole cells [start, start + count); otherwise the window itself.
       const { x0, x1, y0, y1 } = this.win;
@@ -260,17 +277,30 @@ export class Heatmap {
         x0: xp.identity ? xp.start : x0, x1: xp.identity ? xp.start + xp.count : x1,
         y0: yp.identity ? yp.start : y0, y1: yp.identity ? yp.start + yp.count : y1,
       };
+      const opts = { rows: this.rows, cols: this.cols, offset: this.offset, window, width: xp.count, height: yp.count, map: this.colormap };
       try {
-        return this.render(this.data, {
-          rows: this.rows, cols: this.cols, offset: this.offset, window, width: xp.count, height: yp.count,
-          map: this.colormap, vmin: lo, vmax: hi,
+        if (this.scan) {
+          const [lo, hi] = this.colorRange();
+          return { rgba: this.render(this.data, { ...opts, vmin: lo, vmax: hi }), lo, hi };
+        }
+        let range = null;
+        const rgba = this.render(this.data, {
+          ...opts,
+          colorRange: (scan) => {
+            this._setScan(scan);
+            range = this.colorRange();
+            return range;
+          },
         });
+        if (range) return { rgba, lo: range[0], hi: range[1] };
       } catch (err) {
         console.warn('heatmap: render failed, resampling in JS', err);
       }
     }
+    if (!this.scan) this._setScan(this._scanNow());
+    const [lo, hi] = this.colorRange();
     const values = resample(this.data, this.rows, this.cols, xp, yp, { offset: this.offset, finite: this.scan.finite });
-    return this.colorize(values, { map: this.colormap, vmin: lo, vmax: hi });
+    return { rgba: this.colorize(values, { map: this.colormap, vmin: lo, vmax: hi }), lo, hi };
   }
 
   _drawColorbar(lo, hi) {

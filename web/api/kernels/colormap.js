@@ -41,6 +41,22 @@ export function specialBytes(special) {
   return bytes;
 }
 
+/**
+ * The colour range when vmin or vmax is left out: the values' finite range lo … hi ([0, 1] when
+ * none is finite), symmetric around 0 for a diverging map, widened when flat; a given bound wins.
+ */
+export function autoColorRange(map, lo, hi, vmin, vmax) {
+  if (Number.isNaN(lo)) [lo, hi] = [0, 1];
+  if (COLORMAPS[map].diverging) {
+    const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+    [lo, hi] = [-m, m];
+  } else if (lo === hi) {
+    const pad = Math.abs(lo) * 0.5 || 0.5;
+    [lo, hi] = [lo - pad, hi + pad];
+  }
+  return [vmin ?? lo, vmax ?? hi];
+}
+
 export default {
   // The C arguments in order: PE_ERR_ARG(k) → args[k-1].
   args: ['out', 'values', 'count', 'map', 'vmin', 'vmax', 'special'],
@@ -57,17 +73,7 @@ export default {
     }
     let { vmin, vmax } = options ?? {};
     if (vmin === undefined || vmax === undefined) {
-      let [lo, hi] = finiteRange(values);
-      if (Number.isNaN(lo)) [lo, hi] = [0, 1];
-      if (COLORMAPS[map].diverging) {
-        const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
-        [lo, hi] = [-m, m];
-      } else if (lo === hi) {
-        const pad = Math.abs(lo) * 0.5 || 0.5;
-        [lo, hi] = [lo - pad, hi + pad];
-      }
-      vmin ??= lo;
-      vmax ??= hi;
+      [vmin, vmax] = autoColorRange(map, ...finiteRange(values), vmin, vmax);
     }
     for (const [name, v] of [['vmin', vmin], ['vmax', vmax]]) {
       if (typeof v !== 'number' || !Number.isFinite(v)) throw new PEError(name, `${name} must be a finite number, got ${String(v)}`);

@@ -3,6 +3,8 @@
 //
 //   pe.heatmap(table, { rows, cols, offset, window: { x0, x1, y0, y1 }, width, height, map, vmin, vmax, special })
 //     → Uint8ClampedArray of width × height RGBA pixels (a copy), ready for ImageData
+//   pe.heatmap(table, { ..., colorRange: (range) => [vmin, vmax] }): the colours chosen from the
+//     table's range (heatmapRange's object), read in the same pass as the pixels where it can be
 //   pe.heatmapRange(table, { offset, count }) → { lo, hi, negInf, posInf, nan, finite }
 //
 // The window (in cells, default the whole table) is resampled to the pixels in C: the cell under
@@ -13,13 +15,17 @@
 // so a redraw of the same array (zoom, pan, colour map, another head) copies nothing in, and
 // every draw copies the pixels out once. A table is recognised by identity (the same
 // Float32Array): pass a new array for new values, never change a drawn one in place.
+// The range of a table is kept beside it: a colour range chosen from it (colorRange, or vmin/vmax
+// left out) on the whole window of a minified table comes out of the resampling pass itself
+// (c/heatmap.c pe_heatmap_values_scan: 64 MB of a 4096 × 4096 table are not read a second time),
+// and heatmapRange of the same table and slice then costs nothing.
 // pe.compute hands over the WebAssembly buffer its kernel wrote (adopt: the result's `data` is a
 // copy of it), so drawing a result just computed copies nothing in either; the next pe.compute
 // frees that buffer first (release), so computing keeps no more memory than one output.
 import { PEError } from '../spec.js';
 import { PE_MAX_ELEMENTS } from '../schema/index.js';
 import { COLORMAPS } from '../colormaps.js';
-import { specialBytes } from './colormap.js';
+import { autoColorRange, specialBytes } from './colormap.js';
 
 const MAX_SIDE = 8192; // pixels per side (c/heatmap.c HEATMAP_MAX_SIDE)
 const caches = new WeakMap(); // per module: its buffers in WebAssembly memory
@@ -28,7 +34,10 @@ function cacheOf(wasm) {
   let c = caches.get(wasm);
   if (!c) {
     // table: the array whose copy sits at tablePtr (in the buffer 'tbuf'); the others: buffers.
-    c = { table: null, tablePtr: 0, tableOffset: 0, tableCount: 0, tbuf: 0, tbufCap: 0, scratch: 0, scratchCap: 0, out: 0, outCap: 0, misc: 0, miscCap: 0 };
+    c = {
+      table: null, tablePtr: 0, tableOffset: 0, tableCount: 0, tbuf: 0, tbufCap: 0, scratch: 0, scratchCap: 0, out: 0, outCap: 0,
+      vals: 0, valsCap: 0, misc: 0, miscCap: 0, scanned: null,
+    };
     caches.set(wasm, c);
   }
   return c;
@@ -46,7 +55,7 @@ function ensure(wasm, c, name, bytes) {
   c[`${name}Raw`] = raw;
   c[name] = raw + ((16 - (raw % 16)) % 16);
   c[`${name}Cap`] = bytes;
-  if (name === 'tbuf') Object.assign(c, { table: null, adopted: false });
+  if (name === 'tbuf') Object.assign(c, { table: null, adopted: false, scanned: null });
   return c[name];
 }
 
@@ -84,10 +93,8 @@ function loadTable(wasm, c, table, offset, count) {
   return ptr + 4 * (offset - from);
 }
 
-function scanIn(wasm, c, ptr, count) {
-  const misc = ensure(wasm, c, 'misc', 64);
-  const status = wasm.pe_heatmap_scan(misc, misc + 8, ptr, count);
-  if (status !== 0) throw new PEError('table', `heatmap scan failed (kernel status ${status})`);
+/** The range object of the float pair and flags the kernel wrote at misc, misc + 8. */
+function readRange(wasm, misc) {
   const f = new Float32Array(wasm.memory.buffer, misc, 2);
   const flags = new Int32Array(wasm.memory.buffer, misc + 8, 1)[0];
   const none = !(f[0] <= f[1]);
@@ -95,6 +102,48 @@ function scanIn(wasm, c, ptr, count) {
     lo: none ? NaN : f[0], hi: none ? NaN : f[1],
     negInf: !!(flags & 1), posInf: !!(flags & 2), nan: !!(flags & 4), finite: flags === 0,
   };
+}
+
+/** The range of `table`'s count values from offset when it is known already (a copy), else null. */
+function knownRange(c, table, offset, count) {
+  const k = c.scanned;
+  return k && k.table === table && k.offset === offset && k.count === count ? { ...k.range } : null;
+}
+
+function scanIn(wasm, c, ptr, count, table, offset) {
+  const known = knownRange(c, table, offset, count);
+  if (known) return known;
+  const misc = ensure(wasm, c, 'misc', 64);
+  const status = wasm.pe_heatmap_scan(misc, misc + 8, ptr, count);
+  if (status !== 0) throw new PEError('table', `heatmap scan failed (kernel status ${status})`);
+  const range = readRange(wasm, misc);
+  c.scanned = { table, offset, count, range };
+  return { ...range };
+}
+
+// colorRange runs while the pixels' values wait in the module's buffers: drawing from it would
+// overwrite them.
+function notBusy(c) {
+  if (c.busy) throw new PEError('colorRange', 'colorRange must not call pe.heatmap or pe.heatmapRange');
+}
+
+function pickedRange(pick, range) {
+  const picked = pick({ ...range });
+  if (!Array.isArray(picked) || picked.length !== 2) {
+    throw new PEError('colorRange', `colorRange must return [vmin, vmax], got ${Array.isArray(picked) ? `${picked.length} values` : String(picked)}`);
+  }
+  return picked;
+}
+
+function checkColorRange(vmin, vmax, from) {
+  for (const [name, v] of [['vmin', vmin], ['vmax', vmax]]) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new PEError(from ?? name, `${from ? `${from} must return [vmin, vmax]: ` : ''}${name} must be a finite number, got ${String(v)}`);
+    }
+  }
+  if (!(Math.fround(vmax) > Math.fround(vmin))) {
+    throw new PEError(from ?? 'vmax', `${from ? `${from} must return [vmin, vmax]: ` : ''}vmax must be greater than vmin in float32, got vmin ${vmin}, vmax ${vmax}`);
+  }
 }
 
 /**
@@ -105,7 +154,7 @@ function scanIn(wasm, c, ptr, count) {
 function adopt(wasm, table, ptr, bytes) {
   const c = cacheOf(wasm);
   if (c.tbufRaw) wasm.free(c.tbufRaw);
-  Object.assign(c, { tbufRaw: ptr, tbuf: ptr, tbufCap: bytes, table, tablePtr: ptr, tableOffset: 0, tableCount: table.length, adopted: true });
+  Object.assign(c, { tbufRaw: ptr, tbuf: ptr, tbufCap: bytes, table, tablePtr: ptr, tableOffset: 0, tableCount: table.length, adopted: true, scanned: null });
 }
 
 /** Frees an adopted table's buffer (a table copied in keeps its buffer, reused for the next). */
@@ -113,7 +162,7 @@ function release(wasm) {
   const c = caches.get(wasm);
   if (!c?.adopted) return;
   wasm.free(c.tbufRaw);
-  Object.assign(c, { tbufRaw: 0, tbuf: 0, tbufCap: 0, table: null, tablePtr: 0, tableOffset: 0, tableCount: 0, adopted: false });
+  Object.assign(c, { tbufRaw: 0, tbuf: 0, tbufCap: 0, table: null, tablePtr: 0, tableOffset: 0, tableCount: 0, adopted: false, scanned: null });
 }
 
 export default {
@@ -137,8 +186,9 @@ export default {
     }
     const w = k.wasm;
     const c = cacheOf(w);
+    notBusy(c);
     if (count === 0) return { lo: NaN, hi: NaN, negInf: false, posInf: false, nan: false, finite: true };
-    return scanIn(w, c, loadTable(w, c, values, offset, count), count);
+    return knownRange(c, values, offset, count) ?? scanIn(w, c, loadTable(w, c, values, offset, count), count, values, offset);
   },
 
   compute(k, values, options = {}) {
@@ -156,30 +206,21 @@ export default {
     if (typeof map !== 'string' || !Object.hasOwn(COLORMAPS, map)) {
       throw new PEError('map', `map must be one of ${Object.keys(COLORMAPS).map((m) => `"${m}"`).join(', ')}, got ${String(map)}`);
     }
+    const { colorRange } = options;
+    if (colorRange !== undefined && typeof colorRange !== 'function') {
+      throw new PEError('colorRange', `colorRange must be a function (range) => [vmin, vmax], got ${typeof colorRange}`);
+    }
+    if (colorRange && (options.vmin !== undefined || options.vmax !== undefined)) {
+      throw new PEError('colorRange', 'give colorRange or vmin/vmax, not both');
+    }
     const w = k.wasm;
     const c = cacheOf(w);
+    notBusy(c);
     const count = rows * cols;
     const tablePtr = loadTable(w, c, table, offset, count);
     let { vmin, vmax } = options;
-    if (vmin === undefined || vmax === undefined) {
-      let { lo, hi } = scanIn(w, c, tablePtr, count);
-      if (Number.isNaN(lo)) [lo, hi] = [0, 1];
-      if (COLORMAPS[map].diverging) {
-        const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
-        [lo, hi] = [-m, m];
-      } else if (lo === hi) {
-        const pad = Math.abs(lo) * 0.5 || 0.5;
-        [lo, hi] = [lo - pad, hi + pad];
-      }
-      vmin ??= lo;
-      vmax ??= hi;
-    }
-    for (const [name, v] of [['vmin', vmin], ['vmax', vmax]]) {
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new PEError(name, `${name} must be a finite number, got ${String(v)}`);
-    }
-    if (!(Math.fround(vmax) > Math.fround(vmin))) {
-      throw new PEError('vmax', `vmax must be greater than vmin in float32, got vmin ${vmin}, vmax ${vmax}`);
-    }
+    // The colours chosen from the table's range: known already, or read in the resampling pass.
+    const pick = colorRange ?? (vmin === undefined || vmax === undefined ? ({ lo, hi }) => autoColorRange(map, lo, hi, vmin, vmax) : null);
     const bytes = specialBytes(special);
     const scratch = ensure(w, c, 'scratch', w.pe_heatmap_scratch_bytes(cols, width));
     const pixels = width * height * 4;
@@ -191,12 +232,34 @@ export default {
       specialPtr = misc + 32;
       new Uint8Array(w.memory.buffer, specialPtr, 12).set(bytes);
     }
-    const status = w.pe_heatmap(out, scratch, tablePtr, rows, cols, width, height, misc + 16, COLORMAPS[map].id,
-      vmin, vmax, specialPtr);
-    if (status !== 0) {
+    const fail = (status, args) => {
       const index = status - 100;
-      const param = index >= 1 && index <= this.args.length ? this.args[index - 1] : 'table';
+      const param = index >= 1 && index <= args.length ? args[index - 1] : 'table';
       throw new PEError(param, `${param}: rejected by the heatmap kernel (status ${status})`);
+    };
+    const known = pick ? knownRange(c, table, offset, count) : null;
+    if (pick && !known) {
+      // Values and range in one pass, then the colours from the range.
+      const vals = ensure(w, c, 'vals', width * height * 4);
+      const status = w.pe_heatmap_values_scan(vals, scratch, tablePtr, rows, cols, width, height, misc + 16, misc, misc + 8);
+      if (status !== 0) fail(status, this.args);
+      const range = readRange(w, misc);
+      c.scanned = { table, offset, count, range };
+      c.busy = true; // the caller's function runs between the two kernel calls
+      try {
+        [vmin, vmax] = pickedRange(pick, range);
+      } finally {
+        c.busy = false;
+      }
+      checkColorRange(vmin, vmax, colorRange ? 'colorRange' : null);
+      const st = w.pe_colorize(out, vals, width * height, COLORMAPS[map].id, vmin, vmax, specialPtr);
+      if (st !== 0) fail(st, ['out', 'values', 'count', 'map', 'vmin', 'vmax', 'special']);
+    } else {
+      if (pick) [vmin, vmax] = pickedRange(pick, known);
+      checkColorRange(vmin, vmax, colorRange ? 'colorRange' : null);
+      const status = w.pe_heatmap(out, scratch, tablePtr, rows, cols, width, height, misc + 16, COLORMAPS[map].id,
+        vmin, vmax, specialPtr);
+      if (status !== 0) fail(status, this.args);
     }
     // The one copy out of WebAssembly memory.
     return new Uint8ClampedArray(w.memory.buffer, out, pixels).slice();
