@@ -45,6 +45,31 @@ describe.skipIf(avail.skip)('views update only in sight', () => {
     expect(logProblems(log)).toEqual({});
   });
 
+  it('skips the views below the screen from the first change after the page loads', async () => {
+    // Views whose code loads near the screen mount outside updateViews; they are watched from
+    // their mount, so the first change already leaves a mounted view out of sight alone.
+    const other = await openPage({ avail, url: '?lang=en#attention?length=64' });
+    try {
+      const p = other.page;
+      // Mounted and drawn (it loads within 800 px of the screen) without scrolling to it.
+      await p.waitForFunction(() => document.querySelector('#view-attention-heads [data-drawn]'));
+      expect(await p.evaluate(() => document.getElementById('view-attention-heads').getBoundingClientRect().top - window.innerHeight)).toBeGreaterThan(400);
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const count = () => p.evaluate(() => (window.__peLab.viewMs['attention-heads'] ?? []).length);
+      const before = await count();
+      const n = await p.evaluate(() => window.__peLab.renders);
+      await p.fill('#f-attention-dim', '32');
+      await p.waitForFunction((k) => window.__peLab.renders > k, n);
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      expect(await count()).toBe(before);
+      await p.locator('#view-attention-heads').scrollIntoViewIfNeeded();
+      await p.waitForFunction((k) => (window.__peLab.viewMs['attention-heads'] ?? []).length > k, before);
+      expect(logProblems(other.log)).toEqual({});
+    } finally {
+      await other.close();
+    }
+  });
+
   it('says in the heatmap how long the input took to reach the screen, in English and Korean', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.fill('#f-sinusoidal-base', '10500');

@@ -323,6 +323,7 @@ function startView(entry, body, ctx, info) {
   }
   try {
     entry.handle = view.mount(body, { ...ctx, view: view.id });
+    if (entry.handle) watchSight(entry);
     if (entry.fold && app.good[app.kind]) {
       entry.handle?.update(currentState({ changed: new Set(['result', 'shared', 'theme']), stale: app.stale }));
     }
@@ -419,6 +420,7 @@ function mountLazy(entry, body, ctx, info) {
       body.replaceChildren();
       entry.handle = real.mount(body, ctx);
       entry.view = { ...real, lazy: false };
+      if (entry.handle) watchSight(entry);
       if (app.good[app.kind]) {
         entry.handle?.update(currentState({ changed: new Set(['result', 'shared', 'theme']), stale: app.stale }));
       }
@@ -427,49 +429,61 @@ function mountLazy(entry, body, ctx, info) {
 }
 
 /**
+ * Starts watching whether a mounted view is in sight (once). It starts at mount, so the first
+ * change after a page loads already skips the views below the screen: the observer's first report
+ * arrives a frame later, and until then a view counts as in sight. Back in sight, a view catches
+ * up with what it missed, in the next frame.
+ */
+function watchSight(entry) {
+  if (entry.sight) return;
+  entry.sight = watchVisibility(entry.section, () => {
+    if (!entry.missed || !app.views.includes(entry)) return;
+    requestAnimationFrame(() => {
+      if (entry.missed && app.views.includes(entry)) runView(entry, catchUp(entry, entry.missed));
+    });
+  });
+  const cancel = entry.cancel;
+  entry.cancel = () => {
+    cancel?.();
+    entry.sight.stop();
+  };
+}
+
+/** Hands a state to one view, timing its update (diag.viewMs). */
+function runView(entry, next) {
+  const { view, handle } = entry;
+  try {
+    const t0 = performance.now();
+    handle.update(next);
+    const list = (diag.viewMs[view.id] ??= []);
+    list.push(performance.now() - t0);
+    if (list.length > 500) list.shift();
+  } catch (err) {
+    console.error(`view ${view.id} failed to update`, err);
+  }
+}
+
+/** A state with what the view missed while out of sight merged into its changes (and forgotten). */
+function catchUp(entry, next) {
+  const missed = entry.missed;
+  entry.missed = null;
+  return missed ? { ...next, changed: new Set([...missed.changed, ...next.changed]) } : next;
+}
+
+/**
  * Hands a new state to the mounted views. A view out of sight (web/views/lazy.js watchVisibility)
  * does no work: it keeps the latest state and the union of what changed, and catches up when it
  * comes into view, so a slider drag recomputes and redraws only what the user can see.
  */
 function updateViews(state) {
-  const run = (entry, next) => {
-    const { view, handle } = entry;
-    try {
-      const t0 = performance.now();
-      handle.update(next);
-      const list = (diag.viewMs[view.id] ??= []);
-      list.push(performance.now() - t0);
-      if (list.length > 500) list.shift();
-    } catch (err) {
-      console.error(`view ${view.id} failed to update`, err);
-    }
-  };
-  const withMissed = (entry, next) => {
-    const missed = entry.missed;
-    entry.missed = null;
-    return missed ? { ...next, changed: new Set([...missed.changed, ...next.changed]) } : next;
-  };
   for (const entry of app.views) {
     if (!entry.handle) continue; // a lazy view still loading: it mounts with the latest state
-    if (!entry.sight) {
-      // Back in sight: the view catches up with what it missed, in the next frame.
-      entry.sight = watchVisibility(entry.section, () => {
-        if (!entry.missed || !app.views.includes(entry)) return;
-        requestAnimationFrame(() => {
-          if (entry.missed && app.views.includes(entry)) run(entry, withMissed(entry, entry.missed));
-        });
-      });
-      const cancel = entry.cancel;
-      entry.cancel = () => {
-        cancel?.();
-        entry.sight.stop();
-      };
-    }
+    watchSight(entry);
     if (entry.sight.visible === false) {
       entry.missed = { ...state, changed: new Set([...(entry.missed?.changed ?? []), ...state.changed]) };
       continue;
     }
-    run(entry, withMissed(entry, state));
+    runView(entry, catchUp(entry, state));
   }
 }
 
