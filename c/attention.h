@@ -113,8 +113,9 @@ PE_API pe_status pe_attention_cos_sin(float *cos_out, float *sin_out, const floa
 
 // --- building blocks, scalar reference and SIMD (compared bit for bit by the native tests) -------
 
-// e^x for x ≤ 0 (any float32, −∞ included) with a relative error below 2 ulp: 0 below
-// ln(FLT_MIN) ≈ −87.34, else a degree-7 polynomial of the reduced argument scaled by 2^n.
+// e^x for x ≤ 0 (any float32, −∞ and NaN included) with a relative error below 2 ulp down to
+// ln(FLT_MIN) ≈ −87.34: a degree-7 polynomial of the reduced argument scaled by 2^n. Below, a
+// subnormal near e^x down to −126.5·ln 2 ≈ −87.68, then exactly 0 (−∞ and NaN give 0).
 float pe_attention_exp(float x);
 
 // Keys packed for the SIMD score tile: panel p holds keys 8p .. 8p+7 channel by channel,

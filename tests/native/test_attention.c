@@ -1,7 +1,8 @@
 // Native tests of the attention kernel (c/attention.c, c/attention_inputs.c), gcc + SIMDe under
 // ASan/UBSan (run.sh):
 //   1. exp: the SIMD and scalar polynomial agree bit for bit, and are within 2 ulp of float64 exp
-//      over every 2^-10 step of [−87.3, 0] plus random arguments; 0 below ln(FLT_MIN) and at −∞.
+//      over every 2^-10 step of [−87.3, 0] plus random arguments; a subnormal near e^x down to
+//      −87.68, then 0 (also at −∞ and NaN).
 //   2. softmax rows and scores tiles: SIMD vs scalar reference at every tail length, bit for bit
 //      (the Gaussian rows of q and k: test_random.c).
 //   3. The whole kernel, SIMD vs scalar, for every encoding class, content, causal or not, odd and
@@ -80,11 +81,26 @@ static void test_exp(void) {
     CHECK(pe_attention_exp(0.0f) == 1.0f, "exp(0) = 1 exactly");
     CHECK(pe_attention_exp(-0.0f) == 1.0f, "exp(-0) = 1 exactly");
     CHECK(pe_attention_exp(-INFINITY) == 0.0f, "exp(-inf) = 0");
-    CHECK(pe_attention_exp(-88.0f) == 0.0f, "exp below ln(FLT_MIN) = 0");
+    CHECK(pe_attention_exp(-88.0f) == 0.0f, "exp(-88) = 0");
+    CHECK(pe_attention_exp(-87.69f) == 0.0f, "exp below -126.5 ln 2 = 0");
     CHECK(pe_attention_exp(-1e30f) == 0.0f, "exp(-1e30) = 0");
-    float special[4] = {-INFINITY, -1e30f, -87.4f, -87.33f}, got[4];
+    CHECK(pe_attention_exp(NAN) == 0.0f, "exp(NaN) = 0");
+    // Between -126.5 ln 2 and ln(FLT_MIN): a subnormal within 1 % of e^x (its last bits are few).
+    for (float x = -87.67f; x < -87.34f; x += 0.01f) {
+        const float e = pe_attention_exp(x);
+        CHECK(e > 0.0f && e < FLT_MIN && fabs(e / exp((double)x) - 1.0) < 0.01, "exp(%g) = %g, a subnormal near %g",
+              (double)x, (double)e, exp((double)x));
+    }
+    float special[4] = {-INFINITY, -1e30f, -87.69f, -87.33f}, got[4];
     wasm_v128_store(got, pe_attention_exp_x4(wasm_v128_load(special)));
-    CHECK(got[0] == 0.0f && got[1] == 0.0f && got[2] == 0.0f && got[3] > 0.0f, "SIMD exp of -inf, -1e30, -87.4 is 0");
+    CHECK(got[0] == 0.0f && got[1] == 0.0f && got[2] == 0.0f && got[3] > 0.0f, "SIMD exp of -inf, -1e30, -87.69 is 0");
+    float band[4] = {-87.4f, -87.5f, -87.6f, NAN};
+    float sb[4];
+    wasm_v128_store(sb, pe_attention_exp_x4(wasm_v128_load(band)));
+    for (int l = 0; l < 4; l++) {
+        float e = pe_attention_exp(band[l]);
+        CHECK(memcmp(&e, &sb[l], 4) == 0, "SIMD exp == scalar at %g", (double)band[l]);
+    }
 }
 
 // --- 2. building blocks ------------------------------------------------------------------------
