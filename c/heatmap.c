@@ -135,6 +135,27 @@ static int32_t down_scalar(heatmap_slot *const *sl, const float *w, int32_t m, c
 }
 
 #if PE_HAVE_SIMD
+// Rare: the block of 4 values at row + c holds a non-finite value. Non-finite lanes add +0 to acc
+// (the product's bits are masked away; acc is never −0), as the scalar loop leaves it alone;
+// their weights go to miss lane by lane. Kept out of line: the loops below stay small.
+static __attribute__((noinline)) void down_block_rare(heatmap_slot *const *sl, const float *w, int32_t m,
+                                                      const float *row, int32_t c) {
+    const v128_t v = wasm_v128_load(row + c);
+    const v128_t finite = wasm_f32x4_eq(wasm_f32x4_sub(v, v), wasm_f32x4_splat(0.0f));
+    float lanes[4];
+    wasm_v128_store(lanes, v);
+    for (int32_t k = 0; k < m; k++) {
+        v128_t add = wasm_v128_and(wasm_f32x4_mul(wasm_f32x4_splat(w[k]), v), finite);
+        wasm_v128_store(sl[k]->acc + c, wasm_f32x4_add(wasm_v128_load(sl[k]->acc + c), add));
+        for (int32_t l = 0; l < 4; l++) {
+            float x = lanes[l];
+            if (x - x == 0.0f) continue;
+            sl[k]->miss[c + l] += (double)w[k];
+            sl[k]->flags[c + l] |= kind_of(x);
+        }
+    }
+}
+
 // M is a constant in each copy (down_simd's switch), so the pixel rows' loop unrolls.
 static inline __attribute__((always_inline)) int32_t down_simd_m(heatmap_slot *const *sl, const float *w,
                                                                  const int32_t M, const float *row, int32_t n) {
@@ -154,31 +175,19 @@ static inline __attribute__((always_inline)) int32_t down_simd_m(heatmap_slot *c
                 wasm_v128_store(acc[k] + c, wasm_f32x4_add(wasm_v128_load(acc[k] + c), wasm_f32x4_mul(w4[k], v)));
             continue;
         }
-        // Rare: non-finite lanes add +0 to acc (the product's bits are masked away; acc is never
-        // −0), as the scalar loop leaves it alone; their weights go to miss lane by lane.
-        float lanes[4];
-        wasm_v128_store(lanes, v);
-        for (int32_t k = 0; k < M; k++) {
-            v128_t add = wasm_v128_and(wasm_f32x4_mul(w4[k], v), finite);
-            wasm_v128_store(acc[k] + c, wasm_f32x4_add(wasm_v128_load(acc[k] + c), add));
-            for (int32_t l = 0; l < 4; l++) {
-                float x = lanes[l];
-                if (x - x == 0.0f) continue;
-                sl[k]->miss[c + l] += (double)w[k];
-                sl[k]->flags[c + l] |= kind_of(x);
-            }
-        }
+        down_block_rare(sl, w, M, row, c);
         any = 1;
     }
     return down_scalar(sl, w, M, row, c, n) | any;
 }
 
+// Each slot's sums are its own, so four open rows (never more than three in practice) are two pairs.
 static int32_t down_simd(heatmap_slot *const *sl, const float *w, int32_t m, const float *row, int32_t n) {
     switch (m) {
     case 1: return down_simd_m(sl, w, 1, row, n);
     case 2: return down_simd_m(sl, w, 2, row, n);
     case 3: return down_simd_m(sl, w, 3, row, n);
-    default: return down_simd_m(sl, w, SLOTS, row, n);
+    default: return down_simd_m(sl, w, 2, row, n) | down_simd(sl + 2, w + 2, m - 2, row, n);
     }
 }
 #endif
