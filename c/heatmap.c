@@ -410,6 +410,27 @@ static int32_t heatmap_run(uint8_t *rgba, float *values_out, void *scratch, cons
     const heatmap_sink o = {rgba, values_out, width, map, vmin, vmax, special};
     double x0 = window[0], x1 = window[1], y0 = window[2], y1 = window[3];
     double sx = (x1 - x0) / width, sy = (y1 - y0) / height;
+    // One whole cell per pixel (a table no larger than the canvas): the pixels are the cells
+    // themselves, which is what both passes compute (a mean of one cell with weight 1), −0 aside
+    // (it colours as +0). No sums: each row is coloured, or copied, straight from the table.
+    if (sx == 1.0 && sy == 1.0 && x0 == floor(x0) && y0 == floor(y0)) {
+        const int32_t cx = (int32_t)x0, cy = (int32_t)y0;
+        const int32_t whole = range != NULL && cx == 0 && cy == 0 && width == cols && height == rows;
+        for (int32_t y = 0; y < height; y++) {
+            const float *src = table + (ptrdiff_t)(cy + y) * cols + cx;
+            if (whole) scan_span(range, src, width);
+            if (rgba) {
+#if PE_HAVE_SIMD
+                pe_colorize_simd(rgba + 4 * (ptrdiff_t)y * width, src, width, map, vmin, vmax, special);
+#else
+                pe_colorize_scalar(rgba + 4 * (ptrdiff_t)y * width, src, width, map, vmin, vmax, special);
+#endif
+            } else {
+                memcpy(values_out + (ptrdiff_t)y * width, src, (size_t)width * sizeof(float));
+            }
+        }
+        return whole;
+    }
     // The horizontal plan, once: each pixel's cells and weights, and the columns any of them reads.
     int32_t used = 0, c0 = cols, c1 = 0;
     for (int32_t x = 0; x < width; x++) {

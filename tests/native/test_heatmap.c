@@ -277,6 +277,31 @@ static void test_values_scan(void) {
                       range[0], range[1], flags, ref[0], ref[1], ref_flags);
                 cases++;
             }
+    // One whole cell per pixel (the table no larger than the canvas): the values are the cells,
+    // whole or a window of whole cells, and the range is the whole table's.
+    for (int kind = 0; kind < 3; kind++) {
+        for (int i = 0; i < R * C; i++) {
+            t[i] = rnd(-1.0f, 1.0f);
+            if (kind == 1 && i % 13 == 5) t[i] = i % 2 ? -INFINITY : NAN;
+            if (kind == 2 && i == R * C - 1) t[i] = 3.0f;
+        }
+        static float id[R * C];
+        float whole[4] = {0.0f, (float)C, 0.0f, (float)R}, part[4] = {4.0f, 40.0f, 17.0f, 80.0f};
+        float range[2], ref[2];
+        int32_t flags = -1, ref_flags = -1;
+        CHECK(pe_heatmap_values_scan(id, scr, t, R, C, C, R, whole, range, &flags) == PE_OK, "identity status");
+        CHECK(pe_heatmap_scan(ref, &ref_flags, t, R * C) == PE_OK, "identity scan status");
+        CHECK(memcmp(id, t, sizeof(float) * R * C) == 0, "identity values are the cells, kind %d", kind);
+        CHECK(memcmp(range, ref, sizeof range) == 0 && flags == ref_flags, "identity range kind %d", kind);
+        CHECK(pe_heatmap_values_scan(id, scr, t, R, C, 36, 63, part, range, &flags) == PE_OK, "window status");
+        int same = 1;
+        for (int y = 0; y < 63; y++)
+            if (memcmp(id + y * 36, t + (17 + y) * C + 4, sizeof(float) * 36) != 0) same = 0;
+        CHECK(same, "a window of whole cells gives its cells, kind %d", kind);
+        CHECK(memcmp(range, ref, sizeof range) == 0 && flags == ref_flags, "window range is the table's, kind %d",
+              kind);
+        cases += 2;
+    }
     printf("  values and range in one pass: %d cases equal to pe_heatmap_values + pe_heatmap_scan\n", cases);
 }
 
