@@ -312,28 +312,36 @@ export async function runPage({ json = null, anchor = null, parts = ALL_PARTS } 
       paintGoal('attention 4096 tokens × 1 head', 'attention_4096x1_ms', await steps('#attention?length=4096&heads=1', 'f-attention-encoding', enc, 8), GOALS.attention4096x1Ms);
     }
 
-    // Slider drags: an input per frame; the median wait from an input to the painted frame that
-    // includes it, and the long tasks. Anchor: the same drag on the --anchor build, same run.
-    if (want('drag')) {
-      const drags = [
-        ['sinusoidal 2000 × 1600', 'drag_2000_ms', '#sinusoidal?length=2000&dim=1600', 'f-sinusoidal-base', 40, GOALS.paint2000Ms],
-        ['sinusoidal 512 × 512', 'drag_512_ms', '#sinusoidal?length=512&dim=512', 'f-sinusoidal-base', 40, GOALS.paint512Ms],
-        ['attention 512 tokens × 8 heads', 'drag_attention_512x8_ms', '#attention?length=512&heads=8', 'f-attention-encoding', 20, GOALS.attention512x8Ms],
-        ['attention 4096 tokens × 1 head', 'drag_attention_4096x1_ms', '#attention?length=4096&heads=1', 'f-attention-encoding', 8, GOALS.attention4096x1Ms],
-      ];
-      const dragOn = async (base, hash, field, n) => {
+    // The slider drags, each on this build and on the --anchor build in the same run: the page's
+    // field and, for pointer drags, the slider beside the field the drag moves (attention's
+    // encoding is a JSON field; its RoPE base has a slider of its own).
+    const drags = [
+      { label: 'sinusoidal 2000 × 1600', name: '2000', hash: '#sinusoidal?length=2000&dim=1600', field: 'f-sinusoidal-base', slider: 'f-sinusoidal-base', n: 40, need: GOALS.paint2000Ms },
+      { label: 'sinusoidal 512 × 512', name: '512', hash: '#sinusoidal?length=512&dim=512', field: 'f-sinusoidal-base', slider: 'f-sinusoidal-base', n: 40, need: GOALS.paint512Ms },
+      { label: 'attention 512 tokens × 8 heads', name: 'attention_512x8', hash: '#attention?length=512&heads=8', field: 'f-attention-encoding', slider: 'f-attention-encoding-base', n: 20, need: GOALS.attention512x8Ms },
+      { label: 'attention 4096 tokens × 1 head', name: 'attention_4096x1', hash: '#attention?length=4096&heads=1', field: 'f-attention-encoding', slider: 'f-attention-encoding-base', n: 8, need: GOALS.attention4096x1Ms },
+    ];
+    /** run(page) on a fresh page of hash, after its first line plot, on this build and on the anchor. */
+    const bothBuilds = async (hash, run) => {
+      const on = async (base) => {
         const { context, page } = await open(hash, base);
         await page.waitForFunction(() => performance.getEntriesByName('pe:lines-drawn').length > 0);
-        const values = field === 'f-sinusoidal-base'
-          ? Array.from({ length: n }, (_, i) => 10000 + 37 * (i + 1))
-          : Array.from({ length: n }, (_, i) => JSON.stringify({ kind: 'rope', base: 10000 + 7 * (i + 1) }));
-        const out = await dragIn(page, { field, values, n });
+        const out = await run(page);
         await context.close();
         return out;
       };
-      for (const [label, key, hash, field, n, need] of drags) {
-        const now = await dragOn(server.url, hash, field, n);
-        const old = anchorServer ? await dragOn(anchorServer.url, hash, field, n) : null;
+      return { now: await on(server.url), old: anchorServer ? await on(anchorServer.url) : null };
+    };
+
+    // Slider drags: an input per frame; the median wait from an input to the painted frame that
+    // includes it, and the long tasks. Anchor: the same drag on the --anchor build, same run.
+    if (want('drag')) {
+      for (const { label, name, hash, field, n, need } of drags) {
+        const values = field === 'f-sinusoidal-base'
+          ? Array.from({ length: n }, (_, i) => 10000 + 37 * (i + 1))
+          : Array.from({ length: n }, (_, i) => JSON.stringify({ kind: 'rope', base: 10000 + 7 * (i + 1) }));
+        const key = `drag_${name}_ms`;
+        const { now, old } = await bothBuilds(hash, (page) => dragIn(page, { field, values, n }));
         const med = (r) => median(r.latencies.filter(Number.isFinite));
         const longest = (r) => (r.longTasks.length ? Math.max(...r.longTasks) : 0);
         report[key] = { now, old };
@@ -349,22 +357,9 @@ export async function runPage({ json = null, anchor = null, parts = ALL_PARTS } 
     // The same sliders dragged with the pointer (trusted, frame-aligned events): what a user's drag
     // waits for, timed from each event's timestamp. Reported beside the goals, not judged.
     if (want('pointer')) {
-      const drags = [
-        ['sinusoidal 2000 × 1600', 'pointer_2000_ms', '#sinusoidal?length=2000&dim=1600', 'f-sinusoidal-base', 40],
-        ['sinusoidal 512 × 512', 'pointer_512_ms', '#sinusoidal?length=512&dim=512', 'f-sinusoidal-base', 40],
-        ['attention 512 tokens × 8 heads', 'pointer_attention_512x8_ms', '#attention?length=512&heads=8', 'f-attention-encoding-base', 20],
-        ['attention 4096 tokens × 1 head', 'pointer_attention_4096x1_ms', '#attention?length=4096&heads=1', 'f-attention-encoding-base', 8],
-      ];
-      const on = async (base, hash, field, moves) => {
-        const { context, page } = await open(hash, base);
-        await page.waitForFunction(() => performance.getEntriesByName('pe:lines-drawn').length > 0);
-        const out = await pointerDrag(page, { field, moves });
-        await context.close();
-        return out;
-      };
-      for (const [label, key, hash, field, moves] of drags) {
-        const now = await on(server.url, hash, field, moves);
-        const old = anchorServer ? await on(anchorServer.url, hash, field, moves) : null;
+      for (const { label, name, hash, slider, n } of drags) {
+        const key = `pointer_${name}_ms`;
+        const { now, old } = await bothBuilds(hash, (page) => pointerDrag(page, { field: slider, moves: n }));
         report[key] = { now, old };
         const med = (r) => median(r.latencies);
         goals.info(key, `pointer drag → painted frame, ${label} (${now.inputs} input events)`,

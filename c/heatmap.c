@@ -318,21 +318,24 @@ typedef struct {
     const uint8_t *special;
 } heatmap_sink;
 
-// Pass 2 and the colours of pixel row y, from its slot; the slot may be reused after.
+// Pixel row y of the output from its values: coloured into rgba, or copied to values_out.
+static void emit_row(const heatmap_sink *o, int32_t y, const float *vals) {
+    if (o->rgba) {
+#if PE_HAVE_SIMD
+        pe_colorize_simd(o->rgba + 4 * (ptrdiff_t)y * o->width, vals, o->width, o->map, o->vmin, o->vmax, o->special);
+#else
+        pe_colorize_scalar(o->rgba + 4 * (ptrdiff_t)y * o->width, vals, o->width, o->map, o->vmin, o->vmax, o->special);
+#endif
+    } else {
+        memcpy(o->values_out + (ptrdiff_t)y * o->width, vals, (size_t)o->width * sizeof(float));
+    }
+}
+
+// Pass 2 and the output of pixel row y, from its slot; the slot may be reused after.
 static void close_row(heatmap_scratch *s, heatmap_slot *sl, const heatmap_sink *o, int32_t y, int32_t c0) {
     across(s, sl, o->width, c0);
     sl->dirty = sl->any;
-    if (o->rgba) {
-#if PE_HAVE_SIMD
-        pe_colorize_simd(o->rgba + 4 * (ptrdiff_t)y * o->width, s->vals, o->width, o->map, o->vmin, o->vmax,
-                         o->special);
-#else
-        pe_colorize_scalar(o->rgba + 4 * (ptrdiff_t)y * o->width, s->vals, o->width, o->map, o->vmin, o->vmax,
-                           o->special);
-#endif
-    } else {
-        memcpy(o->values_out + (ptrdiff_t)y * o->width, s->vals, (size_t)o->width * sizeof(float));
-    }
+    emit_row(o, y, s->vals);
 }
 
 // --- range ---------------------------------------------------------------------------------------
@@ -419,15 +422,7 @@ static int32_t heatmap_run(uint8_t *rgba, float *values_out, void *scratch, cons
         for (int32_t y = 0; y < height; y++) {
             const float *src = table + (ptrdiff_t)(cy + y) * cols + cx;
             if (whole) scan_span(range, src, width);
-            if (rgba) {
-#if PE_HAVE_SIMD
-                pe_colorize_simd(rgba + 4 * (ptrdiff_t)y * width, src, width, map, vmin, vmax, special);
-#else
-                pe_colorize_scalar(rgba + 4 * (ptrdiff_t)y * width, src, width, map, vmin, vmax, special);
-#endif
-            } else {
-                memcpy(values_out + (ptrdiff_t)y * width, src, (size_t)width * sizeof(float));
-            }
+            emit_row(&o, y, src);
         }
         return whole;
     }

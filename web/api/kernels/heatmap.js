@@ -110,9 +110,8 @@ function knownRange(c, table, offset, count) {
   return k && k.table === table && k.offset === offset && k.count === count ? { ...k.range } : null;
 }
 
+/** Scans count values at ptr (table's, from offset) in C and remembers their range. */
 function scanIn(wasm, c, ptr, count, table, offset) {
-  const known = knownRange(c, table, offset, count);
-  if (known) return known;
   const misc = ensure(wasm, c, 'misc', 64);
   const status = wasm.pe_heatmap_scan(misc, misc + 8, ptr, count);
   if (status !== 0) throw new PEError('table', `heatmap scan failed (kernel status ${status})`);
