@@ -180,3 +180,57 @@ describe('fromHFConfig', () => {
     expect(fromHFConfig({ hidden_size: 2560, num_attention_heads: 32, head_dim: null }).spec.dim).toBe(80);
   });
 });
+
+describe('fromHFConfig on hostile configs', () => {
+  const head = { hidden_size: 4096, num_attention_heads: 32 };
+  const PROTO = ['toString', '__proto__', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'constructor', 'isPrototypeOf'];
+
+  it.each(PROTO)('reads model_type %j as an unknown model: plain RoPE, no lookup through the prototype', (name) => {
+    for (const config of [{ ...head, model_type: name }, JSON.parse(`{"hidden_size":4096,"num_attention_heads":32,"model_type":${JSON.stringify(name)}}`),
+      { model_type: name, text_config: { ...head } }]) {
+      const { spec, notes } = fromHFConfig(config);
+      expect(spec).toMatchObject({ kind: 'rope', dim: 128, base: 10000, layout: 'half', rope_scaling: null });
+      expect(notes.some((n) => n.en.includes('defaults'))).toBe(false);
+    }
+  });
+
+  it.each(PROTO)('treats %j as a name like any other in rope_type, layer types and JSON keys', (name) => {
+    const r = fromHFConfig({ ...head, rope_scaling: { rope_type: name, factor: 2 } });
+    expect(r.spec.rope_scaling).toBeNull();
+    expect(r.report.find((x) => x.key === 'rope_scaling.rope_type')).toMatchObject({ used: false });
+    const perLayer = JSON.parse(`{"head_dim":64,"num_attention_heads":8,"rope_parameters":{${JSON.stringify(name)}:{"rope_type":"linear","factor":2,"rope_theta":5000}}}`);
+    expect(fromHFConfig(perLayer).spec).toMatchObject({ dim: 64, base: 5000, rope_scaling: { rope_type: 'linear', factor: 2 } });
+    const ownKey = JSON.parse(`{"hidden_size":4096,"num_attention_heads":32,${JSON.stringify(name)}:{"rope_theta":5}}`);
+    expect(fromHFConfig(ownKey).spec.base).toBe(10000);
+  });
+
+  it('does not change the config it is given (a key named __all in rope_parameters included)', () => {
+    const config = { ...head, rope_parameters: { rope_type: 'linear', factor: 2, rope_theta: 5000, __all: { x: 1 } } };
+    const copy = structuredClone(config);
+    fromHFConfig(config);
+    expect(config).toEqual(copy);
+  });
+
+  const vl = { model_type: 'qwen2_vl', hidden_size: 3584, num_attention_heads: 28, rope_theta: 1000000, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] } };
+  it.each([
+    ['spatial_merge_size -1', { ...vl, vision_config: { spatial_merge_size: -1 } }, 'vision_config.spatial_merge_size', '[1, 64]'],
+    ['spatial_merge_size 0.5', { ...vl, vision_config: { spatial_merge_size: 0.5 } }, 'vision_config.spatial_merge_size', '[1, 64]'],
+    ['tokens_per_second "x"', { ...vl, vision_config: { tokens_per_second: 'x' } }, 'vision_config.tokens_per_second', '(0, 10000]'],
+    ['tokens_per_second -2', { ...vl, vision_config: { tokens_per_second: -2 } }, 'vision_config.tokens_per_second', '(0, 10000]'],
+    ['mrope_section of the wrong sum', { ...vl, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 20] } }, 'rope_scaling.mrope_section', 'sum to dim/2 = 64'],
+    ['mrope_section a string', { ...vl, rope_scaling: { type: 'mrope', mrope_section: 'tth' } }, 'rope_scaling.mrope_section', undefined],
+    ['an item of mrope_section', { ...vl, rope_scaling: { type: 'mrope', mrope_section: [16, 24, -24] } }, 'rope_scaling.mrope_section[2]', '[0, 8192]'],
+  ])('M-RoPE: blames %s on its own key', (_, config, param, fragment) => {
+    const e = expectPEError(() => fromHFConfig(config), param, fragment);
+    expect(e.message.startsWith(`${param}:`)).toBe(true);
+  });
+
+  it.each([
+    ['max_position_embeddings an object with a toString key', { ...head, n_positions: { toString: { rope_theta: 5 } } }, 'n_positions', 'integer in [1, 2147483647]'],
+    ['rope_theta an object', { ...head, rope_theta: { valueOf: 5 } }, 'rope_theta', 'finite number in (1, 1000000000000]'],
+    ['partial_rotary_factor a list', { ...head, partial_rotary_factor: [0.5] }, 'partial_rotary_factor', 'finite number in (0, 1]'],
+    ['text_config rope_theta a string', { model_type: 'llava', text_config: { ...head, rope_theta: '1e4' } }, 'text_config.rope_theta', 'got "1e4"'],
+  ])('refuses %s before quoting or computing with it, naming its key', (_, config, param, fragment) => {
+    expectPEError(() => fromHFConfig(config), param, fragment);
+  });
+});

@@ -35,12 +35,16 @@
 // What it cannot model it leaves out and says so: `report` lists, per config key that bears on
 // positions, whether it was used (and for what) or ignored (and why): [{ key, used, en, ko }].
 // Errors (PEErrors whose .param names the config key at fault, 'config' for the JSON itself) are
-// kept for configs that are not valid: bad JSON, no head dimension, values out of range.
+// kept for configs that are not valid: bad JSON, no head dimension, values out of range. Each
+// names the key its value came from (vision_config.spatial_merge_size, rope_scaling.mrope_section[2]).
+// Keys and names the config supplies (model_type "toString", a layer type "__proto__") are read
+// as own properties only, never looked up through Object.prototype; the input is not modified.
 // notes: [{ en, ko }], what was inferred, assumed or left out, in words.
-import { PEError, normalizeSpec, describe } from './spec.js';
+import { PEError, normalizeSpec, describe, checkValue } from './spec.js';
 import ropeSchema, { ROPE_TYPES } from './schema/rope.js';
 
-const SCALING = ropeSchema.rope.fields.rope_scaling;
+const ROPE_FIELDS = ropeSchema.rope.fields;
+const SCALING = ROPE_FIELDS.rope_scaling;
 const DEFAULT_LENGTH = 4096;
 
 /**
@@ -91,7 +95,14 @@ export const PRESETS = {
 
 const INTERLEAVED_MODELS = new Set(['gptj', 'codegen', 'chatglm', 'glm', 'glm4', 'cohere', 'cohere2', 'llama4', 'llama4_text']);
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const has = (o, k) => isObject(o) && Object.prototype.hasOwnProperty.call(o, k) && o[k] !== null && o[k] !== undefined;
+// Every lookup by a key the config supplies (model_type, layer-type names, rope_type) and every
+// read of a config key goes through own properties only: a model_type "toString" or "__proto__"
+// must not find Object.prototype's members.
+const has = (o, k) => isObject(o) && Object.hasOwn(o, k) && o[k] !== null && o[k] !== undefined;
+/** o[k] if o is an object with k as its own property, else undefined. */
+const own = (o, k) => (isObject(o) && Object.hasOwn(o, k) ? o[k] : undefined);
+/** table[k] for a table of the reader's own (keys a config names), else undefined. */
+const lookup = (table, k) => (typeof k === 'string' && Object.hasOwn(table, k) ? table[k] : undefined);
 // transformers' config-class defaults for RoPE keys that published config.json files omit (the
 // class fills them in when the model loads). Gemma 3: configuration_gemma3.py, Gemma3TextConfig
 // (rope_theta 1_000_000.0, rope_local_base_freq 10_000.0, max_position_embeddings 131_072).
@@ -99,7 +110,7 @@ const GEMMA3_TEXT = {
   cls: 'Gemma3TextConfig',
   keys: { rope_theta: 1000000, rope_local_base_freq: 10000, max_position_embeddings: 131072 },
 };
-const CLASS_DEFAULTS = { gemma3: GEMMA3_TEXT, gemma3_text: GEMMA3_TEXT };
+const CLASS_DEFAULTS = Object.freeze({ __proto__: null, gemma3: GEMMA3_TEXT, gemma3_text: GEMMA3_TEXT });
 
 const SCALING_META = ['rope_theta', 'partial_rotary_factor', 'rope_type', 'type'];
 
@@ -156,6 +167,25 @@ function positiveInt(key, value) {
   return value;
 }
 
+/**
+ * A number read from the config at `key` for the spec field `name` (its range is checked with the
+ * spec); anything but a number is refused here, naming the key and what the field allows, since
+ * the notes and the report quote the value and the reader computes with it.
+ */
+function numeric(key, name, value) {
+  if (typeof value === 'number') return value;
+  try {
+    checkValue(name, ROPE_FIELDS[name], value);
+  } catch (e) {
+    if (e instanceof PEError) throw new PEError(key, `${key}: ${e.message}`, e);
+    throw e;
+  }
+  throw new PEError(key, `${key} must be a number, got ${describe(value)}`);
+}
+
+/** A value as the notes quote it: a number or string as is, anything else described. */
+const quote = (v) => (typeof v === 'number' || typeof v === 'string' ? String(v) : describe(v));
+
 /** A positive finite number read from the config, or a PEError naming its key. */
 function positiveNumber(key, value) {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
@@ -170,10 +200,14 @@ function finish(spec, from, scalingKey) {
     return normalizeSpec(spec);
   } catch (e) {
     if (!(e instanceof PEError)) throw e;
-    let key = from[e.param];
-    if (e.param.startsWith('rope_scaling.')) {
-      const sub = e.param.slice('rope_scaling.'.length);
-      key = from[e.param] ?? `${scalingKey}.${sub}`;
+    let key = lookup(from, e.param);
+    if (key === undefined && e.param.startsWith('rope_scaling.')) {
+      key = `${scalingKey}.${e.param.slice('rope_scaling.'.length)}`;
+    } else if (key === undefined) {
+      // An item of a list field (mrope_section[2]): the list's key plus the index.
+      const [, head, rest] = /^([^.[]+)(.*)$/.exec(e.param) ?? [];
+      const at = lookup(from, head);
+      if (at !== undefined && !at.includes(' / ')) key = at + rest;
     }
     if (key === undefined) throw e;
     // A value derived from two keys (hidden_size / num_attention_heads) is blamed on the first,
@@ -204,16 +238,16 @@ export function fromHFConfig(input, options = {}) {
   const root = parse(input);
   let c = root;
   let prefix = '';
-  if (isObject(c.text_config) && !has(c, 'hidden_size') && !has(c, 'head_dim') && !has(c, 'rope_theta')) {
+  if (isObject(own(c, 'text_config')) && !has(c, 'hidden_size') && !has(c, 'head_dim') && !has(c, 'rope_theta')) {
     c = c.text_config;
     prefix = 'text_config.';
     note('Read the language model\'s settings from text_config.', '언어 모델 설정을 text_config에서 읽었습니다.');
   }
   const K = (k) => prefix + k;   // a key's name as the report shows it
   const from = {};
-  const type = typeof c.model_type === 'string' ? c.model_type : typeof root.model_type === 'string' ? root.model_type : null;
+  const type = typeof own(c, 'model_type') === 'string' ? c.model_type : typeof own(root, 'model_type') === 'string' ? root.model_type : null;
   // Keys a published config leaves out because transformers' config class supplies them.
-  const defaults = CLASS_DEFAULTS[type];
+  const defaults = lookup(CLASS_DEFAULTS, type);
   if (defaults) {
     const missing = Object.keys(defaults.keys).filter((k) => !has(c, k));
     if (missing.length) {
@@ -230,33 +264,32 @@ export function fromHFConfig(input, options = {}) {
   if (mpeAt) {
     [from.max_position_embeddings, maxPos] = mpeAt;
     from.max_position_embeddings = K(from.max_position_embeddings);
+    maxPos = numeric(from.max_position_embeddings, 'max_position_embeddings', maxPos);
   }
 
   // --- ALiBi models: no rotation at all, a bias per head ---------------------------------------
-  const mptAlibi = isObject(c.attn_config) && c.attn_config.alibi === true;
-  if (type === 'bloom' || mptAlibi || c.alibi === true) {
+  const mptAlibi = own(own(c, 'attn_config'), 'alibi') === true;
+  if (type === 'bloom' || mptAlibi || own(c, 'alibi') === true) {
     return alibiSpec(c, { type, mptAlibi, maxPos, options, notes, note, report, used, ignored, seen, K });
   }
 
   // transformers v5 keeps rope settings in rope_parameters, possibly one set per layer type.
-  let rp = isObject(c.rope_parameters) ? c.rope_parameters : null;
+  let rp = isObject(own(c, 'rope_parameters')) ? c.rope_parameters : null;
   let rpKey = 'rope_parameters';
+  let rpAll = null;   // rope_parameters when it holds one set per layer type
   const layerSets = [];
   if (rp && !has(rp, 'rope_type') && !has(rp, 'type') && !has(rp, 'rope_theta')) {
     const layerTypes = Object.keys(rp).filter((k) => isObject(rp[k]));
     const pick = layerTypes.includes('full_attention') ? 'full_attention' : layerTypes[0];
     if (pick !== undefined) {
       for (const other of layerTypes) if (other !== pick) layerSets.push(other);
-      const all = rp;
-      rp = all[pick];
+      rpAll = rp;
+      rp = rpAll[pick];
       rpKey = `rope_parameters.${pick}`;
       note(`rope_parameters has one set per layer type (${layerTypes.join(', ')}): the main spec is ${pick}'s${layerSets.length ? `; ${layerSets.join(', ')} ${layerSets.length > 1 ? 'are' : 'is'} given as ${layerSets.length > 1 ? 'alternates' : 'an alternate'}` : ''}.`,
         `rope_parameters에 레이어 종류별 설정(${layerTypes.join(', ')})이 있습니다. 기본 스펙은 ${pick}의 것이고${layerSets.length ? `, ${layerSets.join(', ')}은(는) 따로 보여 줍니다` : ''}.`);
-      rp = { ...rp, __all: all };
     }
   }
-  const rpAll = rp?.__all ?? null;
-  if (rp) delete rp.__all;
 
   // --- rotary head: MLA, ChatGLM, head_dim, hidden / heads --------------------------------------
   let dim;
@@ -300,6 +333,7 @@ export function fromHFConfig(input, options = {}) {
   if (baseAt) {
     [from.base, base] = baseAt;
     if (!baseAt[0].startsWith('rope_parameters')) from.base = K(from.base);
+    base = numeric(from.base, 'base', base);
     used(from.base, `base ${base}`, `밑 ${base}`);
   } else if (type !== 'chatglm') {
     note('No rope_theta in the config: used 10000 (the RoFormer / GPT-J value).', 'config에 rope_theta가 없어 10000 (RoFormer / GPT-J 값)을 썼습니다.');
@@ -320,6 +354,7 @@ export function fromHFConfig(input, options = {}) {
   } else if (partialAt) {
     [from.partial_rotary_factor, partial] = partialAt;
     if (!partialAt[0].startsWith('rope_parameters')) from.partial_rotary_factor = K(from.partial_rotary_factor);
+    partial = numeric(from.partial_rotary_factor, 'partial_rotary_factor', partial);
     used(from.partial_rotary_factor, `rotary fraction ${partial}: rotary_dim = int(${dim} · ${partial}) = ${Math.trunc(dim * partial)}`, `회전 비율 ${partial}: rotary_dim = int(${dim} · ${partial}) = ${Math.trunc(dim * partial)}`);
   } else if (has(c, 'rotary_dim')) {
     const rotary = positiveInt(K('rotary_dim'), c.rotary_dim);
@@ -339,9 +374,9 @@ export function fromHFConfig(input, options = {}) {
   let layout = 'half';
   if (options.layout !== undefined) {
     layout = options.layout;
-  } else if (mla ? c.rope_interleave !== false : (INTERLEAVED_MODELS.has(type) || c.rope_interleave === true || c.rotary_emb_interleaved === true)) {
+  } else if (mla ? own(c, 'rope_interleave') !== false : (INTERLEAVED_MODELS.has(type) || own(c, 'rope_interleave') === true || own(c, 'rotary_emb_interleaved') === true)) {
     layout = 'interleaved';
-    from.layout = mla ? K('qk_rope_head_dim') : c.rope_interleave === true ? K('rope_interleave') : c.rotary_emb_interleaved === true ? K('rotary_emb_interleaved') : K('model_type');
+    from.layout = mla ? K('qk_rope_head_dim') : own(c, 'rope_interleave') === true ? K('rope_interleave') : own(c, 'rotary_emb_interleaved') === true ? K('rotary_emb_interleaved') : K('model_type');
     const [en, ko] = layoutWhy ?? [`Pairs are interleaved (2i, 2i+1) in ${type ?? 'this model'}, as in GPT-J's rotate_every_two.`, `${type ?? '이 모델'}은(는) GPT-J의 rotate_every_two처럼 (2i, 2i+1)을 짝짓습니다.`];
     note(en, ko);
     if (has(c, 'rope_interleave')) used(K('rope_interleave'), 'interleaved pairs', '인접 채널 짝짓기');
@@ -357,15 +392,15 @@ export function fromHFConfig(input, options = {}) {
   let scalingKey = K('rope_scaling');
   let raw = null;
   let mropeSection = null;
-  if (isObject(c.rope_scaling)) raw = c.rope_scaling;
+  if (isObject(own(c, 'rope_scaling'))) raw = c.rope_scaling;
   else if (rp) { raw = rp; scalingKey = rpKey; }
   else if (has(c, 'rope_scaling')) throw new PEError(K('rope_scaling'), `rope_scaling must be null or an object, got ${describe(c.rope_scaling)}`);
   if (raw) {
     const typeKey = has(raw, 'rope_type') ? 'rope_type' : 'type';
-    let rtype = raw[typeKey] ?? 'default';
+    let rtype = own(raw, typeKey) ?? 'default';
     const scalingKeys = Object.keys(raw).filter((k) => !SCALING_META.includes(k) && raw[k] !== null && k !== 'mrope_section' && k !== 'mrope_interleaved');
     if (has(raw, 'mrope_section')) mropeSection = raw.mrope_section;
-    if (raw[typeKey] == null && scalingKeys.length) {
+    if (own(raw, typeKey) == null && scalingKeys.length) {
       // transformers looks the type up (rope_type, else type) and fails without one; the rest
       // of the config still applies, and the report says what was left out.
       for (const k of scalingKeys) {
@@ -388,7 +423,7 @@ export function fromHFConfig(input, options = {}) {
       note(`${scalingKey}.${typeKey} ${describe(rtype)} is not a type PE Lab computes, so the frequencies are shown without it; the rest of the config applies.`,
         `${scalingKey}.${typeKey} ${describe(rtype)}은(는) PE Lab이 계산하지 않는 종류라 빼고 보여 줍니다. 나머지 설정은 적용했습니다.`);
     } else if (rtype !== 'default') {
-      const variant = SCALING.variants[rtype];
+      const variant = lookup(SCALING.variants, rtype);
       const keep = [...(variant.required ?? []), ...(variant.optional ?? [])];
       scaling = { rope_type: rtype };
       for (const k of keep) {
@@ -416,7 +451,7 @@ export function fromHFConfig(input, options = {}) {
         note(`transformers before 4.56 (PR #40320) replaced factor ${scaling.factor} by max_position_embeddings / original_max_position_embeddings = ${maxPos / orig} here; PE Lab uses factor, as transformers does now (set rope_scaling.convention to "before_4.56" to see the older result).`,
           `transformers 4.56 이전(PR #40320 전)은 여기서 factor ${scaling.factor} 대신 max_position_embeddings / original_max_position_embeddings = ${maxPos / orig}를 썼습니다. PE Lab은 지금의 transformers처럼 factor를 씁니다 (예전 결과를 보려면 rope_scaling.convention을 "before_4.56"으로 바꾸세요).`);
       }
-    } else if (raw[typeKey] != null) {
+    } else if (own(raw, typeKey) != null) {
       used(`${scalingKey}.${typeKey}`, raw[typeKey] === 'mrope' ? 'M-RoPE (the default frequencies per axis)' : 'no scaling', raw[typeKey] === 'mrope' ? 'M-RoPE (축마다 기본 주파수)' : '스케일링 없음');
     }
   }
@@ -464,9 +499,9 @@ export function fromHFConfig(input, options = {}) {
   for (const name of layerSets) {
     const set = rpAll[name];
     const sub = {};
-    const t = set.rope_type ?? set.type ?? 'default';
+    const t = own(set, 'rope_type') ?? own(set, 'type') ?? 'default';
     if (t !== 'default' && ROPE_TYPES.includes(t)) {
-      const variant = SCALING.variants[t];
+      const variant = lookup(SCALING.variants, t);
       for (const k of [...(variant.required ?? []), ...(variant.optional ?? [])]) if (has(set, k)) sub[k] = set[k];
     }
     const alt = finish({
@@ -480,23 +515,21 @@ export function fromHFConfig(input, options = {}) {
 
   // --- M-RoPE: the 3-D position ids of Qwen2-VL ---------------------------------------------------
   if (mropeSection !== null) {
-    used(`${scalingKey}.mrope_section`, `M-RoPE: frequency bands for t, h, w = ${JSON.stringify(mropeSection)}: opens kind mrope`, `M-RoPE: t, h, w 주파수 구간 ${JSON.stringify(mropeSection)}: kind mrope로 엽니다`);
-    const vision = isObject(root.vision_config) ? root.vision_config : {};
+    const vision = isObject(own(root, 'vision_config')) ? root.vision_config : {};
     const mrope = { kind: 'mrope', dim: spec.dim, base: spec.base, mrope_section: mropeSection };
+    if (has(vision, 'spatial_merge_size')) mrope.spatial_merge_size = vision.spatial_merge_size;
+    if (has(vision, 'tokens_per_second')) mrope.tokens_per_second = vision.tokens_per_second;
+    // Each bad value is blamed on the key it came from; dim and base were read for the rope spec.
+    const mspec = finish(mrope, {
+      ...from, mrope_section: `${scalingKey}.mrope_section`,
+      spatial_merge_size: 'vision_config.spatial_merge_size', tokens_per_second: 'vision_config.tokens_per_second',
+    }, scalingKey);
+    used(`${scalingKey}.mrope_section`, `M-RoPE: frequency bands for t, h, w = ${JSON.stringify(mspec.mrope_section)}: opens kind mrope`, `M-RoPE: t, h, w 주파수 구간 ${JSON.stringify(mspec.mrope_section)}: kind mrope로 엽니다`);
     if (has(vision, 'spatial_merge_size')) {
-      mrope.spatial_merge_size = vision.spatial_merge_size;
-      used('vision_config.spatial_merge_size', `M-RoPE spatial_merge_size ${vision.spatial_merge_size}`, `M-RoPE spatial_merge_size ${vision.spatial_merge_size}`);
+      used('vision_config.spatial_merge_size', `M-RoPE spatial_merge_size ${mspec.spatial_merge_size}`, `M-RoPE spatial_merge_size ${mspec.spatial_merge_size}`);
     }
     if (has(vision, 'tokens_per_second')) {
-      mrope.tokens_per_second = vision.tokens_per_second;
-      used('vision_config.tokens_per_second', `video time ids at ${vision.tokens_per_second} per second (Qwen2.5-VL)`, `비디오 시간 id: 초당 ${vision.tokens_per_second} (Qwen2.5-VL)`);
-    }
-    let mspec;
-    try {
-      mspec = normalizeSpec(mrope);
-    } catch (e) {
-      if (!(e instanceof PEError)) throw e;
-      throw new PEError(`${scalingKey}.mrope_section`, `${scalingKey}.mrope_section: ${e.message}`);
+      used('vision_config.tokens_per_second', `video time ids at ${mspec.tokens_per_second} per second (Qwen2.5-VL)`, `비디오 시간 id: 초당 ${mspec.tokens_per_second} (Qwen2.5-VL)`);
     }
     note('Qwen2-VL\'s M-RoPE: text, image and video tokens get (t, h, w) position ids and each frequency band follows one of them; opened as kind mrope. For text alone the three ids agree, which is plain RoPE (an alternate).',
       'Qwen2-VL의 M-RoPE: 텍스트, 이미지, 비디오 토큰이 (t, h, w) 위치 id를 받고, 주파수 구간마다 그중 하나를 따릅니다. kind mrope로 엽니다. 텍스트만 있으면 세 id가 같아 일반 RoPE가 됩니다 (따로 보여 줌).');
@@ -522,11 +555,11 @@ function alibiSpec(c, { type, mptAlibi, maxPos, options, notes, note, report, us
   used(K(headsAt[0]), `${heads} heads, one ALiBi slope each`, `헤드 ${heads}개, 헤드마다 ALiBi 기울기 하나`);
   if (type === 'bloom') used(K('model_type'), 'BLOOM uses ALiBi (no rotary embedding)', 'BLOOM은 ALiBi를 씁니다 (회전 임베딩 없음)');
   if (mptAlibi) used(K('attn_config.alibi'), 'MPT with ALiBi', 'ALiBi를 쓰는 MPT');
-  if (c.alibi === true) used(K('alibi'), 'ALiBi instead of rotary embeddings', '회전 임베딩 대신 ALiBi');
+  if (own(c, 'alibi') === true) used(K('alibi'), 'ALiBi instead of rotary embeddings', '회전 임베딩 대신 ALiBi');
   if (mptAlibi && has(c.attn_config, 'alibi_bias_max')) {
     const m = c.attn_config.alibi_bias_max;
     if (m === 8 && (heads & (heads - 1)) === 0) used(K('attn_config.alibi_bias_max'), 'slopes 2^(−8k/heads): the same as Press et al.\'s for this head count', '기울기 2^(−8k/헤드 수): 이 헤드 수에서는 Press 외의 것과 같습니다');
-    else ignored(K('attn_config.alibi_bias_max'), `PE Lab uses Press et al.'s slopes (as with alibi_bias_max 8 and a power-of-two head count); MPT's own rule for ${m} / ${heads} heads may differ`, `PE Lab은 Press 외의 기울기를 씁니다 (alibi_bias_max 8, 헤드 수가 2의 거듭제곱일 때와 같음). ${m} / 헤드 ${heads}개에서는 MPT의 규칙과 다를 수 있습니다`);
+    else ignored(K('attn_config.alibi_bias_max'), `PE Lab uses Press et al.'s slopes (as with alibi_bias_max 8 and a power-of-two head count); MPT's own rule for ${quote(m)} / ${heads} heads may differ`, `PE Lab은 Press 외의 기울기를 씁니다 (alibi_bias_max 8, 헤드 수가 2의 거듭제곱일 때와 같음). ${quote(m)} / 헤드 ${heads}개에서는 MPT의 규칙과 다를 수 있습니다`);
   }
   for (const k of ['rope_theta', 'rotary_emb_base', 'rope_scaling', 'rotary_pct', 'partial_rotary_factor']) {
     if (has(c, k)) ignored(K(k), 'ALiBi models do not rotate q and k', 'ALiBi 모델은 q와 k를 회전하지 않습니다');
