@@ -160,14 +160,17 @@ PE_API pe_status pe_arena_eval_size(int32_t *bytes, const void *arena, int32_t l
 // example k, independent of training) with teacher forcing; out: [accuracy, token_accuracy, loss].
 // With teacher forcing every prediction sees the true prefix, so `accuracy` (the whole y right)
 // equals the exact-match accuracy of greedy decoding. Errors: PE_ERR_ARG(k) for the k-th argument
-// (1 out, 2 arena, 3 scratch, 4 scratch_bytes, 5 length, 6 samples, 7 seed, 8 rope_type, 9 factor).
+// (1 out, 2 arena, 3 scratch, 4 scratch_bytes, 5 length, 6 samples, 7 seed, 8 rope_type, 9 factor);
+// 311 (nothing written that can be trusted) when the forward pass is not finite: the parameters
+// are not finite, or large enough that float32 overflows (web/api/arena.js says which).
 PE_API pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scratch_bytes, int32_t length,
                                    int32_t samples, double seed, int32_t rope_type, double factor);
 
 // The attention weights of one example (example 0 of pe_arena_evaluate's stream for `seed`):
 // att: [layers, heads, T, T] (rows sum to 1; masked entries 0), tokens: [T] the input tokens.
 // T = 2·length + 1 (causal) or length + 1. Errors: as pe_arena_evaluate, shifted by one
-// (1 att, 2 tokens, 3 arena, 4 scratch, 5 scratch_bytes, 6 length, 7 seed, 8 rope_type, 9 factor).
+// (1 att, 2 tokens, 3 arena, 4 scratch, 5 scratch_bytes, 6 length, 7 seed, 8 rope_type, 9 factor);
+// 311 when an attention weight is not finite (as pe_arena_evaluate).
 PE_API pe_status pe_arena_attention(float *att, int32_t *tokens, void *arena, void *scratch, int32_t scratch_bytes,
                                     int32_t length, double seed, int32_t rope_type, double factor);
 

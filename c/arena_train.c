@@ -36,6 +36,10 @@
 // Status of pe_arena_step when the loss stops being finite (lr too large); web/api/arena.js
 // turns it into a PEError on lr.
 #define PE_ARENA_DIVERGED 310
+// Status of pe_arena_evaluate / pe_arena_attention when the forward pass is not finite (the
+// parameters are not finite, or so large that float32 overflows); web/api/arena.js turns it into
+// a PEError on params that says which.
+#define PE_ARENA_NOT_FINITE 311
 
 typedef struct {
     uint32_t magic;
@@ -551,6 +555,8 @@ pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scra
                 const size_t row = (size_t)bb * e.T + t;
                 const int32_t target = a.targets[row];
                 if (target < 0) continue;
+                // −ln p is finite only if the row's logits are (a NaN or ±∞ logit makes it NaN)
+                if (!isfinite(a.losses[row])) return PE_ARENA_NOT_FINITE;
                 const float *pr = a.probs + row * h->V;
                 int32_t best = 0;
                 for (int32_t k = 1; k < h->V; k++)
@@ -587,6 +593,9 @@ pe_status pe_arena_attention(float *att, int32_t *tokens, void *arena, void *scr
                    (uint64_t)seed + ((uint64_t)STREAM_EVAL << 32), 0);
     pe_arena_forward(&m, &p, &a, ops_of(h));
     const size_t plane = (size_t)h->H * e.T * e.T;
+    for (int32_t l = 0; l < h->L; l++)
+        for (size_t i = 0; i < plane; i++)
+            if (!isfinite(a.att[l][i])) return PE_ARENA_NOT_FINITE;
     for (int32_t l = 0; l < h->L; l++) memcpy(att + (size_t)l * plane, a.att[l], sizeof(float) * plane);
     memcpy(tokens, a.tokens, sizeof(int32_t) * (size_t)e.T);
     return PE_OK;

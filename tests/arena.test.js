@@ -235,4 +235,95 @@ describe.each(BUILDS)('arena trainer, $name build', ({ name, simd }) => {
       r.free();
     }
   });
+
+  it('setParams names the tensor and the element of a value that is not finite or too large', () => {
+    const t = pe.trainer({ layers: 1, d_model: 8, heads: 2, symbols: 4, train_length: 3, batch: 2 });
+    try {
+      const layout = new Map(t.tensors().map((x) => [x.name, x]));
+      const qkv = layout.get('h0.qkv.weight');   // [8, 24]
+      const p = t.params();
+      p[qkv.offset + 24 + 5] = Number.NaN;
+      expectPEError(() => t.setParams(p), 'params', 'h0.qkv.weight[1, 5]) must be finite, got NaN');
+      p[qkv.offset + 24 + 5] = 0;
+      p[layout.get('lnf.bias').offset + 2] = -Infinity;
+      expectPEError(() => t.setParams(p), 'params', 'lnf.bias[2]) must be finite, got -Infinity');
+      p[layout.get('lnf.bias').offset + 2] = 0;
+      p[layout.get('wte').offset] = 2 ** 100;   // finite, but the forward pass would overflow
+      expectPEError(() => t.setParams(p), 'params', 'wte[0, 0]) must be in [-10000, 10000], got 1.2676506002282294e+30');
+      p[layout.get('wte').offset] = 1e4;
+      t.setParams(p);
+      expect(Number.isFinite(t.evaluate(3, { samples: 4 }).loss)).toBe(true);
+      // not a Float32Array (a Proxy around one, another typed array, a detached one)
+      expectPEError(() => t.setParams(new Proxy(p, {})), 'params', 'Float32Array');
+      expectPEError(() => t.setParams(new Float64Array(p)), 'params', 'Float32Array');
+      const gone = new Float32Array(p);
+      structuredClone(gone.buffer, { transfer: [gone.buffer] });
+      expectPEError(() => t.setParams(gone), 'params', 'Float32Array');
+    } finally {
+      t.free();
+    }
+  });
+
+  it('never returns NaN from a forward pass that is not finite: evaluate, attention and step name params', () => {
+    const t = pe.trainer({ layers: 1, d_model: 8, heads: 2, symbols: 4, train_length: 3, batch: 2, lr: 0.5 });
+    try {
+      // Infinite gradients make AdamW's update ∞/∞ = NaN: the parameters stop being finite.
+      t._adamw(new Float32Array(t.paramCount).fill(Infinity));
+      expect(t.params().some(Number.isNaN)).toBe(true);
+      expectPEError(() => t.evaluate(3, { samples: 4 }), 'params', /evaluate: the parameters are not finite \(params\[\d+\] \(wte\[0, 0\]\) is NaN\)/);
+      expectPEError(() => t.attention(3), 'params', 'attention: the parameters are not finite');
+      const e = expectPEError(() => t.step(2), 'params', 'training cannot start: the parameters are not finite');
+      expect(e.message).not.toContain('lr');
+      t.setParams(new Float32Array(t.paramCount));   // all zero: finite again
+      expect(Number.isFinite(t.evaluate(3, { samples: 4 }).loss)).toBe(true);
+    } finally {
+      t.free();
+    }
+  });
+
+  it('bounds the cost of one step(n) call and says it (t.cost, t.maxSteps)', () => {
+    const small = pe.trainer({ train_length: 4, batch: 2 });
+    try {
+      // 3·(2·B·T·(12·L·C² + C·V) + 4·L·B·T²·C) with B 2, T 9, L 2, C 32, V 18
+      expect(small.cost).toBe(3 * (2 * 2 * 9 * (12 * 2 * 32 * 32 + 32 * 18) + 4 * 2 * 2 * 81 * 32));
+      expect(small.maxSteps).toBe(Math.min(100000, Math.floor(1e12 / small.cost)));
+    } finally {
+      small.free();
+    }
+    // the largest accepted model: about 1.7e11 operations a step, 5 per call
+    const big = pe.trainer({ layers: 8, d_model: 256, heads: 4, symbols: 64, train_length: 64, batch: 32 });
+    try {
+      expect(big.maxSteps).toBe(5);
+      expectPEError(() => big.step(6), 'n', 'n must be at most 5 for this model');
+      expect(big.steps).toBe(0);
+    } finally {
+      big.free();
+    }
+  });
+
+  it('reads the spec and the options once, and hostile objects become PEErrors', () => {
+    const throwing = { kind: 'arena', get layers() { throw new Error('boom'); } };
+    expectPEError(() => pe.trainer(throwing), 'layers', 'layers could not be read: boom');
+    const { proxy, revoke } = Proxy.revocable({ kind: 'arena' }, {});
+    revoke();
+    expectPEError(() => pe.trainer(proxy), 'spec', 'could not be read');
+    const keys = new Proxy({}, { ownKeys() { throw new Error('no keys'); } });
+    expectPEError(() => pe.trainer(keys), 'spec', 'no keys');
+    // a getter that answers differently on each read cannot validate as one thing and build another
+    let reads = 0;
+    const flip = { get layers() { reads++; return reads === 1 ? 1 : 100; }, train_length: 3, batch: 2 };
+    const t = pe.trainer(flip);
+    try {
+      expect(t.spec.layers).toBe(1);
+      expect(reads).toBe(1);
+      expectPEError(() => t.evaluate(3, { get samples() { throw new Error('nope'); } }), 'options.samples', 'nope');
+      const o = Proxy.revocable({}, {});
+      o.revoke();
+      expectPEError(() => t.evaluate(3, o.proxy), 'options', 'could not be read');
+      expectPEError(() => t.attention(3, new Proxy({}, { ownKeys() { throw new Error('x'); } })), 'options');
+      expectPEError(() => t.attention(3, { rope_scaling: { get rope_type() { throw new Error('y'); } } }), 'options.rope_scaling.rope_type');
+    } finally {
+      t.free();
+    }
+  });
 });

@@ -20,7 +20,7 @@
 // Memory: pe_arena_size says how many bytes the arena needs; it is malloc'ed here (16-byte
 // aligned by hand: emmalloc aligns to 8) and kept; evaluation allocates a scratch buffer per call
 // (pe_arena_eval_size) and frees it in finally. Bad input throws a PEError naming the field.
-import { PEError, checkValue, describe } from './spec.js';
+import { PEError, checkValue, describe, snapshot } from './spec.js';
 import ARENA, {
   ARENA_ENCODINGS, ARENA_ROPE_SCALING, ARENA_TASKS, PE_ARENA_MAX_EVAL_LENGTH, PE_ARENA_MAX_SAMPLES,
   PE_ARENA_MAX_STEPS, ropeScalingOption,
@@ -28,7 +28,22 @@ import ARENA, {
 
 const SCHEMA = ARENA.arena;
 const SPEC_ARGS = ['task', 'encoding', 'causal', 'layers', 'd_model', 'heads', 'symbols', 'train_length', 'batch', 'lr', 'weight_decay', 'seed'];
-const DIVERGED = 310;   // c/arena_train.c: the loss stopped being finite
+const DIVERGED = 310;     // c/arena_train.c: the loss stopped being finite
+const NOT_FINITE = 311;   // c/arena_train.c: evaluate/attention's forward pass is not finite
+/**
+ * Largest |value| setParams accepts. Trained parameters stay far below it (AdamW moves a value by
+ * about lr per step); the forward pass stays finite far above it (LayerNorm rescales every block;
+ * measured: float32 overflows from about 1e9 on, for constant, alternating and random values, at
+ * d_model 8 … 256), and evaluate/attention/step check the forward pass anyway.
+ */
+export const PARAM_MAX = 1e4;
+/**
+ * Most floating-point operations one t.step(n) call may cost: n·t.cost ≤ STEP_BUDGET (about a
+ * minute of a 2-core laptop's WebAssembly SIMD; one step is always allowed). The largest model
+ * (8 layers, d_model 256, length 64, batch 32: 1.6e11 per step, ~12 s) gets 6 steps per call,
+ * the default model (3e8) more than 3000.
+ */
+export const STEP_BUDGET = 1e12;
 const TENSOR_NAMES = ['wte', 'wpe', 't5', 'ln1.weight', 'ln1.bias', 'qkv.weight', 'qkv.bias', 'attproj.weight',
   'attproj.bias', 'ln2.weight', 'ln2.bias', 'fc.weight', 'fc.bias', 'fcproj.weight', 'fcproj.bias', 'lnf.weight',
   'lnf.bias', 'head.weight', 'head.bias'];
@@ -43,7 +58,8 @@ export function arenaDefaults() {
 }
 
 /** Validates an arena spec; returns the complete spec. Throws PEError naming the first bad field. */
-export function normalizeArenaSpec(spec) {
+export function normalizeArenaSpec(input) {
+  const spec = snapshot(input);   // each property read once; a throwing getter or Proxy → PEError
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
     throw new PEError('spec', `an arena spec must be a plain object like { kind: "arena", encoding: { kind: "rope" } }, got ${describe(spec)}`);
   }
@@ -65,8 +81,9 @@ export function normalizeArenaSpec(spec) {
   return out;
 }
 
-function checkOptions(options, allowed, where) {
-  if (options === undefined) return {};
+function checkOptions(input, allowed, where) {
+  if (input === undefined) return {};
+  const options = snapshot(input, 'options');
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new PEError('options', `${where} options must be an object like { ${allowed.join(', ')} }, got ${describe(options)}`);
   }
@@ -84,6 +101,34 @@ const STEPS = { type: 'int', min: 1, max: PE_ARENA_MAX_STEPS };
 function scalingArgs(value) {
   const s = value === undefined ? null : checkValue('rope_scaling', ropeScalingOption, value);
   return s === null ? [0, 1] : [ARENA_ROPE_SCALING[s.rope_type], s.factor];
+}
+
+/**
+ * Floating-point operations of one training step, about: forward 2·B·T·(12·L·C² + C·V) in the
+ * linear layers (qkv 3C², attproj C², fc 4C², fcproj 4C² per layer; the head C·V) plus 4·L·B·T²·C
+ * in attention (q·kᵀ and the weighted sum, every pair counted), and the backward pass twice the
+ * forward's: 3× in all.
+ */
+export function stepCost(spec, T) {
+  const { batch: B, layers: L, d_model: C } = spec;
+  const V = spec.symbols + 2;
+  return 3 * (2 * B * T * (12 * L * C * C + C * V) + 4 * L * B * T * T * C);
+}
+
+const typedArrayProto = Object.getPrototypeOf(Float32Array.prototype);
+const typedArrayTag = Object.getOwnPropertyDescriptor(typedArrayProto, Symbol.toStringTag).get;
+
+/**
+ * A copy of a genuine Float32Array, read through its internal slots (no getter, no Proxy trap
+ * runs: a Proxy is not a view), or null for anything else.
+ */
+function float32Copy(value) {
+  if (!ArrayBuffer.isView(value) || typedArrayTag.call(value) !== 'Float32Array') return null;
+  try {
+    return new Float32Array(value);
+  } catch {
+    return null;   // a detached buffer
+  }
 }
 
 /**
@@ -121,6 +166,44 @@ export function createTrainer(ctx, input) {
   const info = () => ctx.run({ outputs: { info: { count: 8, type: Int32Array } } },
     (p) => w.pe_arena_info(p.info, arena), ['info', 'arena']).info;
   const [paramCount, tensorCount, seqLen, tableRows] = info();
+  const cost = stepCost(spec, seqLen);
+  const maxSteps = Math.max(1, Math.min(PE_ARENA_MAX_STEPS, Math.floor(STEP_BUDGET / cost)));
+  // true from setParams until a step succeeds: a forward pass that is not finite then is the
+  // caller's parameters' fault, not lr's
+  let paramsFromCaller = false;
+  let layout = null;   // the tensors, once asked for
+  const tensorList = () => {
+    if (layout !== null) return layout;
+    const { out } = ctx.run({ outputs: { out: { count: 5 * tensorCount, type: Int32Array } } },
+      (p) => w.pe_arena_tensors(p.out, arena), ['out', 'arena']);
+    layout = Array.from({ length: tensorCount }, (_, k) => {
+      const [id, layer, offset, rows, cols] = out.subarray(5 * k, 5 * k + 5);
+      const name = layer >= 0 ? `h${layer}.${TENSOR_NAMES[id]}` : TENSOR_NAMES[id];
+      return { name, shape: rows === 1 && !['wte', 'wpe', 't5'].includes(name) ? [cols] : [rows, cols], offset, rows, cols };
+    });
+    return layout;
+  };
+  /** "params[i] (h0.qkv.weight[r, c])": where flat index i lies. */
+  const where = (i) => {
+    const list = tensorList();
+    let k = list.length - 1;
+    while (k > 0 && list[k].offset > i) k--;
+    const t = list[k];
+    const at = i - t.offset;
+    if (at >= t.rows * t.cols) return `params[${i}] (padding after ${t.name})`;
+    return `params[${i}] (${t.name}${t.shape.length === 1 ? `[${at}]` : `[${Math.floor(at / t.cols)}, ${at % t.cols}]`})`;
+  };
+  /** The first non-finite parameter, as where() says it, or null. */
+  const firstNotFinite = (data) => {
+    for (let i = 0; i < data.length; i++) if (!Number.isFinite(data[i])) return `${where(i)} is ${data[i]}`;
+    return null;
+  };
+  /** The PEError for a forward pass that is not finite (evaluate, attention, a first step). */
+  const notFinite = (what) => {
+    const bad = firstNotFinite(trainer.params());
+    if (bad !== null) return new PEError('params', `${what}: the parameters are not finite (${bad}); set finite ones with setParams or start a new trainer`);
+    return new PEError('params', `${what}: the forward pass is not finite with these parameters (finite, but large enough that float32 overflows); set smaller ones with setParams or start a new trainer`);
+  };
 
   // A scratch buffer for evaluation at `length`, freed after fn(ptr, bytes).
   const withScratch = (length, fn) => {
@@ -141,19 +224,40 @@ export function createTrainer(ctx, input) {
     /** Tokens per training sequence: 2·train_length + 1 (causal) or train_length + 1. */
     sequenceLength: seqLen,
 
-    /** Trains n steps; returns their losses (mean cross-entropy of each batch). */
+    /**
+     * Trains n steps (1 … maxSteps: n·cost may not exceed STEP_BUDGET); returns their losses
+     * (mean cross-entropy of each batch).
+     */
     step(n = 1) {
       alive();
       checkValue('n', STEPS, n);
+      if (n > maxSteps) {
+        throw new PEError('n', `n must be at most ${maxSteps} for this model: one step costs about ${cost.toPrecision(2)} floating-point operations (t.cost) and one call at most ${STEP_BUDGET.toPrecision(1)}; call step again for more, got ${n}`);
+      }
+      const before = info()[4];
       let diverged = false;
       const { losses } = ctx.run({ outputs: { losses: n } }, (p) => {
         const st = w.pe_arena_step(p.losses, arena, n);
         if (st === DIVERGED) { diverged = true; return 0; }
         return st;
       }, ['losses', 'arena', 'n']);
-      if (diverged) throw new PEError('lr', `training diverged (the loss is no longer finite) at lr ${spec.lr}; lower lr and start a new trainer`);
+      if (diverged) {
+        // The parameters before the failing step: unchanged when it was this call's first.
+        if (info()[4] === before) {
+          const bad = firstNotFinite(trainer.params());
+          if (bad !== null || paramsFromCaller) throw notFinite('training cannot start');
+        }
+        paramsFromCaller = false;
+        throw new PEError('lr', `training diverged (the loss is no longer finite) at lr ${spec.lr}; lower lr and start a new trainer`);
+      }
+      paramsFromCaller = false;
       return losses;
     },
+
+    /** Floating-point operations of one step, about (forward and backward; see stepCost). */
+    cost,
+    /** The largest n one step(n) call accepts for this model (STEP_BUDGET / cost, at least 1). */
+    maxSteps,
 
     /** Steps taken so far. */
     get steps() {
@@ -170,9 +274,13 @@ export function createTrainer(ctx, input) {
       const seed = o.seed === undefined ? 0 : checkValue('seed', SEED, o.seed);
       const [type, factor] = scalingArgs(o.rope_scaling);
       if (type !== 0 && encoding !== 'rope') throw new PEError('rope_scaling', `rope_scaling applies to the rope encoding only, this trainer has ${encoding}`);
-      const { out } = withScratch(length, (scratch, n) => ctx.run({ outputs: { out: 3 } },
-        (p) => w.pe_arena_evaluate(p.out, arena, scratch, n, length, samples, seed, type, factor),
-        ['out', 'arena', 'scratch', 'scratch', 'length', 'samples', 'seed', 'rope_scaling', 'rope_scaling.factor']));
+      let broken = false;
+      const { out } = withScratch(length, (scratch, n) => ctx.run({ outputs: { out: 3 } }, (p) => {
+        const st = w.pe_arena_evaluate(p.out, arena, scratch, n, length, samples, seed, type, factor);
+        if (st === NOT_FINITE) { broken = true; return 0; }
+        return st;
+      }, ['out', 'arena', 'scratch', 'scratch', 'length', 'samples', 'seed', 'rope_scaling', 'rope_scaling.factor']));
+      if (broken) throw notFinite('evaluate');
       return { accuracy: out[0], token_accuracy: out[1], loss: out[2] };
     },
 
@@ -185,10 +293,15 @@ export function createTrainer(ctx, input) {
       const [type, factor] = scalingArgs(o.rope_scaling);
       if (type !== 0 && encoding !== 'rope') throw new PEError('rope_scaling', `rope_scaling applies to the rope encoding only, this trainer has ${encoding}`);
       const T = spec.causal ? 2 * length + 1 : length + 1;
+      let broken = false;
       const r = withScratch(length, (scratch, n) => ctx.run({
         outputs: { data: spec.layers * spec.heads * T * T, tokens: { count: T, type: Int32Array } },
-      }, (p) => w.pe_arena_attention(p.data, p.tokens, arena, scratch, n, length, seed, type, factor),
-      ['data', 'tokens', 'arena', 'scratch', 'scratch', 'length', 'seed', 'rope_scaling', 'rope_scaling.factor']));
+      }, (p) => {
+        const st = w.pe_arena_attention(p.data, p.tokens, arena, scratch, n, length, seed, type, factor);
+        if (st === NOT_FINITE) { broken = true; return 0; }
+        return st;
+      }, ['data', 'tokens', 'arena', 'scratch', 'scratch', 'length', 'seed', 'rope_scaling', 'rope_scaling.factor']));
+      if (broken) throw notFinite('attention');
       return { data: r.data, shape: [spec.layers, spec.heads, T, T], tokens: r.tokens };
     },
 
@@ -204,13 +317,7 @@ export function createTrainer(ctx, input) {
     /** The parameter tensors: [{ name, shape, offset }] into params(). */
     tensors() {
       alive();
-      const { out } = ctx.run({ outputs: { out: { count: 5 * tensorCount, type: Int32Array } } },
-        (p) => w.pe_arena_tensors(p.out, arena), ['out', 'arena']);
-      return Array.from({ length: tensorCount }, (_, k) => {
-        const [id, layer, offset, rows, cols] = out.subarray(5 * k, 5 * k + 5);
-        const name = layer >= 0 ? `h${layer}.${TENSOR_NAMES[id]}` : TENSOR_NAMES[id];
-        return { name, shape: rows === 1 && !['wte', 'wpe', 't5'].includes(name) ? [cols] : [rows, cols], offset };
-      });
+      return tensorList().map(({ name, shape, offset }) => ({ name, shape: shape.slice(), offset }));
     },
 
     /** A copy of the flat parameter vector (paramCount floats; tensors() says where each is). */
@@ -219,13 +326,22 @@ export function createTrainer(ctx, input) {
       return ctx.run({ outputs: { data: paramCount } }, (p) => w.pe_arena_get_params(p.data, arena), ['data', 'arena']).data;
     },
 
-    /** Replaces the parameters (a Float32Array of paramCount finite values). */
-    setParams(data) {
+    /**
+     * Replaces the parameters: a Float32Array of paramCount values, each finite with |value| ≤
+     * PARAM_MAX. Copied before it is checked (a Proxy or a getter cannot change it meanwhile).
+     */
+    setParams(input) {
       alive();
-      if (!(data instanceof Float32Array) || data.length !== paramCount) {
-        throw new PEError('params', `params must be a Float32Array of ${paramCount} values, got ${describe(data)}${data?.length !== undefined ? ` of length ${data.length}` : ''}`);
+      const data = float32Copy(input);
+      if (data === null || data.length !== paramCount) {
+        throw new PEError('params', `params must be a Float32Array of ${paramCount} values, got ${data === null ? describe(input) : `a Float32Array of length ${data.length}`}`);
+      }
+      for (let i = 0; i < data.length; i++) {
+        if (!Number.isFinite(data[i])) throw new PEError('params', `${where(i)} must be finite, got ${data[i]}`);
+        if (Math.abs(data[i]) > PARAM_MAX) throw new PEError('params', `${where(i)} must be in [-${PARAM_MAX}, ${PARAM_MAX}], got ${data[i]}`);
       }
       ctx.run({ inputs: { data } }, (p) => w.pe_arena_set_params(arena, p.data), ['arena', 'params']);
+      paramsFromCaller = true;
     },
 
     /** Number of parameters (padding between tensors included). */
