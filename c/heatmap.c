@@ -12,7 +12,8 @@
 //      weights are separable: w(j, c) = wy_j·wx_c. (W − miss[c] is exactly 0 when every value is
 //      missing: miss then sums the same weights in the same order as W.) A row with nothing
 //      missing divides by W·Σ_c wx_c.
-// Then the row of values is coloured by pe_colorize's own loop (c/colormap.c) straight into out.
+// Then the row of values is coloured straight into out: by pe_colorize's own loop (c/colormap.c)
+// where float32 holds the colour range, in float64 otherwise (see "colours" below).
 //
 // Minified rows (more than one table row per pixel row): the tents of neighbouring pixel rows
 // overlap, so each table row belongs to two or three of them. Rather than reading the row once
@@ -28,6 +29,7 @@
 // for bit (and with the scalar WebAssembly build).
 #include "heatmap.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -310,22 +312,151 @@ static void across(heatmap_scratch *s, const heatmap_slot *sl, int32_t width, in
     }
 }
 
+// --- colours -------------------------------------------------------------------------------------
+//
+// The colour range comes in float64. Where float32 holds it (see narrow_ok) the colours are
+// pe_colorize's own, bit for bit. Otherwise (a table of tiny or subnormal values, e.g. 1e-39 …
+// 4e-39, whose width 256 / (vmax − vmin) overflows in float32; ±3e38, whose width overflows;
+// vmin −1e308, not a float32 at all) the same index is computed in float64, from halves so that
+// vmax − vmin cannot overflow even for −1e308 … 1e308:
+//   k = clamp(floor((v/2 − vmin/2) · s), 0, 255),   s = 256 / (vmax/2 − vmin/2),
+// i.e. (v − vmin) / (vmax − vmin) · 256.
+// v/2 is exact for every float32 (float64 has 971 more exponents below), so only the product rounds.
+
+typedef struct {
+    int32_t map;
+    int32_t wide;              // 1: the float64 formula
+    float vmin, vmax;          // the float32 range (wide = 0)
+    double half_vmin, scale;   // vmin/2 and s (wide = 1)
+    const uint8_t *special;    // never NULL
+} heatmap_colors;
+
+// 1 when pe_colorize's float32 formula holds the range: vmin and vmax finite in float32 (checked
+// before the cast: a cast of a double beyond FLT_MAX is undefined in C), vmax > vmin there, and
+// vmax − vmin and 256 / (vmax − vmin) finite in float32 (pe_colorize's own conditions).
+static int32_t narrow_ok(double vmin, double vmax) {
+    if (!(fabs(vmin) <= FLT_MAX && fabs(vmax) <= FLT_MAX)) return 0;
+    const float lo = (float)vmin, hi = (float)vmax, width = hi - lo;
+    return hi > lo && isfinite(width) && isfinite(256.0f / width);
+}
+
+// The colours of the range vmin … vmax (finite, checked by check_colors); special NULL = the map's.
+static heatmap_colors colors_for(int32_t map, double vmin, double vmax, const uint8_t *special) {
+    heatmap_colors k = {map, 0, 0.0f, 1.0f, 0.0, 1.0, special ? special : pe_colormap_default_special(map)};
+    if (narrow_ok(vmin, vmax)) {
+        k.vmin = (float)vmin;
+        k.vmax = (float)vmax;
+    } else {
+        k.wide = 1;
+        k.half_vmin = 0.5 * vmin;
+        k.scale = 256.0 / (0.5 * vmax - 0.5 * vmin);
+    }
+    return k;
+}
+
+// PE_OK when vmin … vmax can be coloured: both finite, vmax > vmin, and s = 256 / (vmax/2 − vmin/2)
+// finite (vmax − vmin above about 3e-306), else the status of argument vmin_arg or vmin_arg + 1.
+static pe_status check_colors(double vmin, double vmax, int32_t vmin_arg) {
+    if (!isfinite(vmin)) return PE_ERR_ARG(vmin_arg);
+    if (!isfinite(vmax) || !(vmax > vmin)) return PE_ERR_ARG(vmin_arg + 1);
+    const double half = 0.5 * vmax - 0.5 * vmin;
+    if (!(half > 0.0) || !isfinite(256.0 / half)) return PE_ERR_ARG(vmin_arg + 1);
+    return PE_OK;
+}
+
+static inline int32_t wide_index(float v, double half_vmin, double scale) {
+    const double t = (0.5 * (double)v - half_vmin) * scale;
+    if (t < 0.0) return 0;
+    if (t >= 255.0) return 255;
+    return (int32_t)t;
+}
+
+static void colorize_wide_scalar(uint8_t *out, const float *values, int32_t count, const heatmap_colors *k) {
+    const uint8_t *lut = pe_colormap_table(k->map);
+    for (int32_t i = 0; i < count; i++) {
+        const float v = values[i];
+        const uint8_t *rgba;
+        if (v - v == 0.0f) rgba = lut + 4 * wide_index(v, k->half_vmin, k->scale);
+        else if (v != v)
+            rgba = k->special + 4 * PE_SPECIAL_NAN;
+        else
+            rgba = k->special + 4 * (v > 0.0f ? PE_SPECIAL_POS_INF : PE_SPECIAL_NEG_INF);
+        memcpy(out + 4 * (ptrdiff_t)i, rgba, 4);
+    }
+}
+
+#if PE_HAVE_SIMD
+static inline int32_t rgba_word(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return (int32_t)v;
+}
+
+// Four values at a time: each pair promoted to float64, t = (v/2 − vmin/2)·s, truncated with
+// saturation (t ≥ 0 there, so truncation is the floor; t < 0 truncates to 0 or below and is
+// clamped to 0, as the scalar loop's t < 0 → 0), clamped to 0 … 255. The same float64 operations
+// as wide_index, so the same bits. Non-finite lanes take their special colour after.
+static void colorize_wide_simd(uint8_t *out, const float *values, int32_t count, const heatmap_colors *k) {
+    const uint8_t *lut = pe_colormap_table(k->map);
+    const v128_t half = wasm_f64x2_splat(0.5), hvmin = wasm_f64x2_splat(k->half_vmin);
+    const v128_t scale = wasm_f64x2_splat(k->scale), zero = wasm_f32x4_splat(0.0f);
+    const v128_t lo = wasm_i32x4_splat(0), hi = wasm_i32x4_splat(255);
+    const v128_t nan_rgba = wasm_i32x4_splat(rgba_word(k->special + 4 * PE_SPECIAL_NAN));
+    const v128_t neg_rgba = wasm_i32x4_splat(rgba_word(k->special + 4 * PE_SPECIAL_NEG_INF));
+    const v128_t pos_rgba = wasm_i32x4_splat(rgba_word(k->special + 4 * PE_SPECIAL_POS_INF));
+    int32_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        const v128_t v = wasm_v128_load(values + i);
+        const v128_t v01 = wasm_f64x2_promote_low_f32x4(v);
+        const v128_t v23 = wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 2, 3, 2, 3));
+        const v128_t t01 = wasm_f64x2_mul(wasm_f64x2_sub(wasm_f64x2_mul(half, v01), hvmin), scale);
+        const v128_t t23 = wasm_f64x2_mul(wasm_f64x2_sub(wasm_f64x2_mul(half, v23), hvmin), scale);
+        const v128_t k01 = wasm_i32x4_trunc_sat_f64x2_zero(t01), k23 = wasm_i32x4_trunc_sat_f64x2_zero(t23);
+        const v128_t idx = wasm_i32x4_min(wasm_i32x4_max(wasm_i32x4_shuffle(k01, k23, 0, 1, 4, 5), lo), hi);
+        v128_t rgba = wasm_i32x4_make(
+            rgba_word(lut + 4 * wasm_i32x4_extract_lane(idx, 0)), rgba_word(lut + 4 * wasm_i32x4_extract_lane(idx, 1)),
+            rgba_word(lut + 4 * wasm_i32x4_extract_lane(idx, 2)), rgba_word(lut + 4 * wasm_i32x4_extract_lane(idx, 3)));
+        const v128_t finite = wasm_f32x4_eq(wasm_f32x4_sub(v, v), zero);   // v − v is NaN for NaN, ±Inf
+        if (!wasm_i32x4_all_true(finite)) {
+            const v128_t is_nan = wasm_f32x4_ne(v, v), is_pos = wasm_f32x4_gt(v, zero);
+            const v128_t special =
+                wasm_v128_bitselect(nan_rgba, wasm_v128_bitselect(pos_rgba, neg_rgba, is_pos), is_nan);
+            rgba = wasm_v128_bitselect(rgba, special, finite);
+        }
+        wasm_v128_store(out + 4 * (ptrdiff_t)i, rgba);
+    }
+    colorize_wide_scalar(out + 4 * (ptrdiff_t)i, values + i, count - i, k);
+}
+#endif
+
+// count values → RGBA through the colours k (pe_colorize's loops for a float32 range).
+static void colorize_with(uint8_t *out, const float *values, int32_t count, const heatmap_colors *k, int32_t simd) {
+#if PE_HAVE_SIMD
+    if (simd) {
+        if (k->wide) colorize_wide_simd(out, values, count, k);
+        else
+            pe_colorize_simd(out, values, count, k->map, k->vmin, k->vmax, k->special);
+        return;
+    }
+#else
+    (void)simd;
+#endif
+    if (k->wide) colorize_wide_scalar(out, values, count, k);
+    else
+        pe_colorize_scalar(out, values, count, k->map, k->vmin, k->vmax, k->special);
+}
+
 typedef struct {
     uint8_t *rgba;
     float *values_out;
-    int32_t width, map;
-    float vmin, vmax;
-    const uint8_t *special;
+    int32_t width;
+    heatmap_colors colors;
 } heatmap_sink;
 
 // Pixel row y of the output from its values: coloured into rgba, or copied to values_out.
 static void emit_row(const heatmap_sink *o, int32_t y, const float *vals) {
     if (o->rgba) {
-#if PE_HAVE_SIMD
-        pe_colorize_simd(o->rgba + 4 * (ptrdiff_t)y * o->width, vals, o->width, o->map, o->vmin, o->vmax, o->special);
-#else
-        pe_colorize_scalar(o->rgba + 4 * (ptrdiff_t)y * o->width, vals, o->width, o->map, o->vmin, o->vmax, o->special);
-#endif
+        colorize_with(o->rgba + 4 * (ptrdiff_t)y * o->width, vals, o->width, &o->colors, PE_HAVE_SIMD);
     } else {
         memcpy(o->values_out + (ptrdiff_t)y * o->width, vals, (size_t)o->width * sizeof(float));
     }
@@ -407,10 +538,11 @@ static void row_span(double a, double s, int32_t y, int32_t rows, int32_t *j0, i
 // minified both ways), each row's range is merged into it while the row is in cache, and 1 is
 // returned; otherwise 0 and range is left alone.
 static int32_t heatmap_run(uint8_t *rgba, float *values_out, void *scratch, const float *table, int32_t rows,
-                           int32_t cols, int32_t width, int32_t height, const float *window, int32_t map, float vmin,
-                           float vmax, const uint8_t *special, int32_t simd, int32_t single, heatmap_range *range) {
+                           int32_t cols, int32_t width, int32_t height, const float *window,
+                           const heatmap_colors *colors, int32_t simd, int32_t single, heatmap_range *range) {
     heatmap_scratch s = carve(scratch, cols, width);
-    const heatmap_sink o = {rgba, values_out, width, map, vmin, vmax, special};
+    heatmap_sink o = {rgba, values_out, width, {0}};
+    if (colors) o.colors = *colors;
     double x0 = window[0], x1 = window[1], y0 = window[2], y1 = window[3];
     double sx = (x1 - x0) / width, sy = (y1 - y0) / height;
     // One whole cell per pixel (a table no larger than the canvas): the pixels are the cells
@@ -524,7 +656,7 @@ static int32_t heatmap_run(uint8_t *rgba, float *values_out, void *scratch, cons
 
 void pe_heatmap_values_impl(float *out, void *scratch, const float *table, int32_t rows, int32_t cols, int32_t width,
                             int32_t height, const float *window, int32_t simd, int32_t single) {
-    heatmap_run(NULL, out, scratch, table, rows, cols, width, height, window, 0, 0.0f, 1.0f, NULL, simd, single, NULL);
+    heatmap_run(NULL, out, scratch, table, rows, cols, width, height, window, NULL, simd, single, NULL);
 }
 
 // Checks arguments 2..8 (shared by pe_heatmap and pe_heatmap_values); PE_OK when good.
@@ -545,17 +677,35 @@ static pe_status check_table(const void *scratch, const float *table, int32_t ro
 }
 
 pe_status pe_heatmap(uint8_t *out, void *scratch, const float *table, int32_t rows, int32_t cols, int32_t width,
-                     int32_t height, const float *window, int32_t map, float vmin, float vmax, const uint8_t *special) {
+                     int32_t height, const float *window, int32_t map, double vmin, double vmax,
+                     const uint8_t *special) {
     if (out == NULL) return PE_ERR_ARG(1);
     pe_status st = check_table(scratch, table, rows, cols, width, height, window);
     if (st != PE_OK) return st;
     if (map < 0 || map >= PE_COLORMAP_COUNT) return PE_ERR_ARG(9);
-    if (!isfinite(vmin)) return PE_ERR_ARG(10);
-    float range = vmax - vmin;
-    if (!isfinite(vmax) || !(vmax > vmin) || !isfinite(range) || !isfinite(256.0f / range)) return PE_ERR_ARG(11);
-    if (special == NULL) special = pe_colormap_default_special(map);
-    heatmap_run(out, NULL, scratch, table, rows, cols, width, height, window, map, vmin, vmax, special, PE_HAVE_SIMD, 1,
-                NULL);
+    st = check_colors(vmin, vmax, 10);
+    if (st != PE_OK) return st;
+    const heatmap_colors colors = colors_for(map, vmin, vmax, special);
+    heatmap_run(out, NULL, scratch, table, rows, cols, width, height, window, &colors, PE_HAVE_SIMD, 1, NULL);
+    return PE_OK;
+}
+
+void pe_heatmap_colorize_impl(uint8_t *out, const float *values, int32_t count, int32_t map, double vmin, double vmax,
+                              const uint8_t *special, int32_t simd) {
+    const heatmap_colors colors = colors_for(map, vmin, vmax, special);
+    colorize_with(out, values, count, &colors, simd);
+}
+
+pe_status pe_heatmap_colorize(uint8_t *out, const float *values, int32_t count, int32_t map, double vmin, double vmax,
+                              const uint8_t *special) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (values == NULL && count > 0) return PE_ERR_ARG(2);
+    if (count < 0 || count > PE_MAX_ELEMENTS) return PE_ERR_ARG(3);
+    if (map < 0 || map >= PE_COLORMAP_COUNT) return PE_ERR_ARG(4);
+    pe_status st = check_colors(vmin, vmax, 5);
+    if (st != PE_OK) return st;
+    if (count == 0) return PE_OK;   // values may be NULL: no `values + i` on it
+    pe_heatmap_colorize_impl(out, values, count, map, vmin, vmax, special, PE_HAVE_SIMD);
     return PE_OK;
 }
 
@@ -576,8 +726,7 @@ pe_status pe_heatmap_values_scan(float *out, void *scratch, const float *table, 
     if (range == NULL) return PE_ERR_ARG(9);
     if (flags == NULL) return PE_ERR_ARG(10);
     heatmap_range r = {INFINITY, -INFINITY, 0};
-    if (!heatmap_run(NULL, out, scratch, table, rows, cols, width, height, window, 0, 0.0f, 1.0f, NULL, PE_HAVE_SIMD, 1,
-                     &r))
+    if (!heatmap_run(NULL, out, scratch, table, rows, cols, width, height, window, NULL, PE_HAVE_SIMD, 1, &r))
         scan_span(&r, table, rows * cols);   // the window did not read every value
     range[0] = r.lo;
     range[1] = r.hi;

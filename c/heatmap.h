@@ -24,7 +24,7 @@
 //     to 5 % (f = 0.8). The cost: a slightly softer picture, and each cell counts for two pixels.
 // Non-finite cells take no part in the means (the weights are renormalised over the finite
 // ones); a pixel whose cells are all non-finite is −Inf when they are all −Inf (a masked area
-// stays masked), +Inf when all +Inf, NaN otherwise. Then colours as pe_colorize does.
+// stays masked), +Inf when all +Inf, NaN otherwise. Then colours as pe_heatmap_colorize does.
 #ifndef PE_HEATMAP_H
 #define PE_HEATMAP_H
 
@@ -39,15 +39,33 @@ PE_API int32_t pe_heatmap_scratch_bytes(int32_t cols, int32_t width);
 // Draws the window [x0, x1) × [y0, y1) (in cells; window = {x0, x1, y0, y1}) of the row-major
 // [rows, cols] table as width × height RGBA pixels (4 bytes each, R first, row-major) into out,
 // coloured by `map` (pe_colormap) between vmin and vmax, non-finite pixels in `special`'s
-// colours (NULL: the map's defaults), exactly as pe_colorize colours a value.
+// colours (NULL: the map's defaults), as pe_heatmap_colorize colours a value.
 // Errors: PE_ERR_ARG(k) for argument k: out, scratch or table NULL (1, 2, 3); rows or cols
 // < 1 or rows·cols over PE_MAX_ELEMENTS (4, 5); width or height < 1, over 8192, or
 // width·height over PE_MAX_ELEMENTS (6, 7); window NULL, not finite, empty or outside
-// [0, cols] × [0, rows] (8); map, vmin, vmax as pe_colorize (9, 10, 11).
+// [0, cols] × [0, rows] in float32 (8); map, vmin, vmax as pe_heatmap_colorize (9, 10, 11).
 // scratch: pe_heatmap_scratch_bytes(cols, width) bytes, 16-byte aligned.
 PE_API pe_status pe_heatmap(uint8_t *out, void *scratch, const float *table, int32_t rows, int32_t cols, int32_t width,
-                            int32_t height, const float *window, int32_t map, float vmin, float vmax,
+                            int32_t height, const float *window, int32_t map, double vmin, double vmax,
                             const uint8_t *special);
+
+// Colours count values as RGBA (4 bytes each) between vmin and vmax, given in float64 so that any
+// finite table has a colour range: where float32 holds the range (vmin and vmax finite in float32,
+// vmax > vmin there, vmax − vmin and 256 / (vmax − vmin) finite in float32) the colours are
+// exactly pe_colorize's of (float)vmin, (float)vmax; otherwise (values ≤ 1e-38 or subnormal,
+// ±3e38, vmin −1e308, vmax − vmin below float32's resolution) the same colour-table entry is
+// computed in float64: k = clamp(floor((v/2 − vmin/2) · 256 / (vmax/2 − vmin/2)), 0, 255).
+// Non-finite values as pe_colorize (special NULL: the map's defaults).
+// Errors: PE_ERR_ARG(1..6) for out (NULL), values (NULL while count > 0), count (< 0 or over
+// PE_MAX_ELEMENTS), map (unknown), vmin (not finite), vmax (not finite, not above vmin, or
+// 256 / (vmax/2 − vmin/2) not finite in float64: vmax − vmin below about 3e-306).
+PE_API pe_status pe_heatmap_colorize(uint8_t *out, const float *values, int32_t count, int32_t map, double vmin,
+                                     double vmax, const uint8_t *special);
+
+// For the native tests: pe_heatmap_colorize's colouring with the SIMD loop (simd = 1, when built
+// with SIMD) or the scalar one (simd = 0), arguments already checked; both agree bit for bit.
+void pe_heatmap_colorize_impl(uint8_t *out, const float *values, int32_t count, int32_t map, double vmin, double vmax,
+                              const uint8_t *special, int32_t simd);
 
 // The resampled values (before colouring) of the same window, width × height floats, for the
 // native tests and for callers that colour themselves. Same arguments and errors (out = values).

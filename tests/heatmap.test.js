@@ -3,7 +3,7 @@
 // numerically, one 2-D weighted mean per pixel, then pe.colorize's colours), non-finite cells,
 // slices of a 3-D output, the cache of the last table, and every bad option as a PEError.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { BUILDS, peFor } from './helpers/pe.js';
+import { BUILDS, expectPEError, peFor } from './helpers/pe.js';
 
 /** ∫_p^q of the unit-area tent of half-width r centred at c, by the midpoint rule (fine steps). */
 function tentIntegral(p, q, c, r) {
@@ -192,6 +192,126 @@ describe.each(BUILDS)('pe.heatmap, $name build', ({ simd }) => {
     expect(() => pe.heatmap(Float32Array.from(base), { ...opts, colorRange: () => (pe.heatmapRange(t), [0, 1]) }))
       .toThrow(expect.objectContaining({ param: 'colorRange' }));
     expect(pe.heatmap(t, { ...opts, vmin: 0, vmax: 1 }).length).toBe(30 * 30 * 4);
+  });
+
+  /** The colour of table entry k of `map` (entries 0 … 255), from pe.colorize of each entry's middle. */
+  const lutOf = (map) => pe.colorize(Float32Array.from({ length: 256 }, (_, k) => (k + 0.5) / 256), { map, vmin: 0, vmax: 1 });
+  /** The entry of v in lo … hi, exactly (float64 is exact enough for a float32 v here). */
+  const entryOf = (v, lo, hi) => Math.min(255, Math.max(0, Math.floor(((v / 2 - lo / 2) / (hi / 2 - lo / 2)) * 256)));
+  /** Each pixel of an identity draw has its cell's colour (or a neighbouring entry's at a boundary). */
+  function expectColours(rgba, table, lo, hi, map, what) {
+    const lut = lutOf(map);
+    const colour = (k) => (k < 0 || k > 255 ? null : [...lut.subarray(4 * k, 4 * k + 4)].join());
+    for (let i = 0; i < table.length; i++) {
+      const k = entryOf(table[i], lo, hi);
+      const got = [...rgba.subarray(4 * i, 4 * i + 4)].join();
+      expect([colour(k - 1), colour(k), colour(k + 1)], `${what}: cell ${i} = ${table[i]} in [${lo}, ${hi}] wants entry ${k}`).toContain(got);
+    }
+  }
+
+  it('draws finite tables of tiny, subnormal and huge values in their own range (issue 26)', () => {
+    // Before: refused as "vmax … status 106" though no vmax was given (float32 cannot hold
+    // 256 / (hi − lo) for 1e-39 … 4e-39, nor hi − lo for ±3e38). The colours are scaled in float64.
+    const tables = {
+      tiny: [1e-39, 2e-39, 3e-39, 4e-39, 2.5e-39, 1.5e-39],
+      subnormal: [1e-45, 3e-45, 0, 2e-45, 7e-45, 4e-45],
+      belowNormal: [0, 1e-38, 5e-39, 2e-39, 8e-39, 9.9e-39],
+      huge: [-3e38, 3e38, 0, 1, -1.5e38, 2e38],
+      extremes: [-3.4028234663852886e38, 3.4028234663852886e38, 1e30, -1e30, 0, 1e38],
+      hugeConstant: [3e38, 3e38, 3e38, 3e38, 3e38, 3e38],
+      subnormalConstant: [1e-45, 1e-45, 1e-45, 1e-45, 1e-45, 1e-45],
+    };
+    for (const [name, values] of Object.entries(tables)) {
+      for (const map of ['viridis', 'diverging']) {
+        const table = Float32Array.from(values);
+        const opts = { rows: 2, cols: 3, width: 3, height: 2, map };
+        const rgba = pe.heatmap(table, opts);
+        expect(rgba.length, name).toBe(24);
+        const { lo, hi } = pe.heatmapRange(table);
+        const [vmin, vmax] = map === 'diverging' ? [-Math.max(-lo, hi), Math.max(-lo, hi)]
+          : lo === hi ? [lo - Math.abs(lo) / 2, hi + Math.abs(hi) / 2] : [lo, hi];
+        expectColours(rgba, table, vmin, vmax, map, `${name} ${map}`);
+        if (map === 'viridis' && lo < hi) {
+          // The smallest cell takes the first colour, the largest the last: the picture is not flat.
+          const lut = lutOf(map);
+          expect([...rgba.subarray(4 * table.indexOf(lo), 4 * table.indexOf(lo) + 4)], name).toEqual([...lut.subarray(0, 4)]);
+          expect([...rgba.subarray(4 * table.indexOf(hi), 4 * table.indexOf(hi) + 4)], name).toEqual([...lut.subarray(1020, 1024)]);
+        }
+        // The same with colorRange, the range already known, and minified (values + range in one pass).
+        expect([...pe.heatmap(table, { ...opts, colorRange: ({ lo: a, hi: b }) => [a, b === a ? b + Math.max(1, Math.abs(b)) : b] })], name).toHaveLength(24);
+        expect(pe.heatmap(Float32Array.from(values), { ...opts, width: 1, height: 1 }), name).toHaveLength(4);
+      }
+    }
+  });
+
+  it('draws explicit colour ranges float32 cannot hold, in float64 (issue 26)', () => {
+    // Before: "rejected by the heatmap kernel (status 110/111)" or "in float32".
+    const table = Float32Array.from([-3e38, -1, 0, 1e-38, 1, 3e38]);
+    const opts = { rows: 2, cols: 3, width: 3, height: 2 };
+    for (const [vmin, vmax] of [[-1e308, 1e308], [-1e308, 1], [0, 1e308], [-3e38, 3e38], [0, 1e-37], [1, 1 + 1e-9], [-Number.MAX_VALUE, Number.MAX_VALUE]]) {
+      for (const map of ['viridis', 'cividis']) {
+        const rgba = pe.heatmap(table, { ...opts, map, vmin, vmax });
+        expectColours(rgba, table, vmin, vmax, map, `[${vmin}, ${vmax}]`);
+      }
+    }
+    // Where float32 holds the range, the colours are pe.colorize's, byte for byte.
+    const ramp = Float32Array.from({ length: 64 }, (_, i) => i / 7 - 3);
+    expect([...pe.heatmap(ramp, { rows: 8, cols: 8, width: 8, height: 8, vmin: -2.5, vmax: 4.25 })])
+      .toEqual([...pe.colorize(ramp, { vmin: -2.5, vmax: 4.25 })]);
+    // What cannot be drawn is refused by name, with the allowed range in words.
+    for (const [patch, param, words] of [
+      [{ vmin: -Infinity, vmax: 1 }, 'vmin', /finite number/], [{ vmin: 0, vmax: 2 * Number.MAX_VALUE }, 'vmax', /finite number/],
+      [{ vmin: 0, vmax: 1e-310 }, 'vmax', /greater than vmin by at least 1e-300/],
+      [{ vmin: 2, vmax: 1 }, 'vmax', /greater than vmin by at least 1e-300/],
+      [{ vmin: 4e38 }, 'vmin', /below vmax by at least 1e-300; vmax, left out, is 3\.0\d*e\+38 from the table's range/],
+      [{ vmax: -1e39 }, 'vmax', /above vmin by at least 1e-300/],
+    ]) {
+      const err = expectPEError(() => pe.heatmap(Float32Array.from([0, 1, 2, 3e38]), { rows: 2, cols: 2, width: 2, height: 2, ...patch }), param, words, JSON.stringify(patch));
+      expect(err.message).not.toMatch(/status/);
+    }
+  });
+
+  it('refuses a window whose ends are equal in float32, naming the window (issue 26)', () => {
+    // Before: "window: rejected by the heatmap kernel (status 108)".
+    const t = new Float32Array(12);
+    for (const window of [{ x0: 1, x1: 1 + 1e-9, y0: 0, y1: 3 }, { x0: 0, x1: 4, y0: 2 - 1e-8, y1: 2 }]) {
+      expectPEError(() => pe.heatmap(t, { rows: 3, cols: 4, width: 2, height: 2, window, vmin: 0, vmax: 1 }), 'window', /distinct in float32/);
+    }
+    // One float32 step apart is a window (a sliver of one cell).
+    const cell = Float32Array.from({ length: 12 }, (_, i) => i);
+    const px = pe.heatmap(cell, { rows: 3, cols: 4, width: 2, height: 2, window: { x0: 1, x1: 1 + 2 ** -23, y0: 1, y1: 2 }, vmin: 0, vmax: 12 });
+    expect([...px.subarray(0, 4)]).toEqual([...pe.colorize(Float32Array.of(5), { vmin: 0, vmax: 12 })]);
+  });
+
+  it('refuses drawing from colorRange even when the range is known, and draws its own table (issue 26)', () => {
+    // Before: with the range remembered, a colorRange that drew another table was accepted and the
+    // outer call returned that table's pixels.
+    const a = Float32Array.from({ length: 64 }, (_, i) => i);
+    const b = Float32Array.from({ length: 64 }, (_, i) => 63 - i);
+    const opts = { rows: 8, cols: 8, width: 8, height: 8 };
+    const own = [...pe.heatmap(Float32Array.from(a), { ...opts, vmin: 0, vmax: 63 })];
+    for (const known of [false, true]) {
+      if (known) pe.heatmapRange(a); // remembered: the outer call then runs colorRange before drawing
+      expectPEError(() => pe.heatmap(a, { ...opts, colorRange: () => (pe.heatmap(b, { ...opts, vmin: 0, vmax: 63 }), [0, 63]) }), 'colorRange', /must not call/);
+      expectPEError(() => pe.heatmap(a, { ...opts, colorRange: () => (pe.heatmapRange(b), [0, 63]) }), 'colorRange', /must not call/);
+      // A colorRange that swallows the refusal still gets a's own pixels.
+      const swallow = () => {
+        try {
+          pe.heatmap(b, { ...opts, vmin: 0, vmax: 63 });
+        } catch { /* refused */ }
+        return [0, 63];
+      };
+      expect([...pe.heatmap(a, { ...opts, colorRange: swallow })], `known ${known}`).toEqual(own);
+      // A colorRange that computes (which frees the buffer of the last result) draws a's pixels too.
+      const r = pe.compute({ kind: 'sinusoidal', length: 8, dim: 8 });
+      pe.heatmapRange(r.data);
+      const rOwn = [...pe.heatmap(Float32Array.from(r.data), { ...opts, vmin: -1, vmax: 1 })];
+      const computing = () => (pe.compute({ kind: 'sinusoidal', length: 300, dim: 64 }), [-1, 1]);
+      expect([...pe.heatmap(r.data, { ...opts, colorRange: computing })], `known ${known}`).toEqual(rOwn);
+      // A colorRange that throws is named.
+      expectPEError(() => pe.heatmap(a, { ...opts, colorRange: () => null.x }), 'colorRange', /colorRange threw/);
+    }
+    expect([...pe.heatmap(a, { ...opts, vmin: 0, vmax: 63 })]).toEqual(own);
   });
 
   it('names the bad option in a PEError', () => {

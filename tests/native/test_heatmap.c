@@ -11,7 +11,11 @@
 //   4. pe_heatmap_scan against a scalar reference at every count 0..67; pe_heatmap_values_scan gives
 //      pe_heatmap_values' values and pe_heatmap_scan's range, whether or not its pass read every
 //      value (whole and zoomed windows, minified and magnified, with non-finite values).
-//   5. Every bad argument returns its status code.
+//   5. Colour ranges float32 cannot hold (values ≤ 1e-38 and subnormal, ±3e38, −1e308 … 1e308, ends
+//      equal in float32): pe_heatmap_colorize's entry against a long double reference, SIMD and
+//      scalar bit for bit at every tail, pe_colorize's bytes where float32 holds the range, and
+//      pe_heatmap's pixels are pe_heatmap_colorize's colours of pe_heatmap_values' values.
+//   6. Every bad argument returns its status code.
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -305,6 +309,106 @@ static void test_values_scan(void) {
     printf("  values and range in one pass: %d cases equal to pe_heatmap_values + pe_heatmap_scan\n", cases);
 }
 
+// The colour-table entry of v in vmin … vmax, exactly (long double: 64-bit mantissa, wide exponent).
+static int ref_entry(float v, double vmin, double vmax) {
+    long double t = ((long double)v - vmin) / ((long double)vmax - vmin) * 256.0L;
+    return t < 0.0L ? 0 : t >= 255.0L ? 255 : (int)t;
+}
+
+// Which of the map's 256 entries an RGBA pixel is (−1: none).
+static int entry_of(const uint8_t *px, int32_t map) {
+    const uint8_t *lut = pe_colormap_table(map);
+    for (int k = 0; k < 256; k++)
+        if (memcmp(lut + 4 * k, px, 4) == 0) return k;
+    return -1;
+}
+
+static void test_wide_colors(void) {
+    static const double ranges[][2] = {
+        {0.0, 1e-37},  {1e-39, 4e-39},    {0.0, 1e-44},   {-3e38, 3e38}, {-3.4e38, 3.4e38}, {-1e308, 1e308},
+        {-1e308, 1.0}, {1.0, 1.0 + 1e-9}, {1e-45, 3e-45}, {0.5, 3.0e38}, {-1e-40, 1e-40},
+    };
+    enum { N = 67 };
+    float v[N];
+    uint8_t a[4 * N], b[4 * N];
+    int cases = 0, off_by_one = 0;
+    for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+        const double lo = ranges[r][0], hi = ranges[r][1];
+        // Values across and beyond the range: the middle of every fourth entry (where float32 has the
+        // resolution), the ends, and a few non-finite values.
+        for (int i = 0; i < N; i++) {
+            const double f = ((i - 1) * 4 + 1.5) / 256.0;   // the middle of entry 4(i − 1) + 1
+            double x = lo + (hi - lo) * f;
+            if (!isfinite(x)) x = lo * (1.0 - f) + hi * f;   // −1e308 … 1e308: no overflow
+            v[i] = fabs(x) <= 3.4e38 ? (float)x : x > 0 ? 3.4e38f : -3.4e38f;
+        }
+        v[0] = fabs(lo) <= 3.4e38 ? (float)lo : -3.4e38f;
+        v[N - 1] = fabs(hi) <= 3.4e38 ? (float)hi : 3.4e38f;
+        v[7] = NAN;
+        v[13] = -INFINITY;
+        v[21] = INFINITY;
+        for (int32_t map = 0; map < PE_COLORMAP_COUNT; map++) {
+            CHECK(pe_heatmap_colorize(a, v, N, map, lo, hi, NULL) == PE_OK, "range %zu status", r);
+            for (int i = 0; i < N; i++) {
+                if (!isfinite(v[i])) continue;
+                // The entry's colour (neighbouring entries may share one), or a neighbour's at a boundary.
+                const int want = ref_entry(v[i], lo, hi);
+                const uint8_t *lut = pe_colormap_table(map);
+                const int exact = memcmp(a + 4 * i, lut + 4 * want, 4) == 0;
+                const int near = (want > 0 && memcmp(a + 4 * i, lut + 4 * (want - 1), 4) == 0) ||
+                                 (want < 255 && memcmp(a + 4 * i, lut + 4 * (want + 1), 4) == 0);
+                CHECK(exact || near, "range %zu [%g, %g] value %g: entry %d, want %d", r, lo, hi, v[i],
+                      entry_of(a + 4 * i, map), want);
+                off_by_one += !exact;
+            }
+            const uint8_t *special = pe_colormap_default_special(map);
+            CHECK(memcmp(a + 4 * 7, special + 4 * PE_SPECIAL_NAN, 4) == 0, "range %zu NaN colour", r);
+            CHECK(memcmp(a + 4 * 13, special + 4 * PE_SPECIAL_NEG_INF, 4) == 0, "range %zu -Inf colour", r);
+            CHECK(memcmp(a + 4 * 21, special + 4 * PE_SPECIAL_POS_INF, 4) == 0, "range %zu +Inf colour", r);
+            for (int32_t n = 0; n <= 13; n++) {   // every tail of the 4-wide loop
+                memset(a, 1, sizeof a);
+                memset(b, 2, sizeof b);
+                pe_heatmap_colorize_impl(a, v + 3, n, map, lo, hi, special, 1);
+                pe_heatmap_colorize_impl(b, v + 3, n, map, lo, hi, special, 0);
+                CHECK(memcmp(a, b, 4 * (size_t)n) == 0, "range %zu: SIMD and scalar differ at count %d", r, n);
+            }
+            cases++;
+        }
+    }
+    // The minimum and the maximum of a tiny table take the two ends of the map.
+    const float tiny[4] = {1e-39f, 2e-39f, 3e-39f, 4e-39f};
+    CHECK(pe_heatmap_colorize(a, tiny, 4, 0, 1e-39f, 4e-39f, NULL) == PE_OK, "tiny status");
+    CHECK(entry_of(a, 0) == 0 && entry_of(a + 12, 0) == 255, "tiny ends: %d %d", entry_of(a, 0), entry_of(a + 12, 0));
+    // Where float32 holds the range, pe_colorize's bytes.
+    for (int i = 0; i < N; i++) v[i] = rnd(-3.0f, 3.0f);
+    for (int32_t map = 0; map < PE_COLORMAP_COUNT; map++) {
+        CHECK(pe_heatmap_colorize(a, v, N, map, -1.25, 2.5, NULL) == PE_OK, "narrow status");
+        CHECK(pe_colorize(b, v, N, map, -1.25f, 2.5f, NULL) == PE_OK, "pe_colorize status");
+        CHECK(memcmp(a, b, sizeof a) == 0, "narrow range: pe_colorize's bytes, map %d", map);
+    }
+    // pe_heatmap: the colours of its values, for a table of tiny values and one of huge ones.
+    const int rows = 29, cols = 17, w = 7, hgt = 33;
+    const float win[4] = {0.0f, (float)cols, 0.0f, (float)rows};
+    for (int kind = 0; kind < 2; kind++) {
+        for (int i = 0; i < rows * cols; i++)
+            table[i] = (float)((double)rnd(0.0f, 1.0f) * (kind ? 6.0e38 : 1e-38) - (kind ? 3.0e38 : 0.0));
+        const double lo = kind ? -3.0e38 : 0.0, hi = kind ? 3.0e38 : 1e-38;
+        CHECK(pe_heatmap(rgba, scratch, table, rows, cols, w, hgt, win, 0, lo, hi, NULL) == PE_OK, "pe_heatmap %d",
+              kind);
+        CHECK(pe_heatmap_values(vs, scratch, table, rows, cols, w, hgt, win) == PE_OK, "values %d", kind);
+        CHECK(pe_heatmap_colorize(ref_rgba, vs, w * hgt, 0, lo, hi, NULL) == PE_OK, "colorize %d", kind);
+        CHECK(memcmp(rgba, ref_rgba, 4 * (size_t)w * hgt) == 0, "pe_heatmap's colours, kind %d", kind);
+        int distinct = 0, seen[256] = {0};
+        for (int i = 0; i < w * hgt; i++) {
+            int k = entry_of(rgba + 4 * i, 0);
+            if (k >= 0 && !seen[k]++) distinct++;
+        }
+        CHECK(distinct > 4, "kind %d: the pixels use %d colours (a flat picture?)", kind, distinct);
+    }
+    printf("  colour ranges float32 cannot hold: %d cases, %d entries one off the long double reference\n", cases,
+           off_by_one);
+}
+
 static void test_statuses(void) {
     float t[12] = {0};
     float win[4] = {0, 3, 0, 4};
@@ -332,6 +436,22 @@ static void test_statuses(void) {
     CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 3, 0.0f, 1.0f, NULL) == PE_ERR_ARG(9), "map 3");
     CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, NAN, 1.0f, NULL) == PE_ERR_ARG(10), "vmin NaN");
     CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 1.0f, 1.0f, NULL) == PE_ERR_ARG(11), "vmax = vmin");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, -INFINITY, 1.0, NULL) == PE_ERR_ARG(10), "vmin -Inf");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, INFINITY, NULL) == PE_ERR_ARG(11), "vmax Inf");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, 1e-310, NULL) == PE_ERR_ARG(11), "vmax - vmin 1e-310");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 2.0, 1.0, NULL) == PE_ERR_ARG(11), "vmax < vmin");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, -1e308, 1e308, NULL) == PE_OK, "vmin -1e308, vmax 1e308");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, 1e-37, NULL) == PE_OK, "vmin 0, vmax 1e-37");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 1.0, 1.0 + 1e-9, NULL) == PE_OK, "ends equal in float32");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 1.0, NULL) == PE_OK, "colorize good call");
+    CHECK(pe_heatmap_colorize(NULL, t, 4, 0, 0.0, 1.0, NULL) == PE_ERR_ARG(1), "colorize out NULL");
+    CHECK(pe_heatmap_colorize(px, NULL, 4, 0, 0.0, 1.0, NULL) == PE_ERR_ARG(2), "colorize values NULL");
+    CHECK(pe_heatmap_colorize(px, NULL, 0, 0, 0.0, 1.0, NULL) == PE_OK, "colorize nothing");
+    CHECK(pe_heatmap_colorize(px, t, -1, 0, 0.0, 1.0, NULL) == PE_ERR_ARG(3), "colorize count -1");
+    CHECK(pe_heatmap_colorize(px, t, 4, 3, 0.0, 1.0, NULL) == PE_ERR_ARG(4), "colorize map 3");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, NAN, 1.0, NULL) == PE_ERR_ARG(5), "colorize vmin NaN");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 5e-324, NULL) == PE_ERR_ARG(6), "colorize too narrow");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, -1.0, NULL) == PE_ERR_ARG(6), "colorize vmax < vmin");
     CHECK(pe_heatmap_values(NULL, scratch, t, 4, 3, 2, 2, win) == PE_ERR_ARG(1), "values out NULL");
     CHECK(pe_heatmap_values(out, scratch, t, 4, 3, 2, 2, win) == PE_OK, "values good call");
     float rg[2];
@@ -357,6 +477,7 @@ int main(void) {
     test_aliasing();
     test_scan();
     test_values_scan();
+    test_wide_colors();
     test_statuses();
     return test_summary("test_heatmap");
 }

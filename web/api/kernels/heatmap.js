@@ -9,7 +9,10 @@
 //
 // The window (in cells, default the whole table) is resampled to the pixels in C: the cell under
 // each pixel where cells are larger than pixels, a tent-weighted mean where they are smaller (the
-// filter and why: c/heatmap.h), then coloured as pe.colorize colours.
+// filter and why: c/heatmap.h), then coloured as pe.colorize colours, with the colour range in
+// float64 (c/heatmap.h pe_heatmap_colorize): any finite vmin < vmax at least 1e-300 apart is drawn,
+// so a finite table always has its own colours (values ≤ 1e-38, subnormal, ±3e38; vmin −1e308).
+// The window is read in float32: its ends must differ there.
 //
 // Memory: the last table drawn stays in WebAssembly memory with the scratch and pixel buffers,
 // so a redraw of the same array (zoom, pan, colour map, another head) copies nothing in, and
@@ -61,11 +64,15 @@ function ensure(wasm, c, name, bytes) {
 
 const isInt = (x, lo, hi) => Number.isInteger(x) && x >= lo && x <= hi;
 
+/** table as a Float32Array (a copy of an array of numbers), or a PEError naming `name`. */
+function asFloat32(table, name) {
+  if (table instanceof Float32Array) return table;
+  if (table == null || !isInt(table.length, 0, 2 ** 32 - 1)) throw new PEError(name, `${name} must be a Float32Array or an array of numbers`);
+  return Float32Array.from(table);
+}
+
 function checkTable(table, options) {
-  if (!(table instanceof Float32Array)) {
-    if (table == null || typeof table.length !== 'number') throw new PEError('table', 'table must be a Float32Array or an array of numbers');
-    table = Float32Array.from(table);
-  }
+  table = asFloat32(table, 'table');
   const { rows, cols, offset = 0 } = options;
   if (!isInt(rows, 1, PE_MAX_ELEMENTS)) throw new PEError('rows', `rows must be an integer ≥ 1, got ${String(rows)}`);
   if (!isInt(cols, 1, PE_MAX_ELEMENTS) || rows * cols > PE_MAX_ELEMENTS) {
@@ -121,28 +128,53 @@ function scanIn(wasm, c, ptr, count, table, offset) {
 }
 
 // colorRange runs while the pixels' values wait in the module's buffers: drawing from it would
-// overwrite them.
+// overwrite them (or free the table about to be drawn). Refused always, whatever is known yet.
 function notBusy(c) {
   if (c.busy) throw new PEError('colorRange', 'colorRange must not call pe.heatmap or pe.heatmapRange');
 }
 
-function pickedRange(pick, range) {
-  const picked = pick({ ...range });
+/** The caller's colorRange (or the automatic range) of `range`, with drawing refused meanwhile. */
+function pickedRange(c, pick, range, user) {
+  let picked;
+  c.busy = true;
+  try {
+    picked = pick({ ...range });
+  } catch (err) {
+    if (!user || (err instanceof PEError && err.param === 'colorRange')) throw err;
+    const e = new PEError('colorRange', `colorRange threw: ${err?.message ?? String(err)}`);
+    e.cause = err;
+    throw e;
+  } finally {
+    c.busy = false;
+  }
   if (!Array.isArray(picked) || picked.length !== 2) {
     throw new PEError('colorRange', `colorRange must return [vmin, vmax], got ${Array.isArray(picked) ? `${picked.length} values` : String(picked)}`);
   }
   return picked;
 }
 
-function checkColorRange(vmin, vmax, from) {
+// The colours are scaled in float64 (c/heatmap.c pe_heatmap_colorize), so any finite range with
+// room for the colour table is drawn: a table of values ≤ 1e-38 or subnormal, ±3e38, vmin −1e308.
+const MIN_WIDTH = 1e-300; // vmax − vmin; C needs 256 / ((vmax − vmin) / 2) finite (about 3e-306)
+
+/**
+ * A PEError unless vmin and vmax are finite numbers with vmax − vmin ≥ MIN_WIDTH. from: the
+ * option that chose them ('colorRange'), else the one that is wrong; auto: which end came from
+ * the table's own range (the other was given).
+ */
+function checkColorRange(vmin, vmax, from, auto) {
+  const pre = from ? `${from} must return [vmin, vmax]: ` : '';
   for (const [name, v] of [['vmin', vmin], ['vmax', vmax]]) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new PEError(from ?? name, `${from ? `${from} must return [vmin, vmax]: ` : ''}${name} must be a finite number, got ${String(v)}`);
-    }
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new PEError(from ?? name, `${pre}${name} must be a finite number, got ${String(v)}`);
   }
-  if (!(Math.fround(vmax) > Math.fround(vmin))) {
-    throw new PEError(from ?? 'vmax', `${from ? `${from} must return [vmin, vmax]: ` : ''}vmax must be greater than vmin in float32, got vmin ${vmin}, vmax ${vmax}`);
+  if (vmax - vmin >= MIN_WIDTH) return;
+  if (auto === 'vmax') {
+    throw new PEError('vmin', `vmin must be below vmax by at least ${MIN_WIDTH}; vmax, left out, is ${vmax} from the table's range, got vmin ${vmin}`);
   }
+  if (auto === 'vmin') {
+    throw new PEError('vmax', `vmax must be above vmin by at least ${MIN_WIDTH}; vmin, left out, is ${vmin} from the table's range, got vmax ${vmax}`);
+  }
+  throw new PEError(from ?? 'vmax', `${pre}vmax must be greater than vmin by at least ${MIN_WIDTH}, got vmin ${vmin}, vmax ${vmax}`);
 }
 
 /**
@@ -173,10 +205,7 @@ export default {
 
   /** pe.heatmapRange: finite range and non-finite kinds of rows × cols values (or `count`) from offset. */
   range(k, values, options = {}) {
-    if (!(values instanceof Float32Array)) {
-      if (values == null || typeof values.length !== 'number') throw new PEError('table', 'table must be a Float32Array or an array of numbers');
-      values = Float32Array.from(values);
-    }
+    values = asFloat32(values, 'table');
     const { offset = 0 } = options ?? {};
     const count = options?.count ?? values.length - offset;
     if (!isInt(offset, 0, values.length)) throw new PEError('offset', `offset must be an integer in [0, ${values.length}], got ${String(offset)}`);
@@ -198,9 +227,11 @@ export default {
     if (!isInt(height, 1, MAX_SIDE)) throw new PEError('height', `height must be an integer in [1, ${MAX_SIDE}], got ${String(height)}`);
     const win = options.window ?? { x0: 0, x1: cols, y0: 0, y1: rows };
     const { x0, x1, y0, y1 } = win;
-    const inAxis = (a, b, len) => [a, b].every((v) => typeof v === 'number' && Number.isFinite(v)) && a >= 0 && a < b && b <= len;
+    // The kernel reads the window in float32: its ends must differ there (1 and 1 + 1e-9 do not).
+    const f = Math.fround;
+    const inAxis = (a, b, len) => [a, b].every((v) => typeof v === 'number' && Number.isFinite(v)) && a >= 0 && f(a) < f(b) && b <= len;
     if (!inAxis(x0, x1, cols) || !inAxis(y0, y1, rows)) {
-      throw new PEError('window', `window must be { x0, x1, y0, y1 } with 0 ≤ x0 < x1 ≤ ${cols} and 0 ≤ y0 < y1 ≤ ${rows}`);
+      throw new PEError('window', `window must be { x0, x1, y0, y1 } with 0 ≤ x0 < x1 ≤ ${cols} and 0 ≤ y0 < y1 ≤ ${rows}, each pair of ends distinct in float32 (about 1e-7 × the end apart)`);
     }
     if (typeof map !== 'string' || !Object.hasOwn(COLORMAPS, map)) {
       throw new PEError('map', `map must be one of ${Object.keys(COLORMAPS).map((m) => `"${m}"`).join(', ')}, got ${String(map)}`);
@@ -212,31 +243,36 @@ export default {
     if (colorRange && (options.vmin !== undefined || options.vmax !== undefined)) {
       throw new PEError('colorRange', 'give colorRange or vmin/vmax, not both');
     }
+    let { vmin, vmax } = options;
+    const bytes = specialBytes(special);
     const w = k.wasm;
     const c = cacheOf(w);
     notBusy(c);
     const count = rows * cols;
-    const tablePtr = loadTable(w, c, table, offset, count);
-    let { vmin, vmax } = options;
     // The colours chosen from the table's range: known already, or read in the resampling pass.
-    const pick = colorRange ?? (vmin === undefined || vmax === undefined ? ({ lo, hi }) => autoColorRange(map, lo, hi, vmin, vmax) : null);
-    const bytes = specialBytes(special);
+    const auto = vmin === undefined ? 'vmin' : vmax === undefined ? 'vmax' : null;
+    const pick = colorRange ?? (auto ? ({ lo, hi }) => autoColorRange(map, lo, hi, vmin, vmax) : null);
+    const from = colorRange ? 'colorRange' : null;
+    const autoEnd = colorRange || (vmin === undefined && vmax === undefined) ? null : auto;
+    const known = pick ? knownRange(c, table, offset, count) : null;
+    if (known) [vmin, vmax] = pickedRange(c, pick, known, !!colorRange); // before anything is loaded
+    if (!pick || known) checkColorRange(vmin, vmax, from, autoEnd);
+    const tablePtr = loadTable(w, c, table, offset, count);
     const scratch = ensure(w, c, 'scratch', w.pe_heatmap_scratch_bytes(cols, width));
     const pixels = width * height * 4;
     const out = ensure(w, c, 'out', pixels);
     const misc = ensure(w, c, 'misc', 64);
     new Float32Array(w.memory.buffer, misc + 16, 4).set([x0, x1, y0, y1]);
-    let specialPtr = 0;
-    if (bytes) {
-      specialPtr = misc + 32;
-      new Uint8Array(w.memory.buffer, specialPtr, 12).set(bytes);
-    }
+    const specialAt = () => {
+      if (!bytes) return 0;
+      new Uint8Array(w.memory.buffer, misc + 32, 12).set(bytes);
+      return misc + 32;
+    };
     const fail = (status, args) => {
       const index = status - 100;
       const param = index >= 1 && index <= args.length ? args[index - 1] : 'table';
       throw new PEError(param, `${param}: rejected by the heatmap kernel (status ${status})`);
     };
-    const known = pick ? knownRange(c, table, offset, count) : null;
     if (pick && !known) {
       // Values and range in one pass, then the colours from the range.
       const vals = ensure(w, c, 'vals', width * height * 4);
@@ -244,20 +280,15 @@ export default {
       if (status !== 0) fail(status, this.args);
       const range = readRange(w, misc);
       c.scanned = { table, offset, count, range };
-      c.busy = true; // the caller's function runs between the two kernel calls
-      try {
-        [vmin, vmax] = pickedRange(pick, range);
-      } finally {
-        c.busy = false;
-      }
-      checkColorRange(vmin, vmax, colorRange ? 'colorRange' : null);
-      const st = w.pe_colorize(out, vals, width * height, COLORMAPS[map].id, vmin, vmax, specialPtr);
+      // The caller's function runs between the two kernel calls: it may not draw (the values wait
+      // in vals), and nothing it may do (pe.compute) touches vals, out or misc.
+      [vmin, vmax] = pickedRange(c, pick, range, !!colorRange);
+      checkColorRange(vmin, vmax, from, autoEnd);
+      const st = w.pe_heatmap_colorize(out, vals, width * height, COLORMAPS[map].id, vmin, vmax, specialAt());
       if (st !== 0) fail(st, ['out', 'values', 'count', 'map', 'vmin', 'vmax', 'special']);
     } else {
-      if (pick) [vmin, vmax] = pickedRange(pick, known);
-      checkColorRange(vmin, vmax, colorRange ? 'colorRange' : null);
       const status = w.pe_heatmap(out, scratch, tablePtr, rows, cols, width, height, misc + 16, COLORMAPS[map].id,
-        vmin, vmax, specialPtr);
+        vmin, vmax, specialAt());
       if (status !== 0) fail(status, this.args);
     }
     // The one copy out of WebAssembly memory.
