@@ -318,6 +318,79 @@ void pe_rope_rotate_simd(float *out, const float *x, const float *cos_row, const
 }
 #endif
 
+// --- values near float32's limit ----------------------------------------------------------------
+//
+// |out_a| = |x_a·c − x_b·s| ≤ (|x_a| + |x_b|)·max(|c|, |s|), and |c|, |s| ≤ af (float32 af·cos,
+// af·sin: at most af·(1 + 2^-24)). So a row whose every |x| is at most
+//   limit = FLT_MAX / (2·af·(1 + 2^-20))
+// rotates in float32 without overflow, products and sums alike: the fast path. A row with a larger
+// |x| (or a non-finite one) goes pair by pair: the float32 result as above where it is finite, else
+// (x finite, a product or the sum overflowed) the float64 value x_a·c − x_b·s of the same float32
+// operands, rounded once; beyond float32 even so, the kernel stops with PE_ERR_ARG(2) (x).
+
+float pe_rope_x_limit(double attention_factor) {
+    double limit = (double)FLT_MAX / (2.0 * attention_factor * (1.0 + 0x1p-20));
+    return limit >= (double)FLT_MAX ? FLT_MAX : (float)limit;
+}
+
+int pe_rope_within_scalar(const float *x, int32_t n, float limit) {
+    int within = 1;
+    for (int32_t i = 0; i < n; i++) within &= !(fabsf(x[i]) > limit);   // NaN counts as within
+    return within;
+}
+
+#if PE_HAVE_SIMD
+int pe_rope_within_simd(const float *x, int32_t n, float limit) {
+    int32_t i = 0;
+    v128_t over = wasm_i32x4_splat(0), lim = wasm_f32x4_splat(limit);
+    for (; i + 4 <= n; i += 4) over = wasm_v128_or(over, wasm_f32x4_gt(wasm_f32x4_abs(wasm_v128_load(x + i)), lim));
+    return !wasm_v128_any_true(over) && pe_rope_within_scalar(x + i, n - i, limit);
+}
+#endif
+
+// pe_rope_rotate_scalar's pairs, one at a time, with the float64 fallback described above.
+// Returns 0 at the first pair of finite x whose rotation is beyond float32 (out is then partly
+// written), else 1.
+static int rotate_careful(float *out, const float *x, const float *cos_row, const float *sin_row, int32_t n,
+                          int32_t layout, int32_t half) {
+    ptrdiff_t step = layout == PE_ROPE_HALF ? 1 : 2;
+    ptrdiff_t partner = layout == PE_ROPE_HALF ? half : 1;
+    for (int32_t i = 0; i < n; i++) {
+        ptrdiff_t a = (ptrdiff_t)i * step, b = a + partner;
+        float xa = x[a], xb = x[b], c = cos_row[i], s = sin_row[i];
+        float oa = xa * c - xb * s, ob = xb * c + xa * s;   // pe_rope_rotate_scalar's operations
+        if (isfinite(xa) && isfinite(xb) && !(isfinite(oa) && isfinite(ob))) {
+            // Each float32 product is exact in float64; the sum is rounded twice (to float64,
+            // then float32), within one float32 ulp of the exact rotation.
+            oa = (float)((double)xa * c - (double)xb * s);
+            ob = (float)((double)xb * c + (double)xa * s);
+            if (!isfinite(oa) || !isfinite(ob)) return 0;
+        }
+        out[a] = oa;
+        out[b] = ob;
+    }
+    return 1;
+}
+
+#if PE_HAVE_SIMD
+#define ROPE_WITHIN pe_rope_within_simd
+#else
+#define ROPE_WITHIN pe_rope_within_scalar
+#endif
+
+// Rotates one row's pair block: the fast rotate_fn when its x is within limit, else carefully.
+// x_row and out_row point at the block's first channel; 0 when the rotation overflows float32.
+static int rotate_row(float *out_row, const float *x_row, const float *cos_row, const float *sin_row, int32_t nb,
+                      int32_t layout, int32_t half, float limit, pe_rope_rotate_fn rotate_fn) {
+    int within = layout == PE_ROPE_HALF ? ROPE_WITHIN(x_row, nb, limit) && ROPE_WITHIN(x_row + half, nb, limit)
+                                        : ROPE_WITHIN(x_row, 2 * nb, limit);
+    if (within) {
+        rotate_fn(out_row, x_row, cos_row, sin_row, nb, layout, half);
+        return 1;
+    }
+    return rotate_careful(out_row, x_row, cos_row, sin_row, nb, layout, half);
+}
+
 // --- public kernels ------------------------------------------------------------------------------
 
 // Frequencies of pairs [block, block + nb) as fixed-point turns and float64 sin/cos of one step.
@@ -414,6 +487,7 @@ pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq, do
     status = pe_rope_inv_freq_lists(inv_freq, attention_factor_out, c, lists);
     if (status != PE_OK) return shift_arg(status, first);
     const double af = *attention_factor_out;
+    const float limit = pe_rope_x_limit(af);
     const int32_t rows_total = heads * length;   // rows of (heads·length, dim)
 
     if (rotary < dim && out != x)   // channels past rotary_dim pass through
@@ -437,7 +511,9 @@ pe_status pe_rope_apply_variant(float *out, const float *x, double *inv_freq, do
             for (int32_t h = 0; h < heads; h++)
                 for (int32_t r = 0; r < rows; r++) {
                     size_t at = ((size_t)h * (size_t)length + (size_t)(row + r)) * (size_t)dim + channel;
-                    rotate_fn(out + at, x + at, tile_cos + (size_t)r * nb, tile_sin + (size_t)r * nb, nb, layout, n);
+                    if (!rotate_row(out + at, x + at, tile_cos + (size_t)r * nb, tile_sin + (size_t)r * nb, nb, layout,
+                                    n, limit, rotate_fn))
+                        return PE_ERR_ARG(2);   // finite x rotated beyond float32
                 }
         }
     }
@@ -508,10 +584,13 @@ pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_tabl
     const uintptr_t ct = (uintptr_t)cos_table, st = (uintptr_t)sin_table;
     if (o < ct + table_bytes && ct < o + bytes) return PE_ERR_ARG(3);
     if (o < st + table_bytes && st < o + bytes) return PE_ERR_ARG(4);
+    const float limit = pe_rope_x_limit(1.0);   // cos and sin tables: |·| ≤ 1
     for (int32_t h = 0; h < heads; h++)
         for (int32_t p = 0; p < length; p++) {
             size_t at = ((size_t)h * (size_t)length + (size_t)p) * (size_t)dim;   // (dim,)
-            ROPE_ROTATE(out + at, x + at, cos_table + (size_t)p * n, sin_table + (size_t)p * n, n, layout, n);
+            if (!rotate_row(out + at, x + at, cos_table + (size_t)p * n, sin_table + (size_t)p * n, n, layout, n, limit,
+                            ROPE_ROTATE))
+                return PE_ERR_ARG(2);   // finite x rotated beyond float32
             if (rotary_dim < dim && out != x)
                 memcpy(out + at + rotary_dim, x + at + rotary_dim, sizeof(float) * (size_t)(dim - rotary_dim));
         }

@@ -83,7 +83,8 @@ PE_API pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *
 // Applies precomputed tables instead of a spec's frequencies (axial 2-D RoPE): x and out as for
 // pe_rope_apply; cos_table, sin_table: (length, rotary_dim/2). Errors: PE_ERR_ARG(1..4) for NULL
 // or partly overlapping buffers (out may equal x; a table overlapping out is (3) or (4)),
-// (5..9) heads, length, dim, rotary_dim, layout; PE_ERR_TOO_LARGE.
+// (5..9) heads, length, dim, rotary_dim, layout; PE_ERR_TOO_LARGE. The tables are cos and sin
+// (|·| ≤ 1); PE_ERR_ARG(2) when finite x rotates beyond float32, as for pe_rope_apply.
 PE_API pe_status pe_rope_apply_tables(float *out, const float *x, const float *cos_table, const float *sin_table,
                                       int32_t heads, int32_t length, int32_t dim, int32_t rotary_dim, int32_t layout);
 
@@ -94,8 +95,13 @@ PE_API pe_status pe_rope_apply_tables(float *out, const float *x, const float *c
 // with (a, b) = (i, i + rotary_dim/2) (half) or (2i, 2i + 1) (interleaved) and af the attention
 // factor; the other channels are copied. out: same shape; out == x (in place) is allowed, any
 // other overlap is not. inv_freq and attention_factor_out as for pe_rope.
+// Near float32's limit (|x|·af above FLT_MAX/2) a pair whose float32 products overflow is
+// computed from the same operands in float64 and rounded once; non-finite x gives non-finite out
+// for its pair only.
 // Errors: PE_ERR_ARG(1..4) for NULL pointers, (5) heads, (6) layout, PE_ERR_ARG(6 + k) for the
-// k-th spec argument; PE_ERR_TOO_LARGE when heads·length·dim > PE_MAX_ELEMENTS.
+// k-th spec argument; PE_ERR_TOO_LARGE when heads·length·dim > PE_MAX_ELEMENTS; PE_ERR_ARG(2)
+// when a pair of finite x rotates beyond ±FLT_MAX (out is then partly written; inv_freq and
+// attention_factor_out are set, so a caller can say which pair and why).
 PE_API pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, double *attention_factor_out,
                                int32_t heads, int32_t layout, int32_t length, int32_t dim, double base,
                                double partial_rotary_factor, int32_t max_position_embeddings, int32_t rope_type,
@@ -138,6 +144,15 @@ void pe_rope_rotate_scalar(float *out, const float *x, const float *cos_row, con
 #if PE_HAVE_SIMD
 void pe_rope_rotate_simd(float *out, const float *x, const float *cos_row, const float *sin_row, int32_t n,
                          int32_t layout, int32_t half);
+#endif
+
+// The fast path's bound: rows whose every |x| is at most pe_rope_x_limit(af) rotate in float32
+// without overflow (FLT_MAX / (2·af), a little less). pe_rope_within_* say whether all n values
+// of x are (NaN counts as within: it only makes its own pair NaN).
+float pe_rope_x_limit(double attention_factor);
+int pe_rope_within_scalar(const float *x, int32_t n, float limit);
+#if PE_HAVE_SIMD
+int pe_rope_within_simd(const float *x, int32_t n, float limit);
 #endif
 
 // Writes angle[r·n + i] = float32((first + r) · inv_freq[i]) for rows r < rows, pairs i < n.

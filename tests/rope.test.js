@@ -415,3 +415,56 @@ describe('rope validation', () => {
     expectStillUsable();
   });
 });
+
+// --- values near float32's limit ---------------------------------------------------------------------
+
+const FLT_MAX = 3.4028234663852886e38;
+
+describe.each(BUILDS)('applyRope near float32\'s range, $name build', ({ simd }) => {
+  let pe;
+  beforeAll(async () => {
+    pe = await peFor(simd);
+  });
+
+  it('refuses a finite x whose rotation is beyond float32 (3e38 at position 1: (cos 1 + sin 1)·3e38 = 4.1e38), naming x', () => {
+    const e = expectRejected(pe, () => pe.applyRope(new Float32Array(4).fill(3e38), { kind: 'rope', length: 2, dim: 2 }), 'x', 'float32');
+    expect(e.message).toMatch(/head 0, position 1/);
+    // In place of a row that fits: position 0 does not rotate.
+    expect(Array.from(pe.applyRope(new Float32Array([3e38, 3e38]), { kind: 'rope', length: 1, dim: 2 }).data)).toEqual([Math.fround(3e38), Math.fround(3e38)]);
+  });
+
+  it('refuses an attention_factor that scales a finite x beyond float32, naming it and the largest that fits', () => {
+    const spec = { kind: 'rope', length: 2, dim: 2, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 1, attention_factor: 1000 } };
+    const e = expectRejected(pe, () => pe.applyRope(new Float32Array(4).fill(1e36), spec), 'rope_scaling.attention_factor', 'float32');
+    expect(e.message).toContain('must be in (0, 170.1412]');   // FLT_MAX / (2 · 1e36)
+    expect(pe.applyRope(new Float32Array(4).fill(1e35), spec).data.every(Number.isFinite)).toBe(true);
+  });
+
+  it('refuses the same overflow in the axial (2-D) path', () => {
+    const spec = { kind: 'rope', length: 4, dim: 8, grid_height: 2, grid_width: 2 };
+    expectRejected(pe, () => pe.applyRope(new Float32Array(32).fill(3e38), spec), 'x', 'float32');
+  });
+
+  it('computes a rotation whose float32 products overflow but whose result fits (attention_factor 1000, |x|·1000 > FLT_MAX)', () => {
+    // Pair 0 turns by θ = 0.3927 (π/8) at position 1 (longrope, short_factor 1/θ); x at angle π/8 with
+    // |x|·1000 = 1.25·FLT_MAX: x_a·(1000·cos θ) = 1.07·FLT_MAX overflows in float32, but the
+    // rotated pair is |x|·1000·(cos π/4, sin π/4) = 0.88·FLT_MAX each.
+    const theta = Math.PI / 8;
+    const spec = { kind: 'rope', length: 2, dim: 2, rope_scaling: { rope_type: 'longrope', short_factor: [1 / theta], long_factor: [1], original_max_position_embeddings: 8, attention_factor: 1000 } };
+    const r = (1.25 * FLT_MAX) / 1000;
+    const x = new Float32Array([0, 0, r * Math.cos(theta), r * Math.sin(theta)]);
+    const { data, inv_freq: [w] } = pe.applyRope(x, spec);
+    expect(data.every(Number.isFinite), Array.from(data).join(', ')).toBe(true);
+    const [c, s] = [Math.fround(1000 * Math.cos(w)), Math.fround(1000 * Math.sin(w))];
+    expect(data[2]).toBe(Math.fround(x[2] * c - x[3] * s));   // float64, rounded once
+    expect(data[3]).toBe(Math.fround(x[3] * c + x[2] * s));
+    expect(data[2] / FLT_MAX).toBeCloseTo(0.884, 3);
+  });
+
+  it('leaves a non-finite x as it is, pair by pair (only finite input must give finite output)', () => {
+    const x = new Float32Array([Infinity, 1, 1, 1]);   // [length 2, dim 2]
+    const { data } = pe.applyRope(x, { kind: 'rope', length: 2, dim: 2 });
+    expect(data[0]).toBe(Infinity);
+    expect(data[2]).toBe(Math.fround(Math.fround(Math.cos(1)) - Math.fround(Math.sin(1))));
+  });
+});

@@ -6,6 +6,7 @@
 //      dynamic below/above max_position_embeddings, yarn with factor 1 = default, ...).
 //   4. Application against a float64 evaluation, and the layout identity.
 //   5. Every bad argument returns its status code.
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -665,6 +666,77 @@ static void test_huge_frequencies(void) {
     CHECK(worst <= 2e-7, "linear with factor 1e-9: max error %g", worst);
 }
 
+// Near float32's limit: the fast path's bound, SIMD against scalar, a rotation whose float32
+// products overflow but whose value fits (float64 fallback, same in both builds, in place too),
+// and finite x rotated beyond FLT_MAX (PE_ERR_ARG(2), also for pe_rope_apply_tables).
+static void test_float32_limit(void) {
+    CHECK(pe_rope_x_limit(1.0) < FLT_MAX / 2 && pe_rope_x_limit(1.0) > FLT_MAX / 2 * 0.9999f, "limit at af 1: %g",
+          (double)pe_rope_x_limit(1.0));
+    CHECK(pe_rope_x_limit(1e-300) == FLT_MAX, "limit at a tiny af: FLT_MAX");
+    enum { N = 23 };
+    float v[N];
+    for (int n = 0; n <= N; n++)
+        for (int at = 0; at < n; at++) {
+            for (int k = 0; k < N; k++) v[k] = (float)k;
+            v[at] = -2e38f;
+            CHECK(pe_rope_within_scalar(v, n, 1e38f) == 0 && pe_rope_within_simd(v, n, 1e38f) == 0,
+                  "over the limit at %d of %d", at, n);
+            v[at] = NAN;
+            CHECK(pe_rope_within_scalar(v, n, 1e38f) == 1 && pe_rope_within_simd(v, n, 1e38f) == 1,
+                  "NaN within at %d of %d", at, n);
+        }
+
+    // Pair 0 turns by θ = π/8 at position 1 (longrope, short factor 8/π), attention factor 1000,
+    // and x at angle π/8 with |x|·1000 = 1.25·FLT_MAX: x_a·(1000·cos θ) overflows in float32, the
+    // result |x|·1000·(cos π/4, sin π/4) = 0.88·FLT_MAX does not.
+    const double theta = PI / 8, r = 1.25 * FLT_MAX / 1000.0;
+    pe_rope_config c = config(2, 2, 10000.0, PE_ROPE_LONGROPE, NAN);
+    c.original_max_position_embeddings = 8;
+    c.attention_factor = 1000.0;
+    const double short_factor[1] = {1.0 / theta}, long_factor[1] = {1.0};
+    const pe_rope_lists lists = {short_factor, long_factor};
+    float x[4] = {1.0f, 2.0f, (float)(r * cos(theta)), (float)(r * sin(theta))}, a[4], b[4];
+    double inv[1], af;
+    for (int layout = 0; layout < 2; layout++) {
+        CHECK(pe_rope_apply_variant(a, x, inv, &af, 1, layout, &c, pe_rotate_table_scalar, pe_rope_rotate_scalar,
+                                    &lists) == PE_OK,
+              "products overflow, result fits: ok (layout %d)", layout);
+        CHECK(pe_rope_apply_variant(b, x, inv, &af, 1, layout, &c, pe_rotate_table_simd, pe_rope_rotate_simd, &lists) ==
+                  PE_OK,
+              "ok (simd)");
+        CHECK(memcmp(a, b, sizeof a) == 0, "simd == scalar near the limit (layout %d)", layout);
+        CHECK(isfinite(a[2]) && isfinite(a[3]) && fabs(a[2] / FLT_MAX - 0.8839) < 1e-3 &&
+                  fabs(a[3] / FLT_MAX - 0.8839) < 1e-3,
+              "rotated to 0.88·FLT_MAX: %g %g", (double)a[2], (double)a[3]);
+        CHECK(a[0] == 1000.0f && a[1] == 2000.0f, "position 0: x · af");
+        memcpy(b, x, sizeof x);
+        CHECK(pe_rope_apply(b, b, inv, &af, 1, layout, 2, 2, 10000.0, 1.0, 0, PE_ROPE_LONGROPE, NAN, 8, 32.0, 1.0, 1,
+                            NAN, NAN, 1000.0, NAN, NAN, short_factor, long_factor) == PE_OK &&
+                  memcmp(a, b, sizeof a) == 0,
+              "in place == apart near the limit (layout %d)", layout);
+    }
+
+    // Beyond float32: 3e38 at position 1 gives (cos 1 + sin 1)·3e38 = 4.1e38.
+    pe_rope_config plain = config(2, 2, 10000.0, PE_ROPE_DEFAULT, NAN);
+    float big[4] = {3e38f, 3e38f, 3e38f, 3e38f};
+    CHECK(pe_rope_apply_variant(a, big, inv, &af, 1, PE_ROPE_HALF, &plain, pe_rotate_table_scalar,
+                                pe_rope_rotate_scalar, NULL) == PE_ERR_ARG(2),
+          "beyond float32: PE_ERR_ARG(2)");
+    CHECK(pe_rope_apply_variant(a, big, inv, &af, 1, PE_ROPE_HALF, &plain, pe_rotate_table_simd, pe_rope_rotate_simd,
+                                NULL) == PE_ERR_ARG(2),
+          "beyond float32: PE_ERR_ARG(2) (simd)");
+    CHECK(af == 1.0 && inv[0] == 1.0, "inv_freq and the attention factor are set on overflow");
+    const float cos_t[2] = {1.0f, 0.5403023f}, sin_t[2] = {0.0f, 0.84147096f};
+    CHECK(pe_rope_apply_tables(a, big, cos_t, sin_t, 1, 2, 2, 2, PE_ROPE_HALF) == PE_ERR_ARG(2),
+          "tables: beyond float32: PE_ERR_ARG(2)");
+    // Non-finite x is not an overflow: its pair stays non-finite, the others rotate.
+    float inf_x[4] = {INFINITY, 1.0f, 1.0f, 1.0f};
+    CHECK(pe_rope_apply_variant(a, inf_x, inv, &af, 1, PE_ROPE_HALF, &plain, pe_rotate_table_simd, pe_rope_rotate_simd,
+                                NULL) == PE_OK &&
+              isinf(a[0]) && isfinite(a[2]) && isfinite(a[3]),
+          "infinite x: ok, its own pair only");
+}
+
 int main(void) {
     printf("rope (%s)\n", pe_simd_enabled() ? "SIMD via SIMDe" : "scalar");
     test_bad_arguments();
@@ -676,5 +748,6 @@ int main(void) {
     test_accuracy_all_positions();
     test_huge_frequencies();
     test_longrope();
+    test_float32_limit();
     return test_summary("native rope");
 }

@@ -93,6 +93,57 @@ function describeArray(x) {
   return `a value of type ${typeof x}`;
 }
 
+// pe_rope_apply's status when a pair of finite x rotates beyond float32 (PE_ERR_ARG(2), x; c/rope.h).
+const X_OVERFLOW = 102;
+const FLT_MAX = 3.4028234663852886e38;
+
+/**
+ * The PEError for a rotation beyond float32: where (the first pair of finite x whose rotation,
+ * by the float32 cos·af and sin·af the kernel uses, is beyond ±FLT_MAX), and what to change.
+ * cosSin(p, i) gives the kernel's [af·cos, af·sin] of position p, pair i. The attention factor
+ * is blamed when the spec sets it and x alone would have fitted there.
+ */
+function overflowError(x, s, heads, af, cosSin) {
+  const g = (v) => Number(v.toPrecision(7));   // float32 has about 7 digits
+  const n = rotaryDim(s) / 2;
+  const [step, partner] = s.layout === 'interleaved' ? [2, 1] : [1, n];
+  let largest = 0;
+  for (const v of x) if (Math.abs(v) > largest && Number.isFinite(v)) largest = Math.abs(v);
+  let at = null;
+  search: for (let h = 0; h < heads; h++) {
+    for (let p = 0; p < s.length; p++) {
+      const row = (h * s.length + p) * s.dim;
+      for (let i = 0; i < n; i++) {
+        const xa = x[row + i * step];
+        const xb = x[row + i * step + partner];
+        // Only pairs with af·(|x_a| + |x_b|) near FLT_MAX can overflow.
+        if (!(af * (Math.abs(xa) + Math.abs(xb)) > FLT_MAX * (1 - 1e-6))) continue;
+        const [c, sn] = cosSin(p, i);
+        const a = xa * c - xb * sn;
+        const b = xb * c + xa * sn;
+        at ??= { h, p, i, xa, xb, a, b };
+        if (!Number.isFinite(Math.fround(a)) || !Number.isFinite(Math.fround(b))) {
+          at = { h, p, i, xa, xb, a, b };
+          break search;
+        }
+      }
+    }
+  }
+  const where = at ? ` at head ${at.h}, position ${at.p}, pair ${at.i} (x_a = ${g(at.xa)}, x_b = ${g(at.xb)})` : '';
+  const given = s.rope_scaling?.attention_factor;
+  const fitsWithout = at && Number.isFinite(Math.fround(at.a / af)) && Number.isFinite(Math.fround(at.b / af));
+  if (given != null && af > 1 && fitsWithout) {
+    const most = FLT_MAX / (2 * largest);
+    return new PEError('rope_scaling.attention_factor',
+      `rope_scaling.attention_factor ${given} scales the rotated x beyond float32's range (±${g(FLT_MAX)})${where}: the result would overflow float32. ` +
+      `For this x (largest |x| ${g(largest)}) rope_scaling.attention_factor must be in (0, ${g(most)}] to be sure to fit; or scale x down.`);
+  }
+  const limit = FLT_MAX / (2 * af);
+  return new PEError('x',
+    `x: rotating x gives a value beyond float32's range (±${g(FLT_MAX)})${where}${af !== 1 ? ` with the attention factor ${g(af)}` : ''}: the result would overflow float32. ` +
+    `x with every |x| ≤ ${g(limit)} always fits${af !== 1 ? ' with this attention factor' : ''}; scale x down.`);
+}
+
 // Axial 2-D RoPE: the angle table or the cos/sin tables of a grid spec (c/vision.c).
 function axialTables(k, s, { angles = false, tables = false }) {
   const pairs = rotaryDim(s) / 2;
@@ -174,18 +225,31 @@ export default {
       if (x.length > PE_MAX_ELEMENTS) {
         throw new PEError('x', `x has ${x.length} values, more than the limit of ${PE_MAX_ELEMENTS} (PE_MAX_ELEMENTS)`);
       }
+      const n = rotaryDim(s) / 2;
       if (isAxial(s)) {
         const t = axialTables(k, s, { tables: true });
-        const rotated = k.run({ inputs: { x, cos: t.cos, sin: t.sin }, outputs: { data: x.length } }, (p) =>
-          k.wasm.pe_rope_apply_tables(p.data, p.x, p.cos, p.sin, heads, s.length, s.dim, rotaryDim(s),
-            Object.hasOwn(LAYOUT, s.layout) ? LAYOUT[s.layout] : -1));
+        const rotated = k.run({ inputs: { x, cos: t.cos, sin: t.sin }, outputs: { data: x.length } }, (p) => {
+          const status = k.wasm.pe_rope_apply_tables(p.data, p.x, p.cos, p.sin, heads, s.length, s.dim, rotaryDim(s),
+            Object.hasOwn(LAYOUT, s.layout) ? LAYOUT[s.layout] : -1);
+          if (status === X_OVERFLOW) throw overflowError(x, s, heads, 1, (q, i) => [t.cos[q * n + i], t.sin[q * n + i]]);
+          return status;
+        });
         const shape = options.heads === undefined && heads === 1 ? [s.length, s.dim] : [heads, s.length, s.dim];
         return { data: rotated.data, shape, spec: s, inv_freq: t.inv_freq, attention_factor: 1 };
       }
-      const r = k.run({ inputs: { x, ...listInputs(s) }, outputs: { data: x.length, ...freqOutputs(rotaryDim(s) / 2) } }, (p) =>
-        k.wasm.pe_rope_apply(p.data, p.x, p.inv_freq, p.attention_factor, heads,
+      const r = k.run({ inputs: { x, ...listInputs(s) }, outputs: { data: x.length, ...freqOutputs(n) } }, (p) => {
+        const status = k.wasm.pe_rope_apply(p.data, p.x, p.inv_freq, p.attention_factor, heads,
           Object.hasOwn(LAYOUT, s.layout) ? LAYOUT[s.layout] : -1,
-          ...specValues(s), ...listPointers(p)));
+          ...specValues(s), ...listPointers(p));
+        if (status === X_OVERFLOW) {
+          // x was checked above, so this is the rotation overflowing; inv_freq and the attention
+          // factor are set (c/rope.h), the float32 af·cos and af·sin the kernel rotated by.
+          const af = new Float64Array(k.wasm.memory.buffer, p.attention_factor, 1)[0];
+          const invFreq = new Float64Array(k.wasm.memory.buffer, p.inv_freq, n).slice();
+          throw overflowError(x, s, heads, af, (q, i) => [Math.fround(af * Math.cos(q * invFreq[i])), Math.fround(af * Math.sin(q * invFreq[i]))]);
+        }
+        return status;
+      });
       const shape = options.heads === undefined && heads === 1 ? [s.length, s.dim] : [heads, s.length, s.dim];
       return { data: r.data, shape, spec: s, ...extras(r) };
     },
