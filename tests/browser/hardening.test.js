@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOffline } from '../../scripts/build-offline.js';
-import { WEB, suiteAvailability, startBrowser, gotoApp, nextFrames, watchPage, screenshot } from '../helpers/browser.js';
+import { WEB, suiteAvailability, startBrowser, gotoApp, nextFrames, watchPage, screenshot, canvasStats, logProblems } from '../helpers/browser.js';
 
 const avail = suiteAvailability('hardening.test');
 
@@ -128,6 +128,87 @@ describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
     await screenshot(page, 'hardening-8-refused-safetensors', '#view-load');
     await context.close();
     expect(log.pageErrors).toEqual([]);
+  });
+
+  it('26 §4: a .npy of tiny, subnormal or huge values is drawn in its own colours, not the last file\'s', async () => {
+    // Before: such a file said "Loaded …" while the heatmap kept the previous file's picture and
+    // colour bar (float32 could not hold its colour range: "vmax … status 106", logged and dropped).
+    const { context, page, log } = await open('#v1/learned?length=32&dim=16');
+    /** A .npy v1.0 file of a float32 [rows, cols] table (C order). */
+    const npy = (values, rows, cols) => {
+      let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
+      header = header.padEnd(header.length + ((64 - ((11 + header.length) % 64)) % 64), ' ') + '\n';
+      const head = Buffer.alloc(10);
+      Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
+      head.writeUInt16LE(header.length, 8);
+      return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(Float32Array.from(values).buffer)]);
+    };
+    const [rows, cols] = [6, 4];
+    const ramp = (lo, hi) => Array.from({ length: rows * cols }, (_, i) => lo + ((hi - lo) * i) / (rows * cols - 1));
+    const HM = '#view-heatmap';
+    const picture = async () => ({
+      canvas: await canvasStats(page, `${HM} canvas.hm-canvas`),
+      ticks: await page.textContent(`${HM} .hm-cbar-ticks`),
+      aria: await page.getAttribute(`${HM} .hm-plot`, 'aria-label'),
+    });
+    await page.locator('#view-load').scrollIntoViewIfNeeded();
+    let last = null;
+    for (const [name, values, tick] of [
+      ['ordinary.npy', ramp(-1, 1), /^−1(.0)?\b/],
+      ['tiny.npy', ramp(1e-39, 4e-39), /e−39/],
+      ['subnormal.npy', ramp(0, 3.2e-44), /e−44|e−45/],
+      ['huge.npy', ramp(-3e38, 3e38), /e38/],
+    ]) {
+      await page.setInputFiles('#view-load input[type=file]', { name, mimeType: 'application/octet-stream', buffer: npy(values, rows, cols) });
+      await page.waitForFunction((n) => document.querySelector('.loaded-note .loaded-text')?.textContent.includes(n), name);
+      await page.locator(HM).scrollIntoViewIfNeeded();
+      await page.waitForFunction(([sel, n]) => document.querySelector(`${sel} .hm-plot`)?.getAttribute('aria-label') !== n, [HM, last?.aria ?? '']);
+      await nextFrames(page);
+      const now = await picture();
+      // Its own colour bar and picture: a ramp over the whole map (not the last file's, not flat).
+      expect(now.ticks, name).toMatch(tick);
+      expect(now.canvas.distinct, name).toBeGreaterThanOrEqual(rows * cols - 2);
+      if (last) expect(now.ticks, name).not.toBe(last.ticks);
+      expect(await page.textContent('#view-load .view-body'), name).not.toMatch(/could not be used/);
+      last = now;
+      await page.locator('#view-load').scrollIntoViewIfNeeded();
+    }
+    await context.close();
+    expect(logProblems(log)).toEqual({});
+  });
+
+  it('26 §4: a heatmap that colours in JS (no pe.heatmap) draws tiny and huge tables too', async () => {
+    // The compare, similarity and arena views colour through pe.colorize, which works in float32:
+    // before, a range of 1e-39 … 4e-39 or ±3e38 threw there and the view kept its last picture.
+    const { context, page, log } = await open('#v1/sinusoidal?length=16&dim=16');
+    // (The modules are imported by the page; an import() in this file would be Vitest's own.)
+    await page.evaluate(`Promise.all([import('./plot/heatmap.js'), import('./pe.js')])
+      .then(async ([{ Heatmap }, { createPE }]) => { window.hmTest = { Heatmap, pe: await createPE() }; })`);
+    const drawn = await page.evaluate(async () => {
+      const { Heatmap, pe } = window.hmTest;
+      const box = document.createElement('div');
+      box.style.cssText = 'width: 240px; height: 180px';
+      document.body.append(box);
+      const hm = new Heatmap(box, { colorize: (v, o) => pe.colorize(v, o), t: (key) => key, axes: { x: 'x', y: 'y', value: 'v' } });
+      const out = {};
+      for (const [name, lo, hi] of [['tiny', 1e-39, 4e-39], ['subnormal', 0, 3.2e-44], ['huge', -3e38, 3e38], ['ordinary', -1, 1]]) {
+        const data = Float32Array.from({ length: 24 }, (_, i) => lo + ((hi - lo) * i) / 23);
+        hm.setData({ data, rows: 6, cols: 4 });
+        const c = hm.canvas;
+        const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        const colours = new Set();
+        for (let i = 0; i < px.length; i += 4) colours.add(`${px[i]},${px[i + 1]},${px[i + 2]},${px[i + 3]}`);
+        out[name] = { distinct: colours.size, ticks: hm.cbarTicks.textContent };
+      }
+      hm.destroy();
+      return out;
+    });
+    for (const [name, tick] of [['tiny', /e−39/], ['subnormal', /e−44|e−45/], ['huge', /e38/], ['ordinary', /0\.5/]]) {
+      expect(drawn[name].distinct, name).toBe(24);
+      expect(drawn[name].ticks, name).toMatch(tick);
+    }
+    await context.close();
+    expect(logProblems(log)).toEqual({});
   });
 
   it('12: the relative-consistency note follows the computed verdict', async () => {

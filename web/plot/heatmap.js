@@ -300,7 +300,26 @@ export class Heatmap {
     if (!this.scan) this._setScan(this._scanNow());
     const [lo, hi] = this.colorRange();
     const values = resample(this.data, this.rows, this.cols, xp, yp, { offset: this.offset, finite: this.scan.finite });
-    return { rgba: this.colorize(values, { map: this.colormap, vmin: lo, vmax: hi }), lo, hi };
+    return { rgba: this._colorize(values, lo, hi), lo, hi };
+  }
+
+  /**
+   * colorize's colours of values in lo … hi, also where float32 cannot hold that range (colorize
+   * computes in float32): a table of values ≤ 1e-38 or subnormal, whose 256 / (hi − lo)
+   * overflows, or of ±3e38, whose hi − lo does. The values are then put on 0 … 1 in float64 first
+   * (from halves: hi − lo may overflow), u = (v/2 − lo/2) / (hi/2 − lo/2); ±∞ and NaN stay.
+   */
+  _colorize(values, lo, hi) {
+    const f = Math.fround;
+    const [a, b] = [f(lo), f(hi)];
+    const width = f(b - a); // float32 arithmetic: the float64 result of float32 operands, rounded
+    if (Number.isFinite(a) && Number.isFinite(b) && b > a && Number.isFinite(width) && Number.isFinite(f(256 / width))) {
+      return this.colorize(values, { map: this.colormap, vmin: lo, vmax: hi });
+    }
+    const half = hi / 2 - lo / 2;
+    const unit = new Float32Array(values.length);
+    for (let i = 0; i < values.length; i++) unit[i] = (values[i] / 2 - lo / 2) / half;
+    return this.colorize(unit, { map: this.colormap, vmin: 0, vmax: 1 });
   }
 
   _drawColorbar(lo, hi) {
