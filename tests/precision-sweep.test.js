@@ -129,4 +129,20 @@ describe.each(BUILDS)('pe.precisionSweep, $name build', ({ simd }) => {
     expectPEError(() => pe.precisionSweep({ length: 8, dim: 8, recipe: 'float8' }), 'recipe');
     agree({ length: 16, dim: 8 });
   });
+
+  it.each([
+    ['alibi', { kind: 'alibi' }, 'got "alibi"'],
+    ['alibi with its own fields', { kind: 'alibi', heads: 8, length: 16 }, 'got "alibi"'],
+    ['rope without length', { kind: 'rope' }, 'got "rope"'],
+    ['an unknown kind', { kind: 'quantum' }, 'got "quantum"'],
+    ['a prototype name', { kind: 'toString' }, 'got "toString"'],
+    ['a number', { kind: 7 }, 'got 7'],
+  ])('blames kind %s on kind, naming the kind it accepts, before any other field', (_, spec, got) => {
+    const e = expectPEError(() => pe.precisionSweep(spec), 'kind', /kind "rope_precision"/);
+    expect(e.message).toContain(got);
+  });
+
+  it.each([[5], [null], ['rope_precision'], [[{ length: 4 }]]])('refuses %j as the spec itself', (spec) => {
+    expectPEError(() => pe.precisionSweep(spec), 'spec', /spec object/);
+  });
 });

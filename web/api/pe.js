@@ -6,7 +6,7 @@
 //
 // The same module runs in browsers and in Node >= 20. The .wasm files are bare modules
 // (Emscripten STANDALONE_WASM) loaded here: no generated JS glue, so no __dirname or ESM issues.
-import { PEError, defaults, normalizeSpec, shapeOf, snapshot } from './spec.js';
+import { PEError, defaults, describe, normalizeSpec, shapeOf, snapshot } from './spec.js';
 import { SCHEMA, KINDS, PE_MAX_ELEMENTS } from './schema/index.js';
 import { KERNELS } from './kernels/index.js';
 import { createTrainer } from './arena.js';
@@ -232,8 +232,15 @@ class PE {
    * collisions, first_collision, spec }. Throws PEError.
    */
   precisionSweep(spec) {
-    const s = normalizeSpec({ kind: 'rope_precision', ...snapshot(spec) });
-    if (s.kind !== 'rope_precision') throw new PEError('kind', `precisionSweep needs kind "rope_precision", got "${s.kind}"`);
+    // The kind first: a spec of another kind would otherwise be refused for that kind's fields.
+    const raw = snapshot(spec);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      throw new PEError('spec', `precisionSweep needs a spec object of kind "rope_precision" (kind may be left out), got ${describe(raw)}`);
+    }
+    if (Object.hasOwn(raw, 'kind') && raw.kind !== 'rope_precision') {
+      throw new PEError('kind', `precisionSweep needs kind "rope_precision" (the only kind it sweeps; kind may be left out), got ${describe(raw.kind)}`);
+    }
+    const s = normalizeSpec({ kind: 'rope_precision', ...raw });
     const binding = KERNELS.rope_precision;
     const result = binding.sweep(this.#context(binding.sweepArgs), s);
     return { ...result, shape: [s.length], spec: s };
