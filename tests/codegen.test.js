@@ -41,6 +41,9 @@ export const SPECS = [
   { kind: 'rope', length: 20, dim: 24, partial_rotary_factor: 0.5, rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 2, 2, 3, 3], long_factor: [2, 2, 4, 4, 9, 9], original_max_position_embeddings: 32, attention_factor: 0.9 } },
   { kind: 'rope', length: 24, dim: 32, grid_height: 4, grid_width: 6 },
   { kind: 'rope_precision', length: 300, dim: 16 },
+  // float32_pow as frameworks form it (base 500000, d 128: NumPy's own float32 ** on AVX-512 CPUs is
+  // 1 ulp off in 13 of its 64 entries; the snippet must print the lab's numbers on any x86-64)
+  { kind: 'rope_precision', length: 64, dim: 128, base: 500000, offset: 6000, recipe: 'float32_pow' },
   { kind: 'rope_precision', length: 64, dim: 32, offset: 15930, recipe: 'bf16_phase' },
   { kind: 'rope_precision', length: 48, dim: 20, offset: 250, recipe: 'bf16_positions', base: 500000 },
   { kind: 'rope_precision', length: 40, dim: 64, offset: 4080, recipe: 'bf16_inv_freq', rope_scaling: { rope_type: 'llama3', factor: 8, original_max_position_embeddings: 8192, low_freq_factor: 1, high_freq_factor: 4 } },

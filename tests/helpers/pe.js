@@ -63,9 +63,9 @@ export function expectRejected(pe, fn, param, message, after = () => {}) {
  * its main process for as long as a slow Python run takes, which on a busy machine ends in an
  * RPC timeout): resolves { status, stdout, stderr }; status is null when it was killed at `timeout`.
  */
-export function runCommand(cmd, args, { timeout = 300_000 } = {}) {
+export function runCommand(cmd, args, { timeout = 300_000, env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });

@@ -73,7 +73,7 @@ export function py(v) {
   return `{${Object.entries(v).map(([k, x]) => `${py(k)}: ${py(x)}`).join(', ')}}`;
 }
 
-const lines = (...parts) => parts.flat().filter((l) => l !== null && l !== undefined && l !== false).join('\n');
+const lines = (...parts) => parts.flat(Infinity).filter((l) => l !== null && l !== undefined && l !== false).join('\n');
 
 // ---------------------------------------------------------------------------------------------
 // Kinds. Each generator gets the normalized spec and a flavour object:
@@ -384,7 +384,13 @@ gen.rope_precision = (s, T) => {
     `p = ${T.arange('offset', 'offset + length')}`,
     d[0] === 'float32_pow' ? [
       '# f as frameworks form it: 1.0 / (base ** (arange(0, d, 2) / d)) in float32, times the scaling ω/ω0',
-      np ? 'fw = (np.float32(1.0) / (np.float32(base) ** (np.arange(0, d, 2).astype(np.float32) / np.float32(d)))).astype(np.float64)'
+      np ? [
+        '# (the power correctly rounded, the same on every CPU: NumPy\'s float32 ** on AVX-512 CPUs is',
+        '# 1 ulp off in about a fifth of the entries)',
+        'e = np.arange(0, d, 2).astype(np.float32) / np.float32(d)',
+        'power = np.array([math.pow(float(np.float32(base)), float(x)) for x in e]).astype(np.float32)',
+        'fw = (np.float32(1.0) / power).astype(np.float64)',
+      ]
         : 'fw = (1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))).double()',
       `f = rnd(fw * (inv_freq * base ** (2.0 * ${T.arange('d // 2')} / d)), 'float32')`,
     ] : 'f = rnd(inv_freq, inv_freq_dtype)',

@@ -71,8 +71,8 @@ export default {
         presets: RECIPES,
         fields: {
           inv_freq_dtype: dtype(
-            'Format of the inverse frequencies θ_i (step 1: f = round(θ_i)). float32_pow: float32 as frameworks compute it, 1.0 / (base ** (arange(0, d, 2) / d)) with a float32 pow and divide, a few ulps from round(θ_i).',
-            '역주파수 θ_i를 담는 형식 (1단계: f = round(θ_i)). float32_pow는 프레임워크가 계산하는 방식 그대로, 1.0 / (base ** (arange(0, d, 2) / d))를 float32 거듭제곱과 나눗셈으로 구한 값으로, round(θ_i)와 몇 ulp 다를 수 있습니다.',
+            'Format of the inverse frequencies θ_i (step 1: f = round(θ_i)). float32_pow: float32 as frameworks compute it, 1.0 / (base ** (arange(0, d, 2) / d)) with a float32 pow and divide, a few ulps from round(θ_i). The pow here is correctly rounded; libraries differ from it by 1 ulp in some entries, by CPU: glibc\'s powf (and NumPy on CPUs without AVX-512) in about 1 in 2000, PyTorch\'s vectorised pow in about 1 in 65, NumPy on AVX-512 CPUs in about 1 in 5.',
+            '역주파수 θ_i를 담는 형식 (1단계: f = round(θ_i)). float32_pow는 프레임워크가 계산하는 방식 그대로, 1.0 / (base ** (arange(0, d, 2) / d))를 float32 거듭제곱과 나눗셈으로 구한 값으로, round(θ_i)와 몇 ulp 다를 수 있습니다. 여기서 쓰는 거듭제곱은 정확히 반올림한 값이고, 라이브러리와 CPU에 따라 일부 항목이 1 ulp씩 다릅니다. glibc의 powf(AVX-512가 없는 CPU의 NumPy도 같음)는 약 2000개에 1개, PyTorch의 벡터화된 pow는 약 65개에 1개, AVX-512 CPU의 NumPy는 약 5개에 1개꼴입니다.',
             { en: 'inv_freq format', ko: 'inv_freq 형식' },
             INV_FREQ_DTYPES,
           ),
