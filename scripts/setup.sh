@@ -16,6 +16,7 @@
 #   gcc + libc headers ........ gcc libc6-dev     native C tests                    test
 #   SIMDe headers ............. libsimde-dev      native tests use wasm SIMD on x86 test
 #   clang + libFuzzer ......... clang libclang-rt-14-dev   fuzz-corpus replay        test
+#   clang-format .............. clang-format      the lint layer (C style)          test
 #   Chromium .................. chromium          browser tests and page benches    test, bench
 #   NumPy, PyTorch ............ python3-numpy python3-torch   fixtures, anchors     test, bench
 #   Korean fonts .............. fonts-noto-cjk    Korean text in screenshots        test, bench
@@ -60,6 +61,7 @@ check_test() {
   { command -v gcc >/dev/null 2>&1 && [ -f /usr/include/stdio.h ]; } || want gcc libc6-dev
   [ -f /usr/include/simde/wasm/simd128.h ] || want libsimde-dev
   command -v clang >/dev/null 2>&1 || want clang
+  command -v clang-format >/dev/null 2>&1 || want clang-format   # the lint layer (scripts/format.sh --check)
   # libFuzzer's runtime ships in libclang-rt-<version>-dev, the version of the installed clang.
   if ! compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null; then
     want libclang-rt-14-dev
