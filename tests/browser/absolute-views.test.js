@@ -4,7 +4,7 @@
 // tests/artifacts/absolute-*.png.
 //   npx vitest run tests/browser/absolute-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, screenshot, viewKit, canvasStats, logProblems } from '../helpers/browser.js';
+import { suiteAvailability, openPage, gotoApp, screenshot, viewKit, canvasStats, logProblems, waitDrawn } from '../helpers/browser.js';
 
 const SIMPLE = '#view-absolute-simple';
 const SIM = '#view-absolute-similarity';
@@ -97,6 +97,33 @@ describe.skipIf(avail.skip)('absolute views in Chromium', () => {
     await setField('f-sinusoidal-length', 512, SIMPLE);
     for (const base of [100, 1000, 10000]) await setField('f-sinusoidal-base', base, SIMPLE, 'sinusoidal 512 × 512, base');
     await page.click('#main .controls-actions .button');
+  });
+
+  it('announces itself drawn only once its chart is there too (the chart module arrives late)', async () => {
+    // A test reading data-tab right after data-drawn once met a view whose heatmaps had drawn while
+    // its chart module was still on the way (a busy machine): drawn must mean the whole view.
+    const s = await openPage({ avail });
+    try {
+      let release;
+      const gate = new Promise((r) => { release = r; });
+      await s.page.route(/\/dist\/lineplot[^/]*\.js/, async (route) => {
+        await gate;
+        await route.continue();
+      });
+      await gotoApp(s.page, `${s.server.url}?lang=en#integer`);
+      await s.page.locator(SIMPLE).scrollIntoViewIfNeeded();
+      await s.page.waitForFunction((sel) => {
+        const grid = document.querySelector(`${sel} .bias-trio`);
+        return grid && !grid.classList.contains('bias-waiting');
+      }, SIMPLE);
+      const early = await s.page.evaluate((sel) => document.querySelector(`${sel} .view-body`).dataset.drawn ?? null, SIMPLE);
+      expect(early, 'drawn while the chart is missing').toBe(null);
+      release();
+      await waitDrawn(s.page, SIMPLE, 0);
+      expect(await s.page.evaluate((sel) => document.querySelector(`${sel} .view-body`).dataset.tab, SIMPLE)).toBe('range');
+    } finally {
+      await s.close();
+    }
   });
 
   it('shows the position similarity of the learned table, of sinusoids and of a loaded .npy', async () => {

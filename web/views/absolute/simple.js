@@ -121,6 +121,9 @@ export default {
       }
       needs.all = false;
       needs.panes = false;
+      // The chart module is still loading: the view is not whole yet, so it does not count as
+      // drawn; drawChart announces it (data-tab, data-drawn) once the chart is there.
+      return mod ? undefined : false;
     });
 
     /** The [R, C] block of each kind for the current state (computed or cut from the result). */
