@@ -9,6 +9,8 @@
 //   node scripts/test.js                 all layers
 //   node scripts/test.js native vitest   some layers
 //   node scripts/test.js vitest -- tests/rope.test.js   arguments after -- go to Vitest
+//   node scripts/test.js quick           the edit–test loop (npm run test:quick): lint and the Node
+//                                        suites only: no Chromium, no native ASan, no Python
 //
 // Vitest (mostly Chromium waiting for frames) runs beside the other layers, which run one after
 // another and print their output as a block when they are done; PE_TEST_SERIAL=1 runs every layer
@@ -26,12 +28,20 @@ const vitestArgs = dash >= 0 ? argv.slice(dash + 1) : [];
 const chosen = dash >= 0 ? argv.slice(0, dash) : argv;
 const LAYERS = ['lint', 'native', 'fuzz', 'vitest'];
 for (const l of chosen) {
-  if (!LAYERS.includes(l)) {
-    console.error(`scripts/test.js: unknown layer '${l}' (layers: ${LAYERS.join(', ')})`);
+  if (!LAYERS.includes(l) && l !== 'quick') {
+    console.error(`scripts/test.js: unknown layer '${l}' (layers: ${LAYERS.join(', ')}, or quick)`);
     process.exit(2);
   }
 }
-const layers = chosen.length ? chosen : LAYERS;
+// quick: the suites that need neither Chromium nor Python (the browser suites, the fixture
+// generators' reproduction, the code-export runs); PE_TEST_QUICK skips the Python parts of the rest.
+const QUICK_EXCLUDE = ['tests/browser/**', 'tests/fixtures.test.js', 'tests/codegen.test.js', 'tests/precision-code.test.js'];
+const quick = chosen.includes('quick');
+if (quick) {
+  process.env.PE_TEST_QUICK = '1';
+  vitestArgs.push(...QUICK_EXCLUDE.flatMap((g) => ['--exclude', g]));
+}
+const layers = quick ? ['lint', 'vitest'] : chosen.length ? chosen : LAYERS;
 
 /**
  * Where a layer's output goes: straight to the terminal, or (for a layer running beside Vitest)

@@ -143,7 +143,7 @@ describe.each(BUILDS)('mrope, $name build', ({ simd }) => {
 // "Copy as code" knows the convention: the exported NumPy and PyTorch snippets give the kernel's
 // ids under each transformers version (tests/codegen.test.js checks the default).
 describe('mrope code export under each convention', () => {
-  const havePython = existsSync('/usr/bin/python3');
+  const havePython = existsSync('/usr/bin/python3') && !process.env.PE_TEST_QUICK;
   it.skipIf(!havePython).each(['4.49', '4.52', '5.x'])('reproduces the ids of %s in NumPy and PyTorch', async (convention) => {
     const pe = await peFor(true);
     const spec = { kind: 'mrope', dim: 16, mrope_section: [2, 3, 3], tokens_per_second: 2, convention,
