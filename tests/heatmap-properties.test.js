@@ -54,9 +54,11 @@ const arbNumber = fc.oneof(
 /** A window over rows × cols: inside, sub-cell, with ends equal in float32, outside, or junk. */
 const arbWindow = (rows, cols) => fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 4 },
-  { arbitrary: fc.tuple(fc.double({ min: 0, max: cols, noNaN: true }), fc.double({ min: 0, max: cols, noNaN: true }),
+  fc.tuple(fc.double({ min: 0, max: cols, noNaN: true }), fc.double({ min: 0, max: cols, noNaN: true }),
     fc.double({ min: 0, max: rows, noNaN: true }), fc.double({ min: 0, max: rows, noNaN: true }))
     .map(([a, b, c, d]) => ({ x0: Math.min(a, b), x1: Math.max(a, b), y0: Math.min(c, d), y1: Math.max(c, d) })),
+  { arbitrary: fc.tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 999 }), fc.integer({ min: 1, max: 1000 }))
+    .map(([a, b, c, d]) => ({ x0: (cols * a) / 1000, x1: (cols * Math.max(a + 1, b)) / 1000, y0: (rows * c) / 1000, y1: (rows * Math.max(c + 1, d)) / 1000 })),
   weight: 3 },
   fc.tuple(fc.integer({ min: 0, max: cols - 1 }), fc.integer({ min: 0, max: rows - 1 }), fc.constantFrom(1e-9, 2 ** -20, 1e-300))
     .map(([x, y, e]) => ({ x0: x, x1: x + e, y0: y, y1: y + 1 })),
