@@ -8,6 +8,7 @@ import { bundle } from '../../scripts/bundle.js';
 const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 
 export default async function setup() {
+  if (process.env.PE_TEST_QUICK) return; // npm run test:quick: no browser suite, no page to bundle
   for (const f of ['pe_simd.wasm', 'pe_scalar.wasm']) {
     if (!existsSync(path.join(WEB, 'wasm', f))) throw new Error(`web/wasm/${f} is missing: run \`bash build.sh\` first`);
   }

@@ -8,7 +8,8 @@ import { chromium } from 'playwright-core';
 import { browserAvailability, CHROMIUM, CHROMIUM_ARGS, WAIT_MS } from '../helpers/browser.js';
 
 export default async function setup({ provide }) {
-  if (process.env.PE_TEST_OWN_BROWSER || !browserAvailability().run) return undefined;
+  // npm run test:quick runs no browser suite (PE_TEST_QUICK): nothing to launch.
+  if (process.env.PE_TEST_QUICK || process.env.PE_TEST_OWN_BROWSER || !browserAvailability().run) return undefined;
   const server = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: WAIT_MS });
   provide('chromiumEndpoint', server.wsEndpoint());
   return async () => {
