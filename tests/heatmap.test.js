@@ -271,6 +271,21 @@ describe.each(BUILDS)('pe.heatmap, $name build', ({ simd }) => {
     }
   });
 
+  it('colours tiny, subnormal and huge values with pe.colorize too, as the heatmap does (issue 26)', () => {
+    // Before: pe.colorize of 1e-39 … 4e-39 threw "vmax … (kernel status 106)" with no vmax given.
+    for (const values of [[1e-39, 2e-39, 3e-39, 4e-39], [1e-45, 3e-45, 7e-45], [-3e38, 0, 3e38], [1e-38, 2e-38]]) {
+      const v = Float32Array.from(values);
+      const lo = Math.min(...v);
+      const hi = Math.max(...v);
+      const rgba = pe.colorize(v);
+      expectColours(rgba, v, lo, hi, 'viridis', values.join(', '));
+      // The same colours as the heatmap of the same values, one cell per pixel.
+      expect([...rgba]).toEqual([...pe.heatmap(v, { rows: 1, cols: v.length, width: v.length, height: 1 })]);
+    }
+    expectPEError(() => pe.colorize(Float32Array.of(0, 1), { vmin: 0, vmax: 1e-310 }), 'vmax', /greater than vmin by at least 1e-300/);
+    expectPEError(() => pe.colorize(Float32Array.of(0, 1), { vmin: 5 }), 'vmin', /below vmax by at least 1e-300; vmax, left out, is 1 from the table's range/);
+  });
+
   it('refuses a window whose ends are equal in float32, naming the window (issue 26)', () => {
     // Before: "window: rejected by the heatmap kernel (status 108)".
     const t = new Float32Array(12);

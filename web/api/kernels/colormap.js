@@ -57,6 +57,30 @@ export function autoColorRange(map, lo, hi, vmin, vmax) {
   return [vmin ?? lo, vmax ?? hi];
 }
 
+// The colours are scaled in float64 (c/heatmap.c pe_heatmap_colorize), so any finite range with
+// room for the colour table is drawn: a table of values ≤ 1e-38 or subnormal, ±3e38, vmin −1e308.
+const MIN_WIDTH = 1e-300; // vmax − vmin; C needs 256 / ((vmax − vmin) / 2) finite (about 3e-306)
+
+/**
+ * A PEError unless vmin and vmax are finite numbers with vmax − vmin ≥ MIN_WIDTH. from: the
+ * option that chose them ('colorRange'), else the one that is wrong; auto: which end came from
+ * the table's own range (the other was given).
+ */
+export function checkColorRange(vmin, vmax, from, auto) {
+  const pre = from ? `${from} must return [vmin, vmax]: ` : '';
+  for (const [name, v] of [['vmin', vmin], ['vmax', vmax]]) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new PEError(from ?? name, `${pre}${name} must be a finite number, got ${String(v)}`);
+  }
+  if (vmax - vmin >= MIN_WIDTH) return;
+  if (auto === 'vmax') {
+    throw new PEError('vmin', `vmin must be below vmax by at least ${MIN_WIDTH}; vmax, left out, is ${vmax} from the table's range, got vmin ${vmin}`);
+  }
+  if (auto === 'vmin') {
+    throw new PEError('vmax', `vmax must be above vmin by at least ${MIN_WIDTH}; vmin, left out, is ${vmin} from the table's range, got vmax ${vmax}`);
+  }
+  throw new PEError(from ?? 'vmax', `${pre}vmax must be greater than vmin by at least ${MIN_WIDTH}, got vmin ${vmin}, vmax ${vmax}`);
+}
+
 export default {
   // The C arguments in order: PE_ERR_ARG(k) → args[k-1].
   args: ['out', 'values', 'count', 'map', 'vmin', 'vmax', 'special'],
@@ -75,18 +99,16 @@ export default {
     if (vmin === undefined || vmax === undefined) {
       [vmin, vmax] = autoColorRange(map, ...finiteRange(values), vmin, vmax);
     }
-    for (const [name, v] of [['vmin', vmin], ['vmax', vmax]]) {
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new PEError(name, `${name} must be a finite number, got ${String(v)}`);
-    }
-    if (!(Math.fround(vmax) > Math.fround(vmin))) {
-      throw new PEError('vmax', `vmax must be greater than vmin in float32, got vmin ${vmin}, vmax ${vmax}`);
-    }
+    // Any finite range at least MIN_WIDTH wide: colours in float64 where float32 cannot hold it
+    // (tiny or subnormal values, ±3e38), else exactly pe_colorize's (c/heatmap.h).
+    const given = { vmin: options?.vmin !== undefined, vmax: options?.vmax !== undefined };
+    checkColorRange(vmin, vmax, null, given.vmin === given.vmax ? null : given.vmin ? 'vmax' : 'vmin');
     const bytes = specialBytes(special);
     const n = values.length;
     const io = { inputs: { values }, outputs: { rgba: { count: n, type: Uint32Array } } };
     if (bytes) io.inputs.special = bytes;
     const { rgba } = k.run(io, (p) =>
-      k.wasm.pe_colorize(p.rgba, p.values, n, COLORMAPS[map].id, vmin, vmax, p.special ?? 0));
+      k.wasm.pe_heatmap_colorize(p.rgba, p.values, n, COLORMAPS[map].id, vmin, vmax, p.special ?? 0));
     return new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength);
   },
 };

@@ -28,7 +28,7 @@
 import { PEError } from '../spec.js';
 import { PE_MAX_ELEMENTS } from '../schema/index.js';
 import { COLORMAPS } from '../colormaps.js';
-import { autoColorRange, specialBytes } from './colormap.js';
+import { autoColorRange, checkColorRange, specialBytes } from './colormap.js';
 
 const MAX_SIDE = 8192; // pixels per side (c/heatmap.c HEATMAP_MAX_SIDE)
 const caches = new WeakMap(); // per module: its buffers in WebAssembly memory
@@ -153,29 +153,6 @@ function pickedRange(c, pick, range, user) {
   return picked;
 }
 
-// The colours are scaled in float64 (c/heatmap.c pe_heatmap_colorize), so any finite range with
-// room for the colour table is drawn: a table of values ≤ 1e-38 or subnormal, ±3e38, vmin −1e308.
-const MIN_WIDTH = 1e-300; // vmax − vmin; C needs 256 / ((vmax − vmin) / 2) finite (about 3e-306)
-
-/**
- * A PEError unless vmin and vmax are finite numbers with vmax − vmin ≥ MIN_WIDTH. from: the
- * option that chose them ('colorRange'), else the one that is wrong; auto: which end came from
- * the table's own range (the other was given).
- */
-function checkColorRange(vmin, vmax, from, auto) {
-  const pre = from ? `${from} must return [vmin, vmax]: ` : '';
-  for (const [name, v] of [['vmin', vmin], ['vmax', vmax]]) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new PEError(from ?? name, `${pre}${name} must be a finite number, got ${String(v)}`);
-  }
-  if (vmax - vmin >= MIN_WIDTH) return;
-  if (auto === 'vmax') {
-    throw new PEError('vmin', `vmin must be below vmax by at least ${MIN_WIDTH}; vmax, left out, is ${vmax} from the table's range, got vmin ${vmin}`);
-  }
-  if (auto === 'vmin') {
-    throw new PEError('vmax', `vmax must be above vmin by at least ${MIN_WIDTH}; vmin, left out, is ${vmin} from the table's range, got vmax ${vmax}`);
-  }
-  throw new PEError(from ?? 'vmax', `${pre}vmax must be greater than vmin by at least ${MIN_WIDTH}, got vmin ${vmin}, vmax ${vmax}`);
-}
 
 /**
  * Takes ownership of the `bytes` of WebAssembly memory at `ptr` (from malloc), which hold exactly
