@@ -3,7 +3,9 @@
 // (offsets into the byte buffer that follows the header) plus an optional "__metadata__" object
 // of strings, then the buffer. The JSON is validated in full (RFC 8259), nested at most
 // PE_JSON_MAX_DEPTH deep; as the safetensors library requires, tensor names are distinct and
-// the tensors' data_offsets do not overlap, whichever tensor is asked for.
+// the tensors' data_offsets do not overlap and tile the byte buffer without gaps (sorted by offset,
+// each begins where the previous one ends, the first at 0, the last at the buffer's end), whichever
+// tensor is asked for.
 #include <stdlib.h>
 #include <string.h>
 
@@ -654,6 +656,85 @@ static pe_status st_distinct(pe_parse_ctx *c, uint64_t header_len, uint64_t buff
     }
 }
 
+// --- no gaps -------------------------------------------------------------------------------------
+//
+// The safetensors library also requires the data to be contiguous: sorted by (begin, end), each
+// tensor begins where the previous one ends, the first at 0, the last at the buffer's end. Once the
+// ranges are disjoint and end by the buffer's end, that holds exactly when their lengths add up to
+// the buffer's length, which st_header counts as it goes. Only when they do not is the tensor after
+// the first gap looked for: the first, in (begin, end) order, whose begin is past the largest end of
+// the non-empty ranges ending by it (0 for none; empty ranges cover no byte). As in st_distinct, the
+// header is read in blocks of ST_BLOCK entries sorted by range, each block against one more reading
+// of the whole header (a range ending at e raises the bound of the block's entries beginning at or
+// after e: a suffix, kept as a running maximum). Bad files alone pay for it.
+
+static pe_status st_gap_error(pe_parse_ctx *c, const st_range *t, uint64_t before) {
+    pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
+    pe_msg_str(m, "tensor ");
+    msg_name(m, t->name, t->name_n);
+    pe_msg_str(m, ": data_offsets [");
+    pe_msg_u64(m, t->begin);
+    pe_msg_str(m, ", ");
+    pe_msg_u64(m, t->end);
+    pe_msg_str(m, "] begin at ");
+    pe_msg_u64(m, t->begin);
+    pe_msg_str(m, ", but the data before them ends at ");
+    pe_msg_u64(m, before);
+    pe_msg_str(m, ": each tensor's data must begin where the previous one's ends (sorted by offset, the first at 0, "
+                  "the last ending the file)");
+    return PE_ERR_MATRIX;
+}
+
+// Called when the disjoint ranges leave a gap: names the tensor after the first one.
+static pe_status st_gap(pe_parse_ctx *c, uint64_t header_len, uint64_t buffer_len) {
+    st_range block[ST_BLOCK];
+    uint64_t bound[ST_BLOCK];   // the largest end ≤ each entry's begin (a running maximum after the pass)
+    st_range first;
+    uint64_t first_before = 0;
+    int have = 0;
+    const pe_scanner start = {c, c->bytes + 8, c->bytes + 9, c->bytes + 8 + header_len};   // after the '{'
+    pe_scanner at = start;
+    pe_status status;
+    for (int more = 1; more;) {
+        int32_t count = 0;
+        pe_scanner j = at;
+        while (count < ST_BLOCK) {
+            if ((status = st_next(&j, buffer_len, &block[count], &more)) != PE_OK) return status;
+            if (!more) break;
+            block[count++].seq = 0;
+        }
+        at = j;
+        qsort(block, (size_t)count, sizeof *block, st_by_range);
+        for (int32_t k = 0; k < count; k++) bound[k] = 0;
+        pe_scanner all = start;
+        for (int again = 1;;) {
+            st_range r;
+            if ((status = st_next(&all, buffer_len, &r, &again)) != PE_OK) return status;
+            if (!again) break;
+            if (r.begin == r.end) continue;
+            int32_t lo = 0, hi = count;   // the first entry beginning at or after r.end
+            while (lo < hi) {
+                int32_t mid = lo + (hi - lo) / 2;
+                if (block[mid].begin < r.end) lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < count && r.end > bound[lo]) bound[lo] = r.end;
+        }
+        uint64_t running = 0;
+        for (int32_t k = 0; k < count; k++) {
+            if (bound[k] > running) running = bound[k];
+            if (block[k].begin > running && (!have || st_by_range(&block[k], &first) < 0)) {
+                first = block[k];
+                first_before = running;
+                have = 1;
+            }
+        }
+    }
+    if (have) return st_gap_error(c, &first, first_before);
+    return pe_fail(c, "the tensors' data_offsets leave gaps in the data");   // unreachable for validated ranges
+}
+
 // What a pass over the header collects.
 typedef struct {
     const uint8_t *want;   // the requested name, or NULL for "the only tensor"
@@ -671,7 +752,7 @@ static pe_status st_header(pe_parse_ctx *c, uint64_t header_len, st_walk *w) {
     const uint64_t buffer_len = c->file_size - 8 - header_len;
     pe_scanner j = {c, c->bytes + 8, c->bytes + 8, c->bytes + 8 + header_len};
     pe_status status;
-    uint64_t max_end = 0;
+    uint64_t max_end = 0, total = 0;   // the largest end, the sum of the lengths
     int seen_metadata = 0;
     if (j.p >= j.end || *j.p != '{') return json_error(&j, "the header must start with '{'");
     j.p++;
@@ -701,6 +782,7 @@ static pe_status st_header(pe_parse_ctx *c, uint64_t header_len, st_walk *w) {
             } else {
                 if ((status = st_entry(&j, &t, buffer_len)) != PE_OK) return status;
                 if (t.end > max_end) max_end = t.end;
+                total += t.end - t.begin;   // each ≤ buffer_len, at most 2^15 of them: no overflow
                 if (++w->tensors > PE_SAFETENSORS_MAX_TENSORS) {
                     pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
                     pe_msg_str(m, "the .safetensors header lists more than PE_SAFETENSORS_MAX_TENSORS = ");
@@ -740,6 +822,7 @@ static pe_status st_header(pe_parse_ctx *c, uint64_t header_len, st_walk *w) {
         pe_msg_str(m, " bytes follow the header");
         return PE_ERR_MATRIX;
     }
+    if (total != buffer_len && (status = st_gap(c, header_len, buffer_len)) != PE_OK) return status;
     c->info[PE_MI_TENSORS] = (double)w->tensors;
     return PE_OK;
 }

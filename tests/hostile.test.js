@@ -96,6 +96,29 @@ describe('hostile specs', () => {
   });
 });
 
+describe('hostile files', () => {
+  /** A .safetensors file: uint64 LE header length, the JSON header, `buffer` zero bytes. */
+  function safetensors(header, buffer) {
+    const text = new TextEncoder().encode(header);
+    const bytes = new Uint8Array(8 + text.length + buffer);
+    new DataView(bytes.buffer).setBigUint64(0, BigInt(text.length), true);
+    bytes.set(text, 8);
+    return bytes;
+  }
+  const f32 = (name, begin) => `"${name}":{"dtype":"F32","shape":[1,1],"data_offsets":[${begin},${begin + 4}]}`;
+
+  it.each([
+    ['a gap between two tensors', `{${f32('a', 0)},${f32('b', 8)}}`, 12, 'tensor "b": data_offsets [8, 12] begin at 8, but the data before them ends at 4'],
+    ['the first tensor past 0', `{${f32('w', 4)}}`, 8, 'tensor "w": data_offsets [4, 8] begin at 4, but the data before them ends at 0'],
+  ])('a .safetensors file with %s is refused, naming the tensor', async (_, header, buffer, fragment) => {
+    const pe = await createPE();
+    for (const name of ['a', 'b', 'w']) {
+      expectRejected(pe, () => pe.loadMatrix(safetensors(header, buffer), { name }), 'bytes', fragment);
+    }
+    expect(pe.loadMatrix(safetensors(`{${f32('a', 0)},${f32('b', 4)}}`, 8), { name: 'b' }).shape).toEqual([1, 1]);
+  });
+});
+
 describe('soak', () => {
   it('keeps the heap flat over 1,000 recomputes of varying size', async () => {
     const pe = await createPE();

@@ -377,6 +377,10 @@ static pe_status parse_all(const uint8_t *f, size_t size, const char *name, char
     return st;
 }
 
+#define GAP_RULE                                                                                        \
+    ": each tensor's data must begin where the previous one's ends (sorted by offset, the first at 0, " \
+    "the last ending the file)"
+
 static void test_distinct_and_disjoint(void) {
     char message[MSG];
     pe_status named, listed, st;
@@ -429,6 +433,27 @@ static void test_distinct_and_disjoint(void) {
          "\"data_offsets\":[4,4]},\"f\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[4,4]},"
          "\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]}}",
          8, NULL},
+        // Gaps: the tensors' data must follow one another (sorted by offset), the first at 0.
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
+         "\"b\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[8,12]}}",
+         12, "tensor \"b\": data_offsets [8, 12] begin at 8, but the data before them ends at 4" GAP_RULE},
+        {"{\"b\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[8,12]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]}}",
+         12, "tensor \"b\": data_offsets [8, 12] begin at 8, but the data before them ends at 4" GAP_RULE},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[3],\"data_offsets\":[5,8]}}", 8,
+         "tensor \"a\": data_offsets [5, 8] begin at 5, but the data before them ends at 0" GAP_RULE},
+        // An empty tensor after the gap is named (it comes first in offset order); the first of two gaps.
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[0,4]},"
+         "\"c\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[10,12]},"
+         "\"b\":{\"dtype\":\"U8\",\"shape\":[3],\"data_offsets\":[6,9]},"
+         "\"e\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[6,6]}}",
+         12, "tensor \"e\": data_offsets [6, 6] begin at 6, but the data before them ends at 4" GAP_RULE},
+        // Empty tensors cover nothing: a gap under them is still a gap.
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},"
+         "\"e\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[3,3]},"
+         "\"f\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[3,3]},"
+         "\"b\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[3,4]}}",
+         4, "tensor \"e\": data_offsets [3, 3] begin at 3, but the data before them ends at 2" GAP_RULE},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         f = make_big_safetensors(cases[k].header, cases[k].buffer, &size);
@@ -479,6 +504,29 @@ static void test_distinct_and_disjoint(void) {
         CHECK(st == PE_ERR_MATRIX && strcmp(message, want) == 0, "%d tensors, trial %d: \"%s\"", N, trial, message);
         CHECK((trial == 0) == (named == PE_OK && listed == PE_OK), "%d tensors, trial %d: by name %d, listing %d", N,
               trial, named, listed);
+        free(f);
+    }
+
+    // A gap among many tensors (after the first block of the check, and in it): named wherever it lies.
+    for (int trial = 0; trial < 2; trial++) {
+        const int g = trial == 0 ? 1800 : 7;   // tensors g.. move 4 bytes up
+        size_t len = (size_t)sprintf(header, "{");
+        for (int k = N - 1; k >= 0; k--) {   // listed backwards
+            uint64_t b = 4u * (uint64_t)k + (k >= g ? 4u : 0u);
+            len += (size_t)sprintf(header + len,
+                                   "%s\"layer.%d.w\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[%llu,%llu]}",
+                                   k != N - 1 ? "," : "", k, (unsigned long long)b, (unsigned long long)(b + 4));
+        }
+        sprintf(header + len, "}");
+        f = make_big_safetensors(header, 4u * N + 4u, &size);
+        st = parse_all(f, size, "layer.5.w", message, &named, &listed);
+        char want[MSG];
+        sprintf(
+            want,
+            "tensor \"layer.%d.w\": data_offsets [%d, %d] begin at %d, but the data before them ends at %d" GAP_RULE, g,
+            4 * g + 4, 4 * g + 8, 4 * g + 4, 4 * g);
+        CHECK(st == PE_ERR_MATRIX && strcmp(message, want) == 0, "gap at %d of %d tensors: \"%s\"", g, N, message);
+        CHECK(named == PE_ERR_MATRIX && listed == PE_ERR_MATRIX, "gap: by name %d, listing %d", named, listed);
         free(f);
     }
     free(header);
