@@ -549,15 +549,17 @@ static pe_status st_twice(pe_parse_ctx *c, const st_range *a, const st_range *b,
     return PE_ERR_MATRIX;
 }
 
+// Starts the message "tensor "<name>": data_offsets [<begin>, <end>" of a range; the caller appends.
+static pe_msgbuf *st_range_error(pe_parse_ctx *c, const st_range *r) {
+    st_tensor t;
+    memset(&t, 0, sizeof t);
+    t.name = r->name, t.name_n = r->name_n, t.begin = r->begin, t.end = r->end;
+    return st_offsets_error(c, &t);
+}
+
 static pe_status st_overlap(pe_parse_ctx *c, const st_range *a, const st_range *b) {
     const st_range *later = a->seq > b->seq ? a : b, *earlier = later == a ? b : a;
-    pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
-    pe_msg_str(m, "tensor ");
-    msg_name(m, later->name, later->name_n);
-    pe_msg_str(m, ": data_offsets [");
-    pe_msg_u64(m, later->begin);
-    pe_msg_str(m, ", ");
-    pe_msg_u64(m, later->end);
+    pe_msgbuf *m = st_range_error(c, later);
     pe_msg_str(m, "] overlap those of tensor ");
     msg_name(m, earlier->name, earlier->name_n);
     pe_msg_str(m, " [");
@@ -669,13 +671,7 @@ static pe_status st_distinct(pe_parse_ctx *c, uint64_t header_len, uint64_t buff
 // after e: a suffix, kept as a running maximum). Bad files alone pay for it.
 
 static pe_status st_gap_error(pe_parse_ctx *c, const st_range *t, uint64_t before) {
-    pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
-    pe_msg_str(m, "tensor ");
-    msg_name(m, t->name, t->name_n);
-    pe_msg_str(m, ": data_offsets [");
-    pe_msg_u64(m, t->begin);
-    pe_msg_str(m, ", ");
-    pe_msg_u64(m, t->end);
+    pe_msgbuf *m = st_range_error(c, t);
     pe_msg_str(m, "] begin at ");
     pe_msg_u64(m, t->begin);
     pe_msg_str(m, ", but the data before them ends at ");
