@@ -111,6 +111,24 @@ function fixtureKey(generator) {
   });
 }
 
+/** Runs fn when one of `n` slots is free: at most n generators at once. */
+function limiter(n) {
+  let free = n;
+  const waiting = [];
+  return async (fn) => {
+    if (free > 0) free -= 1;
+    else await new Promise((r) => waiting.push(r));
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free += 1;
+    }
+  };
+}
+const slot = limiter(2);
+
 describe('fixtures', () => {
   it('have at least one generator', () => {
     expect(generators.length).toBeGreaterThan(0);
@@ -130,7 +148,9 @@ describe('fixtures', () => {
     expect(fileDrift('t.npy', Buffer.from([1, 2]), Buffer.from([1, 3]))).toBe(Infinity);
   });
 
-  it.skipIf(!hasPython && !process.env.CI).each(generators)('are reproduced by %s (floats to a relative 1e-7)', async (generator) => {
+  // The generators run two at a time: each spends much of its wall time starting Python and
+  // importing NumPy/PyTorch, which leaves a core idle when they run one after another.
+  it.skipIf(!hasPython && !process.env.CI).concurrent.for(generators)('are reproduced by %s (floats to a relative 1e-7)', async (generator, { expect }) => {
     // The same generator, references, committed files and toolchain passed before: the result
     // cannot differ (see fixtureKey), so the run is skipped. PE_TEST_NO_CACHE=1 runs it anyway.
     const key = fixtureKey(generator);
@@ -141,7 +161,7 @@ describe('fixtures', () => {
     }
     const out = mkdtempSync(join(tmpdir(), 'pe-fixtures-'));
     try {
-      const run = await runCommand(python, [join(fixtures, generator), '--out', out], { timeout: 300_000 });
+      const run = await slot(() => runCommand(python, [join(fixtures, generator), '--out', out], { timeout: 300_000 }));
       expect(run.status, run.stderr).toBe(0);
       const kinds = readdirSync(out).sort();
       let worst = 0;
