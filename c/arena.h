@@ -17,7 +17,10 @@
 // The model (per the contract; C = d_model, H = heads, hs = C/H, V = symbols + 2, T = sequence):
 //   x = wte[token] (+ the additive table: sinusoidal, or learned wpe[min(t, Tp − 1)])
 //   per layer:  x += attproj(attn(LN1(x))),  x += fcproj(gelu_tanh(fc(LN2(x))))
-//   logits = head(LNf(x)); loss = mean cross-entropy over the positions that have a target.
+//   logits = head(LNf(x)); loss = mean cross-entropy over the scored targets of the whole batch
+//   (Σ over every scored target of every example / their number: with lengths drawn from
+//   [train_length_min, train_length] a longer example weighs more; 0 when nothing is scored).
+//   Padding (c/arena_tasks.c) has no target, and in the encoder its keys are masked (−∞).
 //   attn: qkv = linear; rope rotates q and k per head (half layout, base 10000); scores =
 //   q·kᵀ/√hs + bias[h, j − i] (alibi or t5), −∞ for j > i when causal; softmax; · v.
 // Linear weights are stored [in, out] (y = x·W + b), like the contract's head [d_model, V].
@@ -66,7 +69,7 @@
 typedef enum {
     PE_ARENA_COPY = 0,      // y = x
     PE_ARENA_REVERSE = 1,   // y = x reversed
-    PE_ARENA_KBACK = 2,     // y_j = x_{j−2}, indices wrapping (x rotated right by 2)
+    PE_ARENA_KBACK = 2,     // y_j = x_{j−2} for j ≥ 3; y_1, y_2 not scored (no wrap); train_length ≥ 3
     PE_ARENA_SORT = 3,      // y = x ascending
 } pe_arena_task;
 
@@ -82,18 +85,19 @@ typedef enum {
 
 // The spec, in the order of the spec arguments of pe_arena_size and pe_arena_init.
 typedef struct {
-    int32_t task;           // pe_arena_task
-    int32_t encoding;       // pe_arena_encoding
-    int32_t causal;         // 1: decoder on BOS x SEP y (teacher-forced); 0: encoder on BOS x
-    int32_t layers;         // 1 .. PE_ARENA_MAX_LAYERS
-    int32_t d_model;        // C, a multiple of heads with an even head size C/H
-    int32_t heads;          // H
-    int32_t symbols;        // vocabulary = symbols + 2 (0 = BOS, 1 = SEP)
-    int32_t train_length;   // n symbols per training example
-    int32_t batch;          // examples per step
-    double lr;              // (0, 1]
-    double weight_decay;    // [0, 1]
-    double seed;            // integer in [0, 2^32 − 1]
+    int32_t task;               // pe_arena_task
+    int32_t encoding;           // pe_arena_encoding
+    int32_t causal;             // 1: decoder on BOS x SEP y (teacher-forced); 0: encoder on BOS x
+    int32_t layers;             // 1 .. PE_ARENA_MAX_LAYERS
+    int32_t d_model;            // C, a multiple of heads with an even head size C/H
+    int32_t heads;              // H
+    int32_t symbols;            // vocabulary = symbols + 2 (0 = BOS, 1 = SEP)
+    int32_t train_length;       // n symbols per training example (the longest, with train_length_min)
+    int32_t train_length_min;   // 1 .. train_length: each example's n uniform in [min, train_length]
+    int32_t batch;              // examples per step
+    double lr;                  // (0, 1]
+    double weight_decay;        // [0, 1]
+    double seed;                // integer in [0, 2^32 − 1]
 } pe_arena_spec;
 
 // One parameter tensor of the flat parameter vector.
@@ -131,16 +135,17 @@ typedef enum {
 // --- public API (exported to JS) -----------------------------------------------------------------
 
 // Bytes of one arena for a spec. Errors: PE_ERR_ARG(1) for a NULL bytes, PE_ERR_ARG(1 + k) for
-// the k-th spec argument (2 = task … 13 = seed), PE_ERR_TOO_LARGE past PE_ARENA_MAX_BYTES.
+// the k-th spec argument (2 = task … 10 = train_length_min … 14 = seed; kback with train_length
+// < 3 is refused on train_length), PE_ERR_TOO_LARGE past PE_ARENA_MAX_BYTES.
 PE_API pe_status pe_arena_size(int32_t *bytes, int32_t task, int32_t encoding, int32_t causal, int32_t layers,
-                               int32_t d_model, int32_t heads, int32_t symbols, int32_t train_length, int32_t batch,
-                               double lr, double weight_decay, double seed);
+                               int32_t d_model, int32_t heads, int32_t symbols, int32_t train_length,
+                               int32_t train_length_min, int32_t batch, double lr, double weight_decay, double seed);
 
 // Lays out `arena` (bytes from pe_arena_size, 16-byte aligned) and initialises the parameters.
 // Errors: PE_ERR_ARG(1) NULL or misaligned arena, (2) too few bytes, (2 + k) the k-th spec argument.
 PE_API pe_status pe_arena_init(void *arena, int32_t bytes, int32_t task, int32_t encoding, int32_t causal,
                                int32_t layers, int32_t d_model, int32_t heads, int32_t symbols, int32_t train_length,
-                               int32_t batch, double lr, double weight_decay, double seed);
+                               int32_t train_length_min, int32_t batch, double lr, double weight_decay, double seed);
 
 // Trains `steps` steps (each: a fresh batch, forward, backward, AdamW); losses: (steps).
 // Errors: PE_ERR_ARG(1..3).
@@ -161,6 +166,7 @@ PE_API pe_status pe_arena_eval_size(int32_t *bytes, const void *arena, int32_t l
 // With teacher forcing every prediction sees the true prefix, so `accuracy` (the whole y right)
 // equals the exact-match accuracy of greedy decoding. Errors: PE_ERR_ARG(k) for the k-th argument
 // (1 out, 2 arena, 3 scratch, 4 scratch_bytes, 5 length, 6 samples, 7 seed, 8 rope_type, 9 factor);
+// kback refuses length < 3 (PE_ERR_ARG(5): it scores y_3 … y_n only);
 // 311 (nothing written that can be trusted) when the forward pass is not finite: the parameters
 // are not finite, or large enough that float32 overflows (web/api/arena.js says which).
 PE_API pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scratch_bytes, int32_t length,
@@ -187,6 +193,8 @@ PE_API pe_status pe_arena_position_table(float *out, const void *arena);
 
 // Loss and gradients for a given batch (for tests): tokens and targets [batch, T] with T the
 // training sequence length and batch ≤ the spec's batch; targets −1 where there is no loss.
+// Tokens −1 are padding: a suffix of each row (after at least one real token), fed as SEP, with
+// target −1; in the encoder the padded keys are masked (as pe_arena_batch's padding).
 // grads: param_count floats, loss: one float. The parameters are not changed.
 // Errors: PE_ERR_ARG(k) for the k-th argument (tokens out of [0, V), targets out of [−1, V), or
 // no target at all: (5)).
@@ -234,12 +242,16 @@ float pe_arena_tanh(float x);
 // (native tests: the same training in both and compared bit for bit).
 pe_status pe_arena_use_scalar(void *arena, int32_t scalar);
 
-// Data (c/arena_tasks.c). One batch of `batch` examples of n symbols, examples first .. first +
-// batch − 1 of the stream `stream_seed` (symbol j of example e is 2 + ⌊(z >> 32)·symbols / 2^32⌋
-// with z = SplitMix64 output e·n + j). tokens, targets: [batch, T] (T = 2n + 1 causal, n + 1
-// encoder), targets −1 where no loss is taken; ys: [batch, n] or NULL (the targets y).
-void pe_arena_batch(int32_t *tokens, int32_t *targets, int32_t task, int32_t causal, int32_t symbols, int32_t n,
-                    int32_t batch, uint64_t stream_seed, uint64_t first);
+// Data (c/arena_tasks.c). One batch of `batch` examples of n_min … n_max symbols, examples first ..
+// first + batch − 1 of the stream `stream_seed` (symbol j of example e is 2 + ⌊(z >> 32)·symbols /
+// 2^32⌋ with z = SplitMix64 output e·n_max + j; the length from output 2^63 + e when n_min <
+// n_max). tokens, targets: [batch, T] (T = 2·n_max + 1 causal, n_max + 1 encoder), padded after
+// each example, targets −1 where no loss is taken; keys: [batch] (the unmasked keys: n + 1 in the
+// encoder, T in the decoder) or NULL.
+void pe_arena_batch(int32_t *tokens, int32_t *targets, int32_t *keys, int32_t task, int32_t causal, int32_t symbols,
+                    int32_t n_min, int32_t n_max, int32_t batch, uint64_t stream_seed, uint64_t first);
+// The length of example e (n_max when n_min ≥ n_max, nothing drawn).
+int32_t pe_arena_example_length(int32_t n_min, int32_t n_max, uint64_t stream_seed, uint64_t e);
 int32_t pe_arena_seq_len(int32_t n, int32_t causal);
 
 // The model view the forward and backward passes take (c/arena_model.c).
@@ -259,6 +271,7 @@ typedef struct {
 typedef struct {
     int32_t B, T;
     int32_t *tokens, *targets;   // [B, T]
+    int32_t *keys;               // [B] keys not masked per example (encoder; ≤ T)
     float *encoded;              // [B, T, C]   the input of layer 0
     float *kt;                   // scratch: one head's keys or values transposed [hs, T rounded up to 4],
                                  // or LayerNorm's rows [2C] (the larger)

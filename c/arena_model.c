@@ -713,10 +713,12 @@ static void transpose_head(float *kt, int32_t ldt, const float *rows, size_t str
 static inline int32_t head_ldt(int32_t t) { return (t + 3) & ~3; }
 
 // out[B, T, C] (heads side by side), att[B, H, T, T]: for query i, keys j < end (end = i + 1
-// causal, T otherwise): s_j = (q_i·k_j)·(1/√hs) + bias[h, j − i + T − 1]; w = softmax(s) (max
-// subtracted, pe_attention_exp); entries past end are 0. kt: [hs, head_ldt(T)] scratch.
-static void attention_forward(float *out, float *att, float *kt, const float *qkv, const float *bias, int32_t b,
-                              int32_t t, int32_t c, int32_t h, int32_t causal, int32_t simd) {
+// causal, nkeys[b] otherwise: the encoder's padded keys get score −∞ from every query, so weight
+// 0): s_j = (q_i·k_j)·(1/√hs) + bias[h, j − i + T − 1]; w = softmax(s) (max subtracted,
+// pe_attention_exp); entries past end are 0. kt: [hs, head_ldt(T)] scratch.
+static void attention_forward(float *out, float *att, float *kt, const float *qkv, const float *bias,
+                              const int32_t *nkeys, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal,
+                              int32_t simd) {
     const int32_t hs = c / h, width = 2 * t - 1, ldt = head_ldt(t);
     const float scale = 1.0f / sqrtf((float)hs);
     (void)kt;
@@ -731,7 +733,7 @@ static void attention_forward(float *out, float *att, float *kt, const float *qk
                 const float *q = qkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
                 float *row = att + (((size_t)bb * h + hh) * t + i) * t;
                 const float *brow = bias != NULL ? bias + (size_t)hh * width + (t - 1 - i) : NULL;
-                const int32_t end = causal ? i + 1 : t;
+                const int32_t end = causal ? i + 1 : nkeys[bb];
                 float maxv = -INFINITY;
 #if PE_HAVE_SIMD
                 if (simd) {
@@ -778,8 +780,8 @@ static void attention_forward(float *out, float *att, float *kt, const float *qk
 // key j, in ascending i, in registers. Each element of dv and dk receives the same float32
 // additions in the same order (ascending i) either way, so the bits agree.
 static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt, const float *dout, const float *qkv,
-                               const float *att, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal,
-                               int32_t simd) {
+                               const float *att, const int32_t *nkeys, int32_t b, int32_t t, int32_t c, int32_t h,
+                               int32_t causal, int32_t simd) {
     const int32_t hs = c / h, width = 2 * t - 1, ldt = head_ldt(t);
     const float scale = 1.0f / sqrtf((float)hs);
     (void)vt;
@@ -796,7 +798,7 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
                     const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
                     const float *d = dout + ((size_t)bb * t + i) * c + hh * hs;
                     float *g = datt + (size_t)i * t;
-                    const int32_t end = causal ? i + 1 : t;
+                    const int32_t end = causal ? i + 1 : nkeys[bb];
                     dots_simd(g, d, vt, ldt, hs, end);   // dw_j = dout_i·v_j
                     float dot = 0.0f;
                     for (int32_t j = 0; j < end; j++) dot += row[j] * g[j];
@@ -807,7 +809,8 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
                     }
                     GATHER(simd, dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs, g, keys, (size_t)3 * c, end, hs);
                 }
-                for (int32_t j = 0; j < t; j++) {
+                // a masked (padded) key j ≥ nkeys[b] is seen by no query: its dk, dv stay 0
+                for (int32_t j = 0; j < (causal ? t : nkeys[bb]); j++) {
                     const int32_t first = causal ? j : 0;   // the queries that see key j: i ≥ first
                     float *dk = dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
                     const float *w = att + (((size_t)bb * h + hh) * t + first) * t + j;
@@ -824,7 +827,7 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
                 const float *d = dout + ((size_t)bb * t + i) * c + hh * hs;
                 const float *q = qkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
                 float *dq = dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
-                const int32_t end = causal ? i + 1 : t;
+                const int32_t end = causal ? i + 1 : nkeys[bb];
                 // out_i = Σ_j w_j v_j: dw_j = dout_i·v_j, dv_j += w_j·dout_i
                 for (int32_t j = 0; j < end; j++) datt[j] = dot_scalar(d, values + (size_t)j * 3 * c, hs);
                 float dot = 0.0f;
@@ -916,6 +919,8 @@ int64_t pe_arena_acts_layout(pe_arena_acts *a, float *base, int32_t L, int32_t C
     a->tokens = base != NULL ? (int32_t *)(void *)slot : NULL;
     take(&slot, base, &at, bt);
     a->targets = base != NULL ? (int32_t *)(void *)slot : NULL;
+    take(&slot, base, &at, B);
+    a->keys = base != NULL ? (int32_t *)(void *)slot : NULL;
     take(&a->encoded, base, &at, btc);
     const int64_t head_t = (int64_t)(C / H) * ((T + 3) & ~3);
     take(&a->kt, base, &at, head_t > 2 * (int64_t)C ? head_t : 2 * (int64_t)C);
@@ -978,7 +983,7 @@ float pe_arena_forward(const pe_arena_model *m, const pe_arena_params *p, pe_are
                           ops->simd);
         ops->matmul_forward(a->qkv[l], a->ln1[l], w->qkvw, w->qkvb, BT, C, 3 * C);
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->qkv[l], m->rope_cos, m->rope_sin, B, T, C, H, 0);
-        attention_forward(a->atty[l], a->att[l], a->kt, a->qkv[l], bias, B, T, C, H, m->causal, ops->simd);
+        attention_forward(a->atty[l], a->att[l], a->kt, a->qkv[l], bias, a->keys, B, T, C, H, m->causal, ops->simd);
         ops->matmul_forward(a->res2[l], a->atty[l], w->attprojw, w->attprojb, BT, C, C);
         for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res2[l][i] += residual[i];
         layernorm_forward(a->ln2[l], a->ln2_mean[l], a->ln2_rstd[l], a->res2[l], w->ln2w, w->ln2b, a->kt, BT, C,
@@ -1024,7 +1029,7 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
                              C);
         memset(a->dqkv, 0, sizeof(float) * 3 * btc);
         attention_backward(a->dqkv, m->encoding == PE_ARENA_T5 ? m->dbias : NULL, a->datt, a->kt, a->datty, a->qkv[l],
-                           a->att[l], B, T, C, H, m->causal, ops->simd);
+                           a->att[l], a->keys, B, T, C, H, m->causal, ops->simd);
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->dqkv, m->rope_cos, m->rope_sin, B, T, C, H, 1);
         memset(a->dln, 0, sizeof(float) * btc);
         ops->matmul_backward(a->dln, gw->qkvw, gw->qkvb, a->dqkv, a->ln1[l], w->qkvw, a->scratch, BT, C, 3 * C);

@@ -74,10 +74,12 @@ static pe_status check_spec(const pe_arena_spec *s, int32_t first) {
     if (s->d_model % s->heads != 0 || (s->d_model / s->heads) % 2 != 0) return PE_ERR_ARG(first + 5);
     if (s->symbols < 1 || s->symbols > PE_ARENA_MAX_SYMBOLS) return PE_ERR_ARG(first + 6);
     if (s->train_length < 1 || s->train_length > PE_ARENA_MAX_TRAIN_LENGTH) return PE_ERR_ARG(first + 7);
-    if (s->batch < 1 || s->batch > PE_ARENA_MAX_BATCH) return PE_ERR_ARG(first + 8);
-    if (!(s->lr > 0.0 && s->lr <= 1.0)) return PE_ERR_ARG(first + 9);
-    if (!(s->weight_decay >= 0.0 && s->weight_decay <= 1.0)) return PE_ERR_ARG(first + 10);
-    if (!pe_random_seed_ok(s->seed)) return PE_ERR_ARG(first + 11);
+    if (s->task == PE_ARENA_KBACK && s->train_length < 3) return PE_ERR_ARG(first + 7);   // nothing scored
+    if (s->train_length_min < 1 || s->train_length_min > s->train_length) return PE_ERR_ARG(first + 8);
+    if (s->batch < 1 || s->batch > PE_ARENA_MAX_BATCH) return PE_ERR_ARG(first + 9);
+    if (!(s->lr > 0.0 && s->lr <= 1.0)) return PE_ERR_ARG(first + 10);
+    if (!(s->weight_decay >= 0.0 && s->weight_decay <= 1.0)) return PE_ERR_ARG(first + 11);
+    if (!pe_random_seed_ok(s->seed)) return PE_ERR_ARG(first + 12);
     return PE_OK;
 }
 
@@ -144,10 +146,10 @@ static int64_t plan(arena_header *h, const pe_arena_spec *s) {
 }
 
 static pe_arena_spec make_spec(int32_t task, int32_t encoding, int32_t causal, int32_t layers, int32_t d_model,
-                               int32_t heads, int32_t symbols, int32_t train_length, int32_t batch, double lr,
-                               double weight_decay, double seed) {
-    pe_arena_spec s = {task,    encoding,     causal, layers, d_model,      heads,
-                       symbols, train_length, batch,  lr,     weight_decay, seed};
+                               int32_t heads, int32_t symbols, int32_t train_length, int32_t train_length_min,
+                               int32_t batch, double lr, double weight_decay, double seed) {
+    pe_arena_spec s = {task,         encoding,         causal, layers, d_model,      heads, symbols,
+                       train_length, train_length_min, batch,  lr,     weight_decay, seed};
     return s;
 }
 
@@ -281,11 +283,11 @@ static void train_view(pe_arena_model *m, pe_arena_params *p, pe_arena_params *g
 // --- public: size and init ---------------------------------------------------------------------------
 
 pe_status pe_arena_size(int32_t *bytes, int32_t task, int32_t encoding, int32_t causal, int32_t layers, int32_t d_model,
-                        int32_t heads, int32_t symbols, int32_t train_length, int32_t batch, double lr,
-                        double weight_decay, double seed) {
+                        int32_t heads, int32_t symbols, int32_t train_length, int32_t train_length_min, int32_t batch,
+                        double lr, double weight_decay, double seed) {
     if (bytes == NULL) return PE_ERR_ARG(1);
-    const pe_arena_spec s =
-        make_spec(task, encoding, causal, layers, d_model, heads, symbols, train_length, batch, lr, weight_decay, seed);
+    const pe_arena_spec s = make_spec(task, encoding, causal, layers, d_model, heads, symbols, train_length,
+                                      train_length_min, batch, lr, weight_decay, seed);
     pe_status st = check_spec(&s, 2);
     if (st != PE_OK) return st;
     arena_header h;
@@ -296,11 +298,11 @@ pe_status pe_arena_size(int32_t *bytes, int32_t task, int32_t encoding, int32_t 
 }
 
 pe_status pe_arena_init(void *arena, int32_t bytes, int32_t task, int32_t encoding, int32_t causal, int32_t layers,
-                        int32_t d_model, int32_t heads, int32_t symbols, int32_t train_length, int32_t batch, double lr,
-                        double weight_decay, double seed) {
+                        int32_t d_model, int32_t heads, int32_t symbols, int32_t train_length, int32_t train_length_min,
+                        int32_t batch, double lr, double weight_decay, double seed) {
     if (arena == NULL || ((uintptr_t)arena & 15u) != 0) return PE_ERR_ARG(1);
-    const pe_arena_spec s =
-        make_spec(task, encoding, causal, layers, d_model, heads, symbols, train_length, batch, lr, weight_decay, seed);
+    const pe_arena_spec s = make_spec(task, encoding, causal, layers, d_model, heads, symbols, train_length,
+                                      train_length_min, batch, lr, weight_decay, seed);
     pe_status st = check_spec(&s, 3);
     if (st != PE_OK) return st;
     arena_header plan_h;
@@ -407,8 +409,8 @@ pe_status pe_arena_step(float *losses, void *arena, int32_t steps) {
     const pe_arena_spec *s = &h->spec;
     const uint64_t stream = (uint64_t)s->seed + ((uint64_t)STREAM_DATA << 32);
     for (int32_t k = 0; k < steps; k++) {
-        pe_arena_batch(a.tokens, a.targets, s->task, s->causal, s->symbols, s->train_length, s->batch, stream,
-                       (uint64_t)h->steps * (uint64_t)s->batch);
+        pe_arena_batch(a.tokens, a.targets, a.keys, s->task, s->causal, s->symbols, s->train_length_min,
+                       s->train_length, s->batch, stream, (uint64_t)h->steps * (uint64_t)s->batch);
         const float loss = pe_arena_forward(&m, &p, &a, ops);
         if (!isfinite(loss)) return PE_ARENA_DIVERGED;
         memset(f + h->off_grads, 0, sizeof(float) * (size_t)h->n_params);
@@ -431,10 +433,15 @@ pe_status pe_arena_gradients(float *grads, float *loss, void *arena, const int32
     if (batch < 1 || batch > h->spec.batch) return PE_ERR_ARG(6);
     const int32_t n = batch * h->T;
     int32_t any = 0;
-    for (int32_t i = 0; i < n; i++) {
-        if (tokens[i] < 0 || tokens[i] >= h->V) return PE_ERR_ARG(4);
-        if (targets[i] < -1 || targets[i] >= h->V) return PE_ERR_ARG(5);
-        any |= targets[i] >= 0;
+    for (int32_t b = 0; b < batch; b++) {
+        int32_t padded = 0;   // −1 tokens: a padding suffix after at least one real token
+        for (int32_t t = 0; t < h->T; t++) {
+            const int32_t i = b * h->T + t;
+            if (tokens[i] == -1 && t > 0) padded = 1;
+            if ((tokens[i] < 0 && !padded) || (padded && tokens[i] != -1) || tokens[i] >= h->V) return PE_ERR_ARG(4);
+            if (targets[i] < -1 || targets[i] >= h->V || (padded && targets[i] != -1)) return PE_ERR_ARG(5);
+            any |= targets[i] >= 0;
+        }
     }
     if (!any) return PE_ERR_ARG(5);
     float *f = arena_floats(arena);
@@ -444,8 +451,15 @@ pe_status pe_arena_gradients(float *grads, float *loss, void *arena, const int32
     pe_arena_acts a;
     train_view(&m, &p, &g, &a, arena);
     a.B = batch;
-    memcpy(a.tokens, tokens, sizeof(int32_t) * (size_t)n);
     memcpy(a.targets, targets, sizeof(int32_t) * (size_t)n);
+    for (int32_t b = 0; b < batch; b++) {
+        a.keys[b] = h->T;
+        for (int32_t t = 0; t < h->T; t++) {
+            const int32_t i = b * h->T + t;
+            a.tokens[i] = tokens[i] == -1 ? PE_ARENA_SEP : tokens[i];
+            if (tokens[i] == -1 && a.keys[b] == h->T && !h->spec.causal) a.keys[b] = t;
+        }
+    }
     *loss = pe_arena_forward(&m, &p, &a, ops);
     memset(f + h->off_grads, 0, sizeof(float) * (size_t)h->n_params);
     pe_arena_backward(&m, &p, &g, &a, ops);
@@ -531,6 +545,8 @@ pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scra
                             int32_t samples, double seed, int32_t rope_type, double factor) {
     if (out == NULL) return PE_ERR_ARG(1);
     if (samples < 1 || samples > PE_ARENA_MAX_SAMPLES) return PE_ERR_ARG(6);
+    if (header_ok(arena) == PE_OK && ((const arena_header *)arena)->spec.task == PE_ARENA_KBACK && length < 3)
+        return PE_ERR_ARG(5);   // kback scores y_3 … y_n: nothing to count below 3
     pe_arena_model m;
     pe_arena_params p;
     pe_arena_acts a;
@@ -547,7 +563,8 @@ pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scra
     for (int32_t first = 0; first < samples; first += e.chunk) {
         const int32_t b = samples - first < e.chunk ? samples - first : e.chunk;
         a.B = b;
-        pe_arena_batch(a.tokens, a.targets, s->task, s->causal, s->symbols, length, b, stream, (uint64_t)first);
+        pe_arena_batch(a.tokens, a.targets, a.keys, s->task, s->causal, s->symbols, length, length, b, stream,
+                       (uint64_t)first);
         pe_arena_forward(&m, &p, &a, ops);
         for (int32_t bb = 0; bb < b; bb++) {
             int32_t all = 1;
@@ -589,7 +606,7 @@ pe_status pe_arena_attention(float *att, int32_t *tokens, void *arena, void *scr
     const arena_header *h = (const arena_header *)arena;
     const pe_arena_spec *s = &h->spec;
     a.B = 1;
-    pe_arena_batch(a.tokens, a.targets, s->task, s->causal, s->symbols, length, 1,
+    pe_arena_batch(a.tokens, a.targets, a.keys, s->task, s->causal, s->symbols, length, length, 1,
                    (uint64_t)seed + ((uint64_t)STREAM_EVAL << 32), 0);
     pe_arena_forward(&m, &p, &a, ops_of(h));
     const size_t plane = (size_t)h->H * e.T * e.T;

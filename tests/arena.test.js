@@ -6,8 +6,12 @@
 //   3. determinism: the same spec and seed give bit-identical losses, a fresh trainer too; the two
 //      builds agree bit for bit as well (the SIMD loops do the scalar reference's operations);
 //   4. the API: shapes of attention/positionTable, evaluate's fields, free();
-//   5. bad specs and options throw a PEError naming the field.
+//   5. bad specs and options throw a PEError naming the field;
+//   6. train_length_min: a fixed length trains bit for bit as before it existed
+//      (fixtures/arena/fixed_length_losses.json), padded batches match PyTorch (the padded_* and
+//      kback_* gradient cases), kback scores y_3 … y_n without wrapping.
 // No timing here: speed is bench/arena.js.
+import { readFileSync } from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { loadManifest, readFixture } from './helpers/fixtures.js';
 import { BUILDS, peFor, expectPEError } from './helpers/pe.js';
@@ -124,6 +128,57 @@ describe.each(BUILDS)('arena trainer, $name build', ({ name, simd }) => {
     }
   });
 
+  it('a fixed length (train_length_min absent or = train_length) trains as before train_length_min existed, bit for bit', () => {
+    // tests/fixtures/arena/fixed_length_losses.json: 20 losses and an evaluation per spec, recorded
+    // from the build before train_length_min (and the padding it brings) existed.
+    const { cases } = JSON.parse(readFileSync(new URL('./fixtures/arena/fixed_length_losses.json', import.meta.url), 'utf8'));
+    for (const { spec, losses, evaluate } of cases) {
+      for (const s of [spec, { ...spec, train_length_min: spec.train_length }]) {
+        const t = pe.trainer(s);
+        try {
+          expect(Array.from(t.step(20)), JSON.stringify(s)).toEqual(losses);
+          expect(t.evaluate(5, { samples: 16, seed: 2 })).toEqual(evaluate);
+        } finally {
+          t.free();
+        }
+      }
+    }
+  });
+
+  it('trains on a range of lengths: other losses than one fixed length, finite, deterministic', () => {
+    const spec = { kind: 'arena', layers: 1, d_model: 16, heads: 2, symbols: 8, train_length: 8, batch: 4, seed: 1 };
+    for (const causal of [true, false]) {
+      const fixed = pe.trainer({ ...spec, causal });
+      const a = pe.trainer({ ...spec, causal, train_length_min: 1 });
+      const b = pe.trainer({ ...spec, causal, train_length_min: 1 });
+      try {
+        const la = Array.from(a.step(6));
+        expect(la.every(Number.isFinite)).toBe(true);
+        expect(la).toEqual(Array.from(b.step(6)));
+        expect(la).not.toEqual(Array.from(fixed.step(6)));
+        expect(a.sequenceLength).toBe(fixed.sequenceLength);   // padded to train_length
+      } finally {
+        fixed.free();
+        a.free();
+        b.free();
+      }
+    }
+  });
+
+  it('kback scores y_3 … y_n only (no wrap): evaluation at length 3 counts one target per example', () => {
+    const t = pe.trainer({ task: 'kback', train_length: 4, batch: 2, layers: 1, d_model: 8, heads: 2 });
+    try {
+      // token_accuracy is a fraction of samples·(n − 2) targets: at n = 3 one per example
+      const e = t.evaluate(3, { samples: 7 });
+      expect(Number.isInteger(e.token_accuracy * 7)).toBe(true);
+      expect(e.accuracy).toBe(e.token_accuracy);
+      expectPEError(() => t.evaluate(2), 'length', 'length must be an integer in [3, 256] for kback');
+      expect(t.attention(2).shape).toEqual([1, 2, 5, 5]);   // the weights need no target
+    } finally {
+      t.free();
+    }
+  });
+
   it('gives the same bits in both builds', async () => {
     const other = await peFor(!simd);
     const spec = { kind: 'arena', encoding: { kind: 'rope' }, d_model: 24, heads: 3, symbols: 7, train_length: 5, batch: 5, seed: 3 };
@@ -141,7 +196,7 @@ describe.each(BUILDS)('arena trainer, $name build', ({ name, simd }) => {
   it('returns the documented shapes', () => {
     const t = pe.trainer({ kind: 'arena', encoding: { kind: 'learned' }, causal: false, task: 'sort', train_length: 6, batch: 4 });
     try {
-      expect(t.spec).toEqual({ kind: 'arena', task: 'sort', encoding: { kind: 'learned' }, causal: false, layers: 2, d_model: 32, heads: 4, symbols: 16, train_length: 6, batch: 4, lr: 1e-3, weight_decay: 0, seed: 0 });
+      expect(t.spec).toEqual({ kind: 'arena', task: 'sort', encoding: { kind: 'learned' }, causal: false, layers: 2, d_model: 32, heads: 4, symbols: 16, train_length: 6, train_length_min: 6, batch: 4, lr: 1e-3, weight_decay: 0, seed: 0 });
       const losses = t.step(3);
       expect(losses).toBeInstanceOf(Float32Array);
       expect(losses.length).toBe(3);
@@ -200,6 +255,12 @@ describe.each(BUILDS)('arena trainer, $name build', ({ name, simd }) => {
       [{ d_model: 12, heads: 4 }, 'heads'],
       [{ symbols: 65 }, 'symbols'],
       [{ train_length: 0.5 }, 'train_length'],
+      [{ train_length_min: 0 }, 'train_length_min'],
+      [{ train_length_min: 1.5 }, 'train_length_min'],
+      [{ train_length_min: '4' }, 'train_length_min'],
+      [{ train_length: 8, train_length_min: 9 }, 'train_length_min'],
+      [{ train_length_min: 17 }, 'train_length_min'],   // above the default train_length 16
+      [{ task: 'kback', train_length: 2 }, 'train_length'],   // nothing would be scored
       [{ batch: 0 }, 'batch'],
       [{ lr: 0 }, 'lr'],
       [{ lr: Number.NaN }, 'lr'],

@@ -316,7 +316,14 @@ export interface ArenaSpec {
   d_model?: number;
   heads?: number;
   symbols?: number;
+  /** Symbols per training example (the longest, with train_length_min). */
   train_length?: number;
+  /**
+   * 1 … train_length (default train_length): each training example's length is drawn uniformly
+   * from [train_length_min, train_length]; a batch is padded to its longest example and the
+   * padding carries no loss (decoder: after y; encoder: masked keys).
+   */
+  train_length_min?: number;
   batch?: number;
   lr?: number;
   weight_decay?: number;
@@ -344,6 +351,10 @@ export interface Trainer {
   readonly sequenceLength: number;
   readonly paramCount: number;
   readonly steps: number;
+  /** Floating-point operations of one step, about (web/api/arena.js stepCost). */
+  readonly cost: number;
+  /** The largest n one step(n) call accepts for this model (1e12 / cost, at least 1). */
+  readonly maxSteps: number;
   step(n?: number): Float32Array;
   evaluate(length: number, options?: { samples?: number; seed?: number; rope_scaling?: ArenaRopeScaling | null }): ArenaEvaluation;
   positionTable(): { data: Float32Array; shape: [number, number] } | null;
@@ -354,6 +365,7 @@ export interface Trainer {
   };
   tensors(): ArenaTensor[];
   params(): Float32Array;
+  /** paramCount values, each finite with |value| ≤ 1e4; a PEError on params names the tensor. */
   setParams(data: Float32Array): void;
   free(): void;
 }

@@ -2,7 +2,8 @@
 // trained a few steps, evaluated, its attention dumped, its parameters read, written and
 // differentiated. Only the public functions of c/arena.h are called.
 //
-// Input (fuzz_util.h tokens): the 12 spec arguments of pe_arena_size / pe_arena_init, then a
+// Input (fuzz_util.h tokens): the 13 spec arguments of pe_arena_size / pe_arena_init (train_length
+// then train_length_min; a missing one defaults to train_length), then a
 // control byte (NULL pointers, a misaligned or short arena), the steps to train, the evaluation's
 // length, samples, seed, rope_type and factor, and a byte picking extra calls.
 //
@@ -24,6 +25,8 @@
 #define BIT(k) (1ull << (k))
 // The arena's own status for a loss that stopped being finite (c/arena_train.c; not in arena.h).
 #define ARENA_DIVERGED 310
+// evaluate/attention's status for a forward pass that is not finite (c/arena.h).
+#define ARENA_NOT_FINITE 311
 // Work (multiply-adds, the harness's estimate) above which a spec is not trained or evaluated.
 #define WORK_CAP ((int64_t)1 << 20)
 // Bytes above which an arena or scratch buffer is not allocated.
@@ -40,7 +43,7 @@ static int32_t rd_enum(reader *r, int32_t count, int32_t dflt) {
 
 static int seed_ok(double s) { return is_integer(s) && s >= 0.0 && s <= 4294967295.0; }
 
-// The spec's invalid fields as a mask of field numbers 1 (task) .. 12 (seed), from arena.h.
+// The spec's invalid fields as a mask of field numbers 1 (task) .. 13 (seed), from arena.h.
 static uint64_t spec_bad(const pe_arena_spec *s) {
     uint64_t bad = 0;
     if (!in_range(s->task, PE_ARENA_COPY, PE_ARENA_SORT)) bad |= BIT(1);
@@ -54,11 +57,15 @@ static uint64_t spec_bad(const pe_arena_spec *s) {
     // "C, a multiple of heads with an even head size C/H": either field may be named.
     if (d_ok && h_ok && (s->d_model % s->heads != 0 || (s->d_model / s->heads) % 2 != 0)) bad |= BIT(5) | BIT(6);
     if (!in_range(s->symbols, 1, PE_ARENA_MAX_SYMBOLS)) bad |= BIT(7);
-    if (!in_range(s->train_length, 1, PE_ARENA_MAX_TRAIN_LENGTH)) bad |= BIT(8);
-    if (!in_range(s->batch, 1, PE_ARENA_MAX_BATCH)) bad |= BIT(9);
-    if (!(s->lr > 0.0 && s->lr <= 1.0)) bad |= BIT(10);
-    if (!(s->weight_decay >= 0.0 && s->weight_decay <= 1.0)) bad |= BIT(11);
-    if (!seed_ok(s->seed)) bad |= BIT(12);
+    const int n_ok = in_range(s->train_length, 1, PE_ARENA_MAX_TRAIN_LENGTH);
+    if (!n_ok) bad |= BIT(8);
+    if (s->task == PE_ARENA_KBACK && s->train_length < 3) bad |= BIT(8);   // kback scores y_3 … y_n
+    if (!in_range(s->train_length_min, 1, PE_ARENA_MAX_TRAIN_LENGTH) || (n_ok && s->train_length_min > s->train_length))
+        bad |= BIT(9);
+    if (!in_range(s->batch, 1, PE_ARENA_MAX_BATCH)) bad |= BIT(10);
+    if (!(s->lr > 0.0 && s->lr <= 1.0)) bad |= BIT(11);
+    if (!(s->weight_decay >= 0.0 && s->weight_decay <= 1.0)) bad |= BIT(12);
+    if (!seed_ok(s->seed)) bad |= BIT(13);
     return bad;
 }
 
@@ -149,13 +156,19 @@ static void check_gradients(const pe_arena_spec *s, void *arena, int32_t count, 
     int32_t *tokens = alloc_exact((int64_t)b * T, sizeof(int32_t), NULL);
     int32_t *targets = alloc_exact((int64_t)b * T, sizeof(int32_t), NULL);
     uint64_t state = rd_le(r, 4), bad = 0;
-    const uint8_t mode = rd_u8(r, 0);   // 1: a token out of range, 2: a target out of range, 3: no target
+    // 1: a token out of range, 2: a target out of range, 3: no target; 0 with bit 6: the last row
+    // padded (tokens −1, targets −1) from a fuzz-chosen position ≥ 1, as a shorter example is
+    const uint8_t mode = rd_u8(r, 0);
     for (int32_t k = 0; k < b * T; k++) {
         tokens[k] = (int32_t)(mix64(&state) % (uint64_t)V);
         targets[k] = (int32_t)(mix64(&state) % (uint64_t)(V + 1)) - 1;
     }
     targets[0] = 2;   // at least one target
-    if (mode % 4 == 1) tokens[b * T - 1] = (mode & 0x80) ? -1 : V, bad |= BIT(4);
+    if (mode % 4 == 0 && (mode & 0x40)) {
+        const int32_t from = 1 + (int32_t)(state % (uint64_t)(T - 1));
+        for (int32_t t = from; t < T; t++) tokens[(b - 1) * T + t] = targets[(b - 1) * T + t] = -1;
+    }
+    if (mode % 4 == 1) tokens[b * T - 1] = (mode & 0x80) ? -2 : V, bad |= BIT(4);
     if (mode % 4 == 2) targets[b * T - 1] = (mode & 0x80) ? -2 : V, bad |= BIT(5);
     if (mode % 4 == 3) {
         for (int32_t k = 0; k < b * T; k++) targets[k] = -1;
@@ -199,6 +212,7 @@ static void check_evaluation(const pe_arena_spec *s, void *arena, reader *r, uin
     }
     if (!seed_ok(seed)) bad |= BIT(7);
     if (!in_range(samples, 1, PE_ARENA_MAX_SAMPLES)) bad |= BIT(6);
+    if (s->task == PE_ARENA_KBACK && length < 3) bad |= BIT(5);   // nothing scored below 3
     const int64_t T = seq_len(s, length);
     if (!bad && work(s, samples, T) > WORK_CAP) return;
     // A scratch buffer past BYTES_CAP is given as 16 bytes: too short, which is refused too.
@@ -209,13 +223,16 @@ static void check_evaluation(const pe_arena_spec *s, void *arena, reader *r, uin
     if (control & 0x40) given -= 1, bad |= BIT(4);   // one byte short
     float out[3] = {-1, -1, -1};
     st = pe_arena_evaluate(out, arena, scratch, given, length, samples, seed, rope_type, factor);
-    if (expect("pe_arena_evaluate", st, bad, 0) && finite) {
+    // A forward pass that is not finite (parameters left NaN by a diverging step) is a status.
+    if (st == ARENA_NOT_FINITE) REQUIRE(!bad, "pe_arena_evaluate: 311 for invalid arguments");
+    else if (expect("pe_arena_evaluate", st, bad, 0) && finite) {
         REQUIRE(out[0] >= 0.0f && out[0] <= 1.0f && out[1] >= 0.0f && out[1] <= 1.0f && out[0] <= out[1],
                 "pe_arena_evaluate: accuracy %g, token accuracy %g", out[0], out[1]);
         REQUIRE(isfinite(out[2]) && out[2] >= 0.0f, "pe_arena_evaluate: loss %g", out[2]);
     }
     // The attention of one example: arguments shift by one (6 length, 7 seed, 8 rope_type, 9 factor).
     uint64_t abad = 0;
+    bad &= ~BIT(5);   // attention needs no target: any length ≥ 1
     if (bad & BIT(4)) abad |= BIT(5);
     if (bad & BIT(7)) abad |= BIT(7);
     if (bad & BIT(8)) abad |= BIT(8);
@@ -228,7 +245,8 @@ static void check_evaluation(const pe_arena_spec *s, void *arena, reader *r, uin
     float *att = alloc_exact(abad ? -1 : att_n, sizeof(float), NULL);
     int32_t *tokens = alloc_exact(abad ? -1 : T, sizeof(int32_t), NULL);
     st = pe_arena_attention(att, tokens, arena, scratch, given, length, seed, rope_type, factor);
-    if (expect("pe_arena_attention", st, abad, 0) && finite) {
+    if (st == ARENA_NOT_FINITE) REQUIRE(!abad, "pe_arena_attention: 311 for invalid arguments");
+    else if (expect("pe_arena_attention", st, abad, 0) && finite) {
         REQUIRE(tokens[0] == PE_ARENA_BOS, "pe_arena_attention: token 0 is %d, not BOS", tokens[0]);
         for (int32_t k = 1; k < T; k++)
             REQUIRE(in_range(tokens[k], 0, s->symbols + 1), "pe_arena_attention: token %d is %d", k, tokens[k]);
@@ -261,6 +279,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     s.heads = rd_int(&r, 2);
     s.symbols = rd_int(&r, 8);
     s.train_length = rd_int(&r, 4);
+    s.train_length_min = rd_int(&r, s.train_length);
     s.batch = rd_int(&r, 4);
     s.lr = rd_double(&r, 0.01);
     s.weight_decay = rd_double(&r, 0.0);
@@ -272,8 +291,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     const uint64_t fields = spec_bad(&s);
     int32_t bytes = -1;
-    pe_status st = pe_arena_size((control & 1) ? NULL : &bytes, s.task, s.encoding, s.causal, s.layers, s.d_model,
-                                 s.heads, s.symbols, s.train_length, s.batch, s.lr, s.weight_decay, s.seed);
+    pe_status st =
+        pe_arena_size((control & 1) ? NULL : &bytes, s.task, s.encoding, s.causal, s.layers, s.d_model, s.heads,
+                      s.symbols, s.train_length, s.train_length_min, s.batch, s.lr, s.weight_decay, s.seed);
     const int64_t T = seq_len(&s, s.train_length);
     // PE_ERR_TOO_LARGE (past 1 GiB) is credible only when the activations alone are large: the
     // attention weights and their gradients take 2·layers·batch·heads·T² floats.
@@ -298,7 +318,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (control & 6) bad |= BIT(1);
     if (control & 8) bad |= BIT(2);
     st = pe_arena_init(arena, given, s.task, s.encoding, s.causal, s.layers, s.d_model, s.heads, s.symbols,
-                       s.train_length, s.batch, s.lr, s.weight_decay, s.seed);
+                       s.train_length, s.train_length_min, s.batch, s.lr, s.weight_decay, s.seed);
     if (!expect("pe_arena_init", st, bad, 0)) {
         // An arena that was never initialised is refused by every other call.
         float loss;

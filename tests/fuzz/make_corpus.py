@@ -302,9 +302,10 @@ def regression_seeds():
 
 
 def arena(task=0, encoding=5, causal=1, layers=1, d_model=16, heads=2, symbols=8, n=4, batch=4, lr=0.01, wd=0.0,
-          seed=1.0, control=0, steps=2, grad=(0, 1234, 0), length=6, samples=4, eval_seed=3.0, rope_type=0, factor=2.0):
-    spec = (E(task) + E(encoding) + E(causal) + I(layers) + I(d_model) + I(heads) + I(symbols) + I(n) + I(batch) +
-            D(lr) + D(wd) + D(seed))
+          seed=1.0, control=0, steps=2, grad=(0, 1234, 0), length=6, samples=4, eval_seed=3.0, rope_type=0, factor=2.0,
+          n_min=None):
+    spec = (E(task) + E(encoding) + E(causal) + I(layers) + I(d_model) + I(heads) + I(symbols) + I(n) +
+            I(n if n_min is None else n_min) + I(batch) + D(lr) + D(wd) + D(seed))
     return (spec + bytes([control]) + I(steps) + bytes([grad[0]]) + struct.pack('<I', grad[1]) + bytes([grad[2]]) +
             I(length) + I(samples) + D(eval_seed) + E(rope_type) + D(factor))
 
@@ -316,6 +317,15 @@ def arena_seeds():
     a['copy_rope_yarn_eval'] = arena(rope_type=3, factor=8.0)
     a['sort_learned_encoder'] = arena(task=3, encoding=2, causal=0, layers=2, d_model=8, heads=1, n=5, batch=3)
     a['kback_t5'] = arena(task=2, encoding=4, layers=1, d_model=12, heads=3, n=6, batch=2, length=9)
+    # train_length_min: padded batches (decoder, encoder with masked keys), kback without wrap
+    a['lengths_copy_rope_decoder'] = arena(n=6, n_min=1, batch=5)
+    a['lengths_reverse_t5_encoder'] = arena(task=1, encoding=4, causal=0, n=7, n_min=2, batch=4, grad=(0x40, 99, 0x40))
+    a['lengths_kback_alibi_encoder'] = arena(task=2, encoding=3, causal=0, n=6, n_min=1, batch=3, length=3)
+    a['lengths_learned_padded_gradients'] = arena(encoding=2, n=5, n_min=3, batch=2, grad=(0x40, 7, 0x40))
+    a['refused_train_length_min_above'] = arena(n=4, n_min=5)
+    a['refused_train_length_min_zero'] = arena(n_min=0)
+    a['refused_kback_train_length_2'] = arena(task=2, n=2)
+    a['refused_kback_eval_length_2'] = arena(task=2, n=4, length=2)
     a['reverse_alibi'] = arena(task=1, encoding=3, d_model=8, heads=4, symbols=3)
     a['none_encoder'] = arena(encoding=0, causal=0, symbols=1, n=1, batch=1, length=1, samples=1)
     a['sinusoidal_wd'] = arena(encoding=1, wd=0.1, seed=4294967295.0)

@@ -38,22 +38,30 @@ typedef struct {
 
 static void *align16(void *p) { return (void *)(((uintptr_t)p + 15u) & ~(uintptr_t)15u); }
 
-static int box_open(box *b, int32_t task, int32_t encoding, int32_t causal, int32_t layers, int32_t d_model,
-                    int32_t heads, int32_t symbols, int32_t n, int32_t batch, double lr, double wd, double seed,
-                    int32_t eval_length) {
+// Training lengths in [n_min, n] (box_open: n only).
+static int box_open_range(box *b, int32_t task, int32_t encoding, int32_t causal, int32_t layers, int32_t d_model,
+                          int32_t heads, int32_t symbols, int32_t n, int32_t n_min, int32_t batch, double lr, double wd,
+                          double seed, int32_t eval_length) {
     memset(b, 0, sizeof *b);
-    if (pe_arena_size(&b->bytes, task, encoding, causal, layers, d_model, heads, symbols, n, batch, lr, wd, seed) !=
-        PE_OK)
+    if (pe_arena_size(&b->bytes, task, encoding, causal, layers, d_model, heads, symbols, n, n_min, batch, lr, wd,
+                      seed) != PE_OK)
         return 0;
     b->raw = malloc((size_t)b->bytes + 16);
     b->arena = align16(b->raw);
-    if (pe_arena_init(b->arena, b->bytes, task, encoding, causal, layers, d_model, heads, symbols, n, batch, lr, wd,
-                      seed) != PE_OK)
+    if (pe_arena_init(b->arena, b->bytes, task, encoding, causal, layers, d_model, heads, symbols, n, n_min, batch, lr,
+                      wd, seed) != PE_OK)
         return 0;
     if (pe_arena_eval_size(&b->scratch_bytes, b->arena, eval_length) != PE_OK) return 0;
     b->scratch_raw = malloc((size_t)b->scratch_bytes + 16);
     b->scratch = align16(b->scratch_raw);
     return 1;
+}
+
+static int box_open(box *b, int32_t task, int32_t encoding, int32_t causal, int32_t layers, int32_t d_model,
+                    int32_t heads, int32_t symbols, int32_t n, int32_t batch, double lr, double wd, double seed,
+                    int32_t eval_length) {
+    return box_open_range(b, task, encoding, causal, layers, d_model, heads, symbols, n, n, batch, lr, wd, seed,
+                          eval_length);
 }
 
 static void box_close(box *b) {
@@ -173,38 +181,44 @@ static void test_loops_simd_matches_scalar(void) {
 // two and three 32-row blocks of the dw sums).
 static const int32_t RUN_SHAPES[][3] = {{12, 3, 3}, {12, 2, 7}, {20, 2, 5}, {14, 7, 4}};   // d_model, heads, batch
 
+// Each shape trains at one fixed length (5) and on lengths 1 … 5 (padded batches: the encoder's
+// masked keys, the decoder's padding after y, kback's unscored targets).
 static void test_training_simd_matches_scalar(void) {
     for (int32_t shape = 0; shape < 4; shape++)
         for (int32_t enc = PE_ARENA_NONE; enc <= PE_ARENA_ROPE; enc++)
-            for (int32_t causal = 0; causal <= 1; causal++) {
-                const int32_t dm = RUN_SHAPES[shape][0], nh = RUN_SHAPES[shape][1], nb = RUN_SHAPES[shape][2];
-                box a, b;
-                const int ok = box_open(&a, PE_ARENA_KBACK, enc, causal, 2, dm, nh, 7, 5, nb, 3e-3, 0.1, 11, 9) &&
-                               box_open(&b, PE_ARENA_KBACK, enc, causal, 2, dm, nh, 7, 5, nb, 3e-3, 0.1, 11, 9);
-                CHECK(ok, "arenas open (encoding %d causal %d, d_model %d heads %d)", enc, causal, dm, nh);
-                if (!ok) continue;
-                CHECK(pe_arena_use_scalar(b.arena, 1) == PE_OK, "scalar loops");
-                float la[6], lb[6], ea[3], eb[3];
-                CHECK(pe_arena_step(la, a.arena, 6) == PE_OK && pe_arena_step(lb, b.arena, 6) == PE_OK, "steps");
-                CHECK(memcmp(la, lb, sizeof la) == 0, "losses SIMD == scalar (encoding %d causal %d): %.9g vs %.9g",
-                      enc, causal, la[5], lb[5]);
-                int32_t info[8];
-                pe_arena_info(info, a.arena);
-                float *pa = malloc(sizeof(float) * (size_t)info[0]), *pb = malloc(sizeof(float) * (size_t)info[0]);
-                pe_arena_get_params(pa, a.arena);
-                pe_arena_get_params(pb, b.arena);
-                CHECK(memcmp(pa, pb, sizeof(float) * (size_t)info[0]) == 0, "parameters SIMD == scalar (encoding %d)",
-                      enc);
-                CHECK(pe_arena_evaluate(ea, a.arena, a.scratch, a.scratch_bytes, 9, 20, 4, 0, 1) == PE_OK &&
-                          pe_arena_evaluate(eb, b.arena, b.scratch, b.scratch_bytes, 9, 20, 4, 0, 1) == PE_OK,
-                      "evaluate at a longer length");
-                CHECK(memcmp(ea, eb, sizeof ea) == 0, "evaluation SIMD == scalar (encoding %d)", enc);
-                CHECK(isfinite(ea[2]) && ea[0] >= 0 && ea[0] <= 1 && ea[1] >= 0 && ea[1] <= 1, "evaluation in range");
-                free(pa);
-                free(pb);
-                box_close(&a);
-                box_close(&b);
-            }
+            for (int32_t causal = 0; causal <= 1; causal++)
+                for (int32_t n_min = 1; n_min <= 5; n_min += 4) {
+                    const int32_t dm = RUN_SHAPES[shape][0], nh = RUN_SHAPES[shape][1], nb = RUN_SHAPES[shape][2];
+                    box a, b;
+                    const int ok =
+                        box_open_range(&a, PE_ARENA_KBACK, enc, causal, 2, dm, nh, 7, 5, n_min, nb, 3e-3, 0.1, 11, 9) &&
+                        box_open_range(&b, PE_ARENA_KBACK, enc, causal, 2, dm, nh, 7, 5, n_min, nb, 3e-3, 0.1, 11, 9);
+                    CHECK(ok, "arenas open (encoding %d causal %d, d_model %d heads %d)", enc, causal, dm, nh);
+                    if (!ok) continue;
+                    CHECK(pe_arena_use_scalar(b.arena, 1) == PE_OK, "scalar loops");
+                    float la[6], lb[6], ea[3], eb[3];
+                    CHECK(pe_arena_step(la, a.arena, 6) == PE_OK && pe_arena_step(lb, b.arena, 6) == PE_OK, "steps");
+                    CHECK(memcmp(la, lb, sizeof la) == 0,
+                          "losses SIMD == scalar (encoding %d causal %d n_min %d): %.9g vs %.9g", enc, causal, n_min,
+                          la[5], lb[5]);
+                    int32_t info[8];
+                    pe_arena_info(info, a.arena);
+                    float *pa = malloc(sizeof(float) * (size_t)info[0]), *pb = malloc(sizeof(float) * (size_t)info[0]);
+                    pe_arena_get_params(pa, a.arena);
+                    pe_arena_get_params(pb, b.arena);
+                    CHECK(memcmp(pa, pb, sizeof(float) * (size_t)info[0]) == 0,
+                          "parameters SIMD == scalar (encoding %d)", enc);
+                    CHECK(pe_arena_evaluate(ea, a.arena, a.scratch, a.scratch_bytes, 9, 20, 4, 0, 1) == PE_OK &&
+                              pe_arena_evaluate(eb, b.arena, b.scratch, b.scratch_bytes, 9, 20, 4, 0, 1) == PE_OK,
+                          "evaluate at a longer length");
+                    CHECK(memcmp(ea, eb, sizeof ea) == 0, "evaluation SIMD == scalar (encoding %d)", enc);
+                    CHECK(isfinite(ea[2]) && ea[0] >= 0 && ea[0] <= 1 && ea[1] >= 0 && ea[1] <= 1,
+                          "evaluation in range");
+                    free(pa);
+                    free(pb);
+                    box_close(&a);
+                    box_close(&b);
+                }
 }
 
 // --- 3. data -------------------------------------------------------------------------------------
@@ -213,8 +227,9 @@ static void test_tasks(void) {
     enum { N = 6, B = 4 };
     int32_t tok[B * (2 * N + 1)], tgt[B * (2 * N + 1)], etok[B * (N + 1)], etgt[B * (N + 1)];
     for (int32_t task = PE_ARENA_COPY; task <= PE_ARENA_SORT; task++) {
-        pe_arena_batch(tok, tgt, task, 1, 5, N, B, 99, 10);
-        pe_arena_batch(etok, etgt, task, 0, 5, N, B, 99, 10);
+        int32_t keys[B], ekeys[B];
+        pe_arena_batch(tok, tgt, keys, task, 1, 5, N, N, B, 99, 10);
+        pe_arena_batch(etok, etgt, ekeys, task, 0, 5, N, N, B, 99, 10);
         int ok = 1;
         for (int32_t b = 0; b < B; b++) {
             const int32_t *t = tok + b * (2 * N + 1), *y = tgt + b * (2 * N + 1);
@@ -225,7 +240,7 @@ static void test_tasks(void) {
                 ok &= x[j] >= 2 && x[j] <= 6;
                 want[j] = task == PE_ARENA_COPY      ? x[j]
                           : task == PE_ARENA_REVERSE ? x[N - 1 - j]
-                          : task == PE_ARENA_KBACK   ? x[(j + N - 2) % N]
+                          : task == PE_ARENA_KBACK   ? (j >= 2 ? x[j - 2] : -1)   // no wrap
                                                      : 0;
             }
             if (task == PE_ARENA_SORT) {
@@ -237,7 +252,9 @@ static void test_tasks(void) {
             ok &= t[0] == PE_ARENA_BOS && t[N + 1] == PE_ARENA_SEP;
             for (int32_t p = 0; p <= N; p++) ok &= y[p] == -1;
             for (int32_t j = 0; j < N; j++) ok &= y[N + 1 + j] == want[j];
-            for (int32_t j = 0; j + 1 < N; j++) ok &= t[N + 2 + j] == want[j];   // teacher forcing
+            for (int32_t j = 0; j + 1 < N; j++)   // teacher forcing; kback's unscored y_1, y_2 as SEP
+                ok &= t[N + 2 + j] == (want[j] < 0 ? PE_ARENA_SEP : want[j]);
+            ok &= keys[b] == 2 * N + 1 && ekeys[b] == N + 1;
             ok &= et[0] == PE_ARENA_BOS && ey[0] == -1;
             for (int32_t j = 0; j < N; j++) ok &= et[1 + j] == x[j] && ey[1 + j] == want[j];
         }
@@ -246,12 +263,39 @@ static void test_tasks(void) {
     // Uniform symbols: every one of 16 appears about equally often.
     enum { M = 4096 };
     static int32_t mt[M * 2], mg[M * 2];
-    pe_arena_batch(mt, mg, PE_ARENA_COPY, 0, 16, 1, M, 5, 0);
+    pe_arena_batch(mt, mg, NULL, PE_ARENA_COPY, 0, 16, 1, 1, M, 5, 0);
     int32_t count[18] = {0};
     for (int32_t b = 0; b < M; b++) count[mt[2 * b + 1]]++;
     int spread = 1;
     for (int32_t s = 2; s < 18; s++) spread &= count[s] > M / 16 - 80 && count[s] < M / 16 + 80;
     CHECK(spread, "symbols are uniform (counts within ±80 of %d)", M / 16);
+
+    // Lengths in [2, 6]: uniform, each example a prefix of what the same example would be at the
+    // longest length (symbols e·n_max + j), padded after it (token SEP, target −1), keys = n + 1 in
+    // the encoder; kback's y_1, y_2 unscored.
+    enum { E = 2000 };
+    static int32_t ltok[E * (2 * N + 1)], ltgt[E * (2 * N + 1)], lkeys[E], ftok[E * (2 * N + 1)], ftgt[E * (2 * N + 1)];
+    for (int32_t causal = 0; causal <= 1; causal++) {
+        const int32_t T = causal ? 2 * N + 1 : N + 1;
+        pe_arena_batch(ltok, ltgt, lkeys, PE_ARENA_KBACK, causal, 5, 2, N, E, 77, 3);
+        pe_arena_batch(ftok, ftgt, NULL, PE_ARENA_KBACK, causal, 5, N, N, E, 77, 3);
+        int32_t seen[N + 1] = {0};
+        int ok = 1;
+        for (int32_t b = 0; b < E; b++) {
+            const int32_t n = pe_arena_example_length(2, N, 77, 3 + (uint64_t)b);
+            ok &= n >= 2 && n <= N;
+            seen[n]++;
+            const int32_t *t = ltok + b * T, *y = ltgt + b * T, *ft = ftok + b * T;
+            ok &= lkeys[b] == (causal ? T : n + 1);
+            for (int32_t j = 0; j < n; j++) ok &= t[1 + j] == ft[1 + j];   // the same symbols
+            const int32_t used = causal ? 2 * n + 1 : n + 1;
+            for (int32_t p = used; p < T; p++) ok &= t[p] == PE_ARENA_SEP && y[p] == -1;
+            const int32_t at = causal ? n + 1 : 1;   // y_j's target position: at + j
+            for (int32_t j = 0; j < n; j++) ok &= y[at + j] == (j >= 2 ? t[1 + j - 2] : -1);
+        }
+        for (int32_t n = 2; n <= N; n++) ok &= seen[n] > E / 5 - 120 && seen[n] < E / 5 + 120;
+        CHECK(ok, "padded batch (causal %d): lengths uniform in [2, %d], prefixes, padding, keys", causal, N);
+    }
 }
 
 // --- 4. learning ---------------------------------------------------------------------------------
@@ -284,7 +328,7 @@ static double multiset_bound(int32_t symbols, int32_t n, int32_t count) {
     int32_t tok[MAXN + 1], tgt[MAXN + 1], hist[PE_ARENA_MAX_SYMBOLS + 2];
     double total = 0.0;
     for (int32_t e = 0; e < count; e++) {
-        pe_arena_batch(tok, tgt, PE_ARENA_REVERSE, 0, symbols, n, 1, 12345, (uint64_t)e);
+        pe_arena_batch(tok, tgt, NULL, PE_ARENA_REVERSE, 0, symbols, n, n, 1, 12345, (uint64_t)e);
         memset(hist, 0, sizeof hist);
         for (int32_t j = 0; j < n; j++) hist[tok[1 + j]]++;
         double right = 0.0;
@@ -421,32 +465,40 @@ static void test_learning(void) {
 
 static void test_bad_arguments(void) {
     int32_t bytes;
-    CHECK(pe_arena_size(NULL, 0, 5, 1, 2, 32, 4, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(1), "size: NULL");
-    CHECK(pe_arena_size(&bytes, 4, 5, 1, 2, 32, 4, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(2), "task");
-    CHECK(pe_arena_size(&bytes, 0, 6, 1, 2, 32, 4, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(3), "encoding");
-    CHECK(pe_arena_size(&bytes, 0, 5, 2, 2, 32, 4, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(4), "causal");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 0, 32, 4, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(5), "layers");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 257, 4, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(6), "d_model");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 3, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(7), "heads: not a divisor");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 12, 4, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(7), "heads: odd head size");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 65, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(8), "symbols");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 65, 32, 1e-3, 0, 0) == PE_ERR_ARG(9), "train_length");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 0, 1e-3, 0, 0) == PE_ERR_ARG(10), "batch");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 32, NAN, 0, 0) == PE_ERR_ARG(11), "lr NaN");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 32, 0.0, 0, 0) == PE_ERR_ARG(11), "lr 0");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 32, 1e-3, 2, 0) == PE_ERR_ARG(12), "weight_decay");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 32, 1e-3, 0, 0.5) == PE_ERR_ARG(13), "seed");
-    CHECK(pe_arena_size(&bytes, 0, 5, 1, 8, 256, 16, 64, 64, 256, 1e-3, 0, 0) == PE_ERR_TOO_LARGE, "too large");
+    CHECK(pe_arena_size(NULL, 0, 5, 1, 2, 32, 4, 16, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(1), "size: NULL");
+    CHECK(pe_arena_size(&bytes, 4, 5, 1, 2, 32, 4, 16, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(2), "task");
+    CHECK(pe_arena_size(&bytes, 0, 6, 1, 2, 32, 4, 16, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(3), "encoding");
+    CHECK(pe_arena_size(&bytes, 0, 5, 2, 2, 32, 4, 16, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(4), "causal");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 0, 32, 4, 16, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(5), "layers");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 257, 4, 16, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(6), "d_model");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 3, 16, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(7),
+          "heads: not a divisor");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 12, 4, 16, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(7),
+          "heads: odd head size");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 65, 16, 16, 32, 1e-3, 0, 0) == PE_ERR_ARG(8), "symbols");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 65, 1, 32, 1e-3, 0, 0) == PE_ERR_ARG(9), "train_length");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 16, 0, 1e-3, 0, 0) == PE_ERR_ARG(11), "batch");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 16, 32, NAN, 0, 0) == PE_ERR_ARG(12), "lr NaN");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 16, 32, 0.0, 0, 0) == PE_ERR_ARG(12), "lr 0");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 16, 32, 1e-3, 2, 0) == PE_ERR_ARG(13), "weight_decay");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 16, 32, 1e-3, 0, 0.5) == PE_ERR_ARG(14), "seed");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 8, 256, 16, 64, 64, 64, 256, 1e-3, 0, 0) == PE_ERR_TOO_LARGE, "too large");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 0, 32, 1e-3, 0, 0) == PE_ERR_ARG(10), "train_length_min 0");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 17, 32, 1e-3, 0, 0) == PE_ERR_ARG(10),
+          "train_length_min above train_length");
+    CHECK(pe_arena_size(&bytes, 2, 5, 1, 2, 32, 4, 16, 2, 1, 32, 1e-3, 0, 0) == PE_ERR_ARG(9),
+          "kback: train_length 2 scores nothing");
+    CHECK(pe_arena_size(&bytes, 0, 5, 1, 2, 32, 4, 16, 16, 1, 32, 1e-3, 0, 0) == PE_OK, "train_length_min 1");
 
     box b;
     CHECK(box_open(&b, 0, PE_ARENA_ROPE, 1, 1, 8, 2, 4, 3, 2, 1e-3, 0, 0, 4), "small arena");
     static char misaligned[64];
-    CHECK(pe_arena_init(NULL, b.bytes, 0, 5, 1, 1, 8, 2, 4, 3, 2, 1e-3, 0, 0) == PE_ERR_ARG(1), "init NULL");
-    CHECK(pe_arena_init(align16(misaligned) + 4, 60, 0, 5, 1, 1, 8, 2, 4, 3, 2, 1e-3, 0, 0) == PE_ERR_ARG(1),
+    CHECK(pe_arena_init(NULL, b.bytes, 0, 5, 1, 1, 8, 2, 4, 3, 3, 2, 1e-3, 0, 0) == PE_ERR_ARG(1), "init NULL");
+    CHECK(pe_arena_init(align16(misaligned) + 4, 60, 0, 5, 1, 1, 8, 2, 4, 3, 3, 2, 1e-3, 0, 0) == PE_ERR_ARG(1),
           "init misaligned");
-    CHECK(pe_arena_init(b.arena, b.bytes - 4, 0, 5, 1, 1, 8, 2, 4, 3, 2, 1e-3, 0, 0) == PE_ERR_ARG(2), "init short");
-    CHECK(pe_arena_init(b.arena, b.bytes, 0, 5, 1, 1, 8, 2, 4, 3, 2, 1e-3, 0, -1) == PE_ERR_ARG(14), "init seed");
-    CHECK(pe_arena_init(b.arena, b.bytes, 0, 5, 1, 1, 8, 2, 4, 3, 2, 1e-3, 0, 0) == PE_OK, "init again");
+    CHECK(pe_arena_init(b.arena, b.bytes - 4, 0, 5, 1, 1, 8, 2, 4, 3, 3, 2, 1e-3, 0, 0) == PE_ERR_ARG(2), "init short");
+    CHECK(pe_arena_init(b.arena, b.bytes, 0, 5, 1, 1, 8, 2, 4, 3, 3, 2, 1e-3, 0, -1) == PE_ERR_ARG(15), "init seed");
+    CHECK(pe_arena_init(b.arena, b.bytes, 0, 5, 1, 1, 8, 2, 4, 3, 3, 2, 1e-3, 0, 0) == PE_OK, "init again");
     float out[3], losses[2];
     static float zeros[64];
     CHECK(pe_arena_step(NULL, b.arena, 1) == PE_ERR_ARG(1), "step: losses");
@@ -499,9 +551,45 @@ static void test_bad_arguments(void) {
     tk[3] = 4;
     CHECK(pe_arena_gradients(g, &loss, b.arena, tk, tg, 3) == PE_ERR_ARG(6), "gradients: batch");
     CHECK(pe_arena_gradients(g, &loss, b.arena, tk, tg, 2) == PE_OK && isfinite(loss), "gradients");
+    // −1 tokens: padding, a suffix of a row after a real token, with no target
+    tk[6] = -1;
+    CHECK(pe_arena_gradients(g, &loss, b.arena, tk, tg, 2) == PE_OK && isfinite(loss), "gradients: padding");
+    tk[6] = 3;
+    tk[4] = -1;
+    CHECK(pe_arena_gradients(g, &loss, b.arena, tk, tg, 2) == PE_ERR_ARG(4), "gradients: padding, then a token");
+    tk[4] = 1;
+    tk[5] = tk[6] = -1;
+    CHECK(pe_arena_gradients(g, &loss, b.arena, tk, tg, 2) == PE_ERR_ARG(5), "gradients: a target at padding");
+    tk[0] = -2;
+    CHECK(pe_arena_gradients(g, &loss, b.arena, tk, tg, 2) == PE_ERR_ARG(4), "gradients: token -2");
+    // Parameters that are not finite (here written past set_params' check): evaluate and attention
+    // return 311, never NaN.
+    pe_arena_get_params(p, b.arena);
+    float *saved = malloc(sizeof(float) * (size_t)info[0]);
+    memcpy(saved, p, sizeof(float) * (size_t)info[0]);
+    p[1] = NAN;
+    CHECK(pe_arena_set_params(b.arena, p) == PE_ERR_ARG(2), "set_params refuses NaN");
+    CHECK(pe_arena_adamw(b.arena, p) == PE_OK, "adamw with a NaN gradient");   // m, v, p become NaN there
+    CHECK(pe_arena_evaluate(out, b.arena, b.scratch, b.scratch_bytes, 4, 8, 0, 0, 1) == 311,
+          "evaluate: a forward pass that is not finite is status 311");
+    CHECK(pe_arena_attention(att, tokens, b.arena, b.scratch, b.scratch_bytes, 4, 0, 0, 1) == 311,
+          "attention: status 311");
+    CHECK(pe_arena_set_params(b.arena, saved) == PE_OK &&
+              pe_arena_evaluate(out, b.arena, b.scratch, b.scratch_bytes, 4, 8, 0, 0, 1) == PE_OK && isfinite(out[2]),
+          "finite parameters again: evaluate works");
+    free(saved);
     free(p);
     free(g);
     box_close(&b);
+
+    // kback scores y_3 … y_n: evaluation below length 3 has nothing to count.
+    box k;
+    CHECK(box_open(&k, PE_ARENA_KBACK, PE_ARENA_ROPE, 0, 1, 8, 2, 4, 3, 2, 1e-3, 0, 0, 3), "kback arena");
+    CHECK(pe_arena_evaluate(out, k.arena, k.scratch, k.scratch_bytes, 2, 8, 0, 0, 1) == PE_ERR_ARG(5),
+          "kback: evaluate at length 2");
+    CHECK(pe_arena_evaluate(out, k.arena, k.scratch, k.scratch_bytes, 3, 8, 0, 0, 1) == PE_OK && isfinite(out[1]),
+          "kback: evaluate at length 3");
+    box_close(&k);
 
     // A learning rate far too large diverges: a status, not NaN losses.
     box d;

@@ -44,8 +44,9 @@ async function main(): Promise<void> {
   const loaded = pe.loadMatrix(new Uint8Array(0), { name: 'wpe.weight' });
   const shape: [number, number] = loaded.shape;
 
-  const trainer: Trainer = pe.trainer({ kind: 'arena', encoding: { kind: 'alibi' }, task: 'reverse', causal: false });
-  const losses: Float32Array = trainer.step(10);
+  const trainer: Trainer = pe.trainer({ kind: 'arena', encoding: { kind: 'alibi' }, task: 'reverse', causal: false, train_length: 16, train_length_min: 1 });
+  const budget: number = trainer.maxSteps * trainer.cost;
+  const losses: Float32Array = trainer.step(Math.min(10, trainer.maxSteps));
   const evaluation: ArenaEvaluation = trainer.evaluate(32, { samples: 64, seed: 1, rope_scaling: null });
   const heads: number = trainer.attention(8).shape[1];
   const positions = trainer.positionTable();
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
   } catch (e) {
     if (e instanceof PEError) console.log(e.param.toUpperCase(), e.message);
   }
-  console.log(first, rows, cols, base, freqs, af, labCos, firstCollision, worstRow, tables.cos, rotated.data, slopes, entropy, angles, buckets, pixels, shape, specs);
+  console.log(budget, first, rows, cols, base, freqs, af, labCos, firstCollision, worstRow, tables.cos, rotated.data, slopes, entropy, angles, buckets, pixels, shape, specs);
   console.log(losses, evaluation.accuracy, heads, positions?.shape, same);
 }
 

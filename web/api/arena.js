@@ -27,7 +27,7 @@ import ARENA, {
 } from './schema/arena.js';
 
 const SCHEMA = ARENA.arena;
-const SPEC_ARGS = ['task', 'encoding', 'causal', 'layers', 'd_model', 'heads', 'symbols', 'train_length', 'batch', 'lr', 'weight_decay', 'seed'];
+const SPEC_ARGS = ['task', 'encoding', 'causal', 'layers', 'd_model', 'heads', 'symbols', 'train_length', 'train_length_min', 'batch', 'lr', 'weight_decay', 'seed'];
 const DIVERGED = 310;     // c/arena_train.c: the loss stopped being finite
 const NOT_FINITE = 311;   // c/arena_train.c: evaluate/attention's forward pass is not finite
 /**
@@ -74,7 +74,8 @@ export function normalizeArenaSpec(input) {
   }
   const out = { kind: 'arena' };
   for (const [name, field] of Object.entries(SCHEMA.fields)) {
-    out[name] = spec[name] === undefined ? field.default : checkValue(name, field, spec[name]);
+    if (name === 'train_length_min' && spec[name] === undefined) out[name] = out.train_length;   // one fixed length
+    else out[name] = spec[name] === undefined ? field.default : checkValue(name, field, spec[name]);
   }
   const broken = SCHEMA.check(out);
   if (broken) throw new PEError(broken.param, broken.message);
@@ -141,7 +142,7 @@ export function createTrainer(ctx, input) {
   const w = ctx.wasm;
   const encoding = spec.encoding === null ? 'none' : spec.encoding.kind;
   const specArgs = [ARENA_TASKS[spec.task], ARENA_ENCODINGS[encoding], spec.causal ? 1 : 0, spec.layers, spec.d_model,
-    spec.heads, spec.symbols, spec.train_length, spec.batch, spec.lr, spec.weight_decay, spec.seed];
+    spec.heads, spec.symbols, spec.train_length, spec.train_length_min, spec.batch, spec.lr, spec.weight_decay, spec.seed];
 
   let tooLarge = false;
   const { bytes: [bytes] } = ctx.run({ outputs: { bytes: { count: 1, type: Int32Array } } }, (p) => {
@@ -269,6 +270,7 @@ export function createTrainer(ctx, input) {
     evaluate(length, options) {
       alive();
       checkValue('length', LENGTH, length);
+      if (spec.task === 'kback' && length < 3) throw new PEError('length', `length must be an integer in [3, ${PE_ARENA_MAX_EVAL_LENGTH}] for kback (it scores y_3 … y_n: there is no token two back before), got ${length}`);
       const o = checkOptions(options, ['samples', 'seed', 'rope_scaling'], 'evaluate');
       const samples = o.samples === undefined ? 256 : checkValue('samples', SAMPLES, o.samples);
       const seed = o.seed === undefined ? 0 : checkValue('seed', SEED, o.seed);
@@ -347,7 +349,10 @@ export function createTrainer(ctx, input) {
     /** Number of parameters (padding between tensors included). */
     paramCount,
 
-    /** Test hook: { loss, grads } of the mean loss on tokens/targets (Int32Array [b, T]). */
+    /**
+     * Test hook: { loss, grads } of the mean loss on tokens/targets (Int32Array [b, T]); tokens −1
+     * are padding (a suffix of a row: fed as SEP, no target, masked keys in the encoder).
+     */
     _gradients(tokens, targets) {
       alive();
       const b = tokens.length / seqLen;

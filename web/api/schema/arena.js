@@ -49,8 +49,8 @@ export default {
         type: 'enum', default: 'copy', values: Object.keys(ARENA_TASKS),
         label: { en: 'Task', ko: '과제' },
         help: {
-          en: 'copy: y = x; reverse: y = x reversed; kback: y_j = x_{j−2} (rotated right by 2); sort: y = x ascending.',
-          ko: 'copy: y = x; reverse: x를 뒤집음; kback: y_j = x_{j−2} (오른쪽으로 2칸 회전); sort: 오름차순 정렬.',
+          en: 'copy: y = x; reverse: y = x reversed; kback: y_j = x_{j−2} for j ≥ 3 (y_1, y_2 are not scored: there is no token two back); sort: y = x ascending.',
+          ko: 'copy: y = x; reverse: x를 뒤집음; kback: j ≥ 3에서 y_j = x_{j−2} (y_1, y_2는 채점하지 않음: 두 칸 앞 토큰이 없음); sort: 오름차순 정렬.',
         },
       },
       encoding: {
@@ -95,7 +95,16 @@ export default {
       train_length: {
         type: 'int', default: 16, min: 1, max: PE_ARENA_MAX_TRAIN_LENGTH,
         label: { en: 'Training length', ko: '학습 길이' },
-        help: { en: 'Symbols per training example.', ko: '학습 예제 하나의 기호 수.' },
+        rule: 'at least 3 for kback',
+        help: { en: 'Symbols per training example (the longest, with a minimum training length).', ko: '학습 예제 하나의 기호 수 (최소 학습 길이가 있으면 가장 긴 것).' },
+      },
+      train_length_min: {
+        type: 'int', default: 16, min: 1, max: PE_ARENA_MAX_TRAIN_LENGTH, rule: 'at most train_length; default train_length',
+        label: { en: 'Shortest training length', ko: '최소 학습 길이' },
+        help: {
+          en: 'Each training example\'s length is drawn uniformly from [train_length_min, train_length] (as length-generalization studies train); a batch is padded to its longest example and the padding carries no loss. Default train_length: one fixed length.',
+          ko: '학습 예제마다 길이를 [train_length_min, train_length]에서 균등하게 뽑습니다 (길이 일반화 연구들의 학습 방식). 배치는 가장 긴 예제에 맞춰 채우고, 채운 자리에는 손실이 없습니다. 기본값 train_length: 고정 길이 하나.',
+        },
       },
       batch: {
         type: 'int', default: 32, min: 1, max: PE_ARENA_MAX_BATCH,
@@ -116,6 +125,12 @@ export default {
       },
     },
     check(s) {
+      if (s.train_length_min > s.train_length) {
+        return { param: 'train_length_min', message: `train_length_min must be an integer in [1, train_length = ${s.train_length}], got ${s.train_length_min}` };
+      }
+      if (s.task === 'kback' && s.train_length < 3) {
+        return { param: 'train_length', message: `train_length must be an integer in [3, ${PE_ARENA_MAX_TRAIN_LENGTH}] for kback (it scores y_3 … y_n), got ${s.train_length}` };
+      }
       if (s.d_model % s.heads !== 0 || (s.d_model / s.heads) % 2 !== 0) {
         return { param: 'heads', message: `heads must divide d_model into an even head size (d_model/heads an even integer), got d_model ${s.d_model} and heads ${s.heads}` };
       }
