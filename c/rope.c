@@ -359,11 +359,12 @@ static int rotate_careful(float *out, const float *x, const float *cos_row, cons
         ptrdiff_t a = (ptrdiff_t)i * step, b = a + partner;
         float xa = x[a], xb = x[b], c = cos_row[i], s = sin_row[i];
         float oa = xa * c - xb * s, ob = xb * c + xa * s;   // pe_rope_rotate_scalar's operations
-        if (isfinite(xa) && isfinite(xb) && !(isfinite(oa) && isfinite(ob))) {
+        if (isfinite(xa) && isfinite(xb)) {
             // Each float32 product is exact in float64; the sum is rounded twice (to float64,
-            // then float32), within one float32 ulp of the exact rotation.
-            oa = (float)((double)xa * c - (double)xb * s);
-            ob = (float)((double)xb * c + (double)xa * s);
+            // then float32), within one float32 ulp of the exact rotation. Finite float32
+            // values are kept as they are (the same bits as the fast path).
+            if (!isfinite(oa)) oa = (float)((double)xa * c - (double)xb * s);
+            if (!isfinite(ob)) ob = (float)((double)xb * c + (double)xa * s);
             if (!isfinite(oa) || !isfinite(ob)) return 0;
         }
         out[a] = oa;
