@@ -252,6 +252,23 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
     }
   });
 
+  it('a link\'s notice goes when the route moves to another page (#arena, #learn/…), and stays away coming back', async () => {
+    for (const [hash, to] of [['#v1/sinusoidal?dim=0', '#arena'], ['#v3/rope?dim=8', '#learn/rope'], ['#v1/sinusoidal?dim=0', '#learn']]) {
+      const { context, page, log } = await open(`${server.url}${hash}`);
+      expect(await page.isVisible('#link-notice'), hash).toBe(true);
+      await page.evaluate((h) => { location.hash = h; }, to);
+      const page_ = to.slice(1).split('/')[0];
+      await page.waitForFunction((p) => document.documentElement.dataset.page === p, page_);
+      expect(await page.isVisible('#link-notice'), `${hash} → ${to}`).toBe(false);
+      // Back to the explorer with the browser history: the page the link opened, no notice.
+      await page.goBack();
+      await page.waitForFunction(() => !document.documentElement.dataset.page);
+      expect(await page.isVisible('#link-notice'), `${hash} → ${to} → back`).toBe(false);
+      expect(log.pageErrors).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('exports the heatmap (PNG), the curves (PNG, SVG), the tensor (CSV, .npy) and code', async () => {
     const { context, page, log } = await open(`${server.url}#v1/rope?length=64&dim=32&~tf=sin`);
     await page.waitForFunction(() => document.querySelector('#view-lines .view-body')?.dataset.drawn);

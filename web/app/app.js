@@ -757,6 +757,7 @@ function applyLink(link, { focus = false } = {}) {
 function onHashChange() {
   const route = pageRoute(location.hash);
   if (route) {
+    hideNotice();   // a link's notice is about the explorer: it goes with it
     const relang = !!route.lang && LANGS.includes(route.lang) && applyLinkLang(route.lang);
     showPage(route, { remount: relang });
     return;
