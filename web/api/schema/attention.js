@@ -23,6 +23,7 @@
 //             distance: b = b(|i − j|), one plane for all heads.
 //             null: no positional encoding (the permutation lesson).
 import { PE_MAX_BIAS_LENGTH } from './relative.js';
+import { segmentTokens } from './mrope.js';
 
 export const PE_MAX_ATTENTION_LENGTH = PE_MAX_BIAS_LENGTH;   // 8192
 export const PE_MAX_ATTENTION_DIM = 512;
@@ -49,8 +50,8 @@ export const ENCODING_CLASS = {
 export const ENCODING_KINDS = Object.keys(ENCODING_CLASS);
 
 // ECMAScript's \s, spelled out so that other languages can split the same way
-// (tests/fixtures/ref_attention.py does).
-const WHITESPACE = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+/u;
+// (tests/fixtures/ref_attention.py does; the code export writes its source into the snippet).
+export const WHITESPACE = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+/u;
 
 /** The words of a `tokens` text: maximal runs of non-whitespace characters, in order. */
 export function splitWords(text) {
@@ -70,9 +71,6 @@ export function maxHeads(length, dim) {
   const byQk = Math.floor(PE_MAX_ATTENTION_QK / (length * dim));
   return Math.max(1, Math.min(PE_MAX_ATTENTION_HEADS, byOutput, byQk));
 }
-
-const SEGMENT_TOKENS = (seg, merge) => (seg.type === 'text' ? seg.length
-  : seg.t * Math.floor(seg.h / merge) * Math.floor(seg.w / merge));
 
 export default {
   attention: {
@@ -188,7 +186,7 @@ export default {
       }
       const e = s.encoding;
       if (e?.kind === 'mrope') {
-        const n = e.segments.reduce((total, seg) => total + SEGMENT_TOKENS(seg, e.spatial_merge_size), 0);
+        const n = e.segments.reduce((total, seg) => total + segmentTokens(seg, e.spatial_merge_size), 0);
         if (n !== s.length) {
           return { param: 'encoding.segments', message: `encoding.segments must make length = ${s.length} tokens, got ${n}` };
         }
