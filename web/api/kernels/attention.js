@@ -8,8 +8,9 @@ import { SCHEMA } from '../schema/index.js';
 import sinusoidal from './sinusoidal.js';
 import vision from './vision.js';
 import absolute from './absolute.js';
-import rope from './rope.js';
+import rope, { LAYOUT } from './rope.js';
 import mrope from './mrope.js';
+import { MODE, FUNCTION } from './relative.js';
 
 const FAMILIES = { ...sinusoidal, ...vision, ...absolute, ...rope, ...mrope };
 
@@ -18,12 +19,10 @@ const FAMILIES = { ...sinusoidal, ...vision, ...absolute, ...rope, ...mrope };
 // generation, a third of the time at 512 tokens × 8 heads. Only up to 2^21 floats (8 MiB).
 const CACHE_MAX = 2 ** 21;
 const randomCache = new WeakMap();   // wasm exports → { key, qk: Float32Array }
-const CLASS = { none: 0, additive: 1, rotary: 2, bias: 3 };
-const CONTENT = { random: 0, tokens: 1, none: 2 };
-const CONTENT_PREPARED = 3;   // random content already in the scratch (c/attention.h)
-const LAYOUT = { half: 0, interleaved: 1 };
-const MODE = { causal: 0, symmetric: 1 };
-const FUNCTION = { linear: 0, log: 1, gaussian: 2, exponential: 3 };
+// c/attention.h's pe_encoding_class and pe_content (tests/house/constants.test.js compares them).
+export const CLASS = { none: 0, additive: 1, rotary: 2, bias: 3 };
+export const CONTENT = { random: 0, tokens: 1, none: 2 };
+export const CONTENT_PREPARED = 3;   // random content already in the scratch (c/attention.h)
 const flag = (b) => (b === true ? 1 : b === false ? 0 : -1);   // -1: C rejects a non-boolean
 const code = (table, v) => (Object.hasOwn(table, v) ? table[v] : -1);
 

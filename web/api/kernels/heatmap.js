@@ -30,7 +30,7 @@ import { PE_MAX_ELEMENTS } from '../schema/index.js';
 import { COLORMAPS } from '../colormaps.js';
 import { autoColorRange, checkColorRange, specialBytes } from './colormap.js';
 
-const MAX_SIDE = 8192; // pixels per side (c/heatmap.c HEATMAP_MAX_SIDE)
+export const MAX_SIDE = 8192; // pixels per side (c/heatmap.c HEATMAP_MAX_SIDE; tests/house/constants.test.js)
 const caches = new WeakMap(); // per module: its buffers in WebAssembly memory
 
 function cacheOf(wasm) {

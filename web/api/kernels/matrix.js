@@ -12,16 +12,16 @@
 // There is no `spec`: a loaded table cannot be recomputed from one.
 import { PEError, describe } from '../spec.js';
 
-const MATRIX_ERROR = 300;   // PE_ERR_MATRIX
-const NEED_MORE = 301;      // PE_MATRIX_NEED_MORE
+export const MATRIX_ERROR = 300;   // PE_ERR_MATRIX
+export const NEED_MORE = 301;      // PE_MATRIX_NEED_MORE
 // Entries of the info array (c/matrix.h, PE_MI_*).
-const MI = {
+export const MI = {
   FORMAT: 0, DTYPE: 1, BIG_ENDIAN: 2, FORTRAN: 3, ROWS: 4, COLS: 5, BEGIN: 6, END: 7, NEED: 8,
   TENSORS: 9, ERROR_FIELD: 11, NAMES: 14, COUNT: 16,
 };
-const ERROR_FIELD_NAME = 2;
-const DTYPES = { 1: 'float32', 2: 'float64', 3: 'float16', 4: 'bfloat16' };
-const FORMATS = { 1: 'npy', 2: 'safetensors' };
+export const ERROR_FIELD_NAME = 2;
+export const DTYPES = { 1: 'float32', 2: 'float64', 3: 'float16', 4: 'bfloat16' };
+export const FORMATS = { 1: 'npy', 2: 'safetensors' };
 const FIRST_READ = 65536;
 const MESSAGE_BYTES = 512;
 const NAME_LIST_BYTES = 65536;

@@ -1,7 +1,7 @@
 // How the `mrope` kind calls its C kernel (c/mrope.c).
 import { segmentTokens, MROPE_CONVENTIONS } from '../schema/mrope.js';
 
-const SEGMENT = { text: 0, image: 1, video: 2 };
+export const SEGMENT = { text: 0, image: 1, video: 2 };
 
 export default {
   mrope: {

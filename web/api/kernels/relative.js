@@ -2,7 +2,7 @@
 // (c/relative.c).
 export const MODE = { causal: 0, symmetric: 1 };
 
-const FUNCTION = { linear: 0, log: 1, gaussian: 2, exponential: 3 };
+export const FUNCTION = { linear: 0, log: 1, gaussian: 2, exponential: 3 };
 const flag = (b) => (b === true ? 1 : b === false ? 0 : -1);   // -1: C rejects a non-boolean
 
 export default {

@@ -4,8 +4,8 @@ import { PEError, normalizeSpec } from '../spec.js';
 import { PE_MAX_ELEMENTS } from '../schema/limits.js';
 import { rotaryDim, isAxial, yarnFactor } from '../schema/rope.js';
 
-const LAYOUT = { half: 0, interleaved: 1 };
-const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, ntk: 5, longrope: 6 };
+export const LAYOUT = { half: 0, interleaved: 1 };
+export const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, ntk: 5, longrope: 6 };
 
 // The spec arguments shared by pe_rope, pe_rope_apply and pe_rope_precision, in C order (pe_rope_config in
 // c/rope.h), named by the spec field each comes from. pe_rope and pe_rope_apply take LongRoPE's two

@@ -1,5 +1,5 @@
 // How the `sinusoidal` kind calls its C kernel (c/sinusoidal.c).
-const LAYOUT = { interleaved: 0, concat: 1, tensor2tensor: 2 };
+export const LAYOUT = { interleaved: 0, concat: 1, tensor2tensor: 2 };
 
 export default {
   sinusoidal: {

@@ -1,5 +1,5 @@
 // How the 2-D and 3-D sinusoidal kinds call their C kernels (c/vision.c).
-const LAYOUT_2D = { mae: 0, sum: 1, tatp22: 2 };
+export const LAYOUT_2D = { mae: 0, sum: 1, tatp22: 2 };
 
 export default {
   sinusoidal2d: {
