@@ -10,7 +10,7 @@
 import { h, uid, cssVar } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { formatInt, formatMs, formatValue, niceTicks } from '../../plot/format.js';
-import { PE_MROPE_MAX_SEGMENTS, PE_MROPE_MAX_GRID } from '../../api/schema/mrope.js';
+import mropeSchema, { PE_MROPE_MAX_SEGMENTS } from '../../api/schema/mrope.js';
 import { segmentSpans } from './math.js';
 import { ensureVisionStyles } from './style.js';
 
@@ -18,7 +18,8 @@ const WINDOW = 96; // tokens per page of the id table
 const AXES = ['t', 'h', 'w'];
 const VISUAL_COLORS = 4; // mb-v0 … mb-v3 in vision.css
 
-const clone = (v) => JSON.parse(JSON.stringify(v));
+// A segment's fields with their ranges, as the API checks them.
+const SEGMENT_FIELDS = mropeSchema.mrope.fields.segments.item.fields;
 /** A segment as the kernel reads it (defaults filled in), for comparing lists. */
 const canon = (s) => (s.type === 'text' ? { type: 'text', length: s.length }
   : s.type === 'image' ? { type: 'image', t: s.t, h: s.h, w: s.w }
@@ -28,10 +29,11 @@ const sameList = (a, b) => JSON.stringify(a.map(canon)) === JSON.stringify(b.map
 /** What is wrong with one field of a segment (as the API would say it), or ''. */
 function fieldProblem(t, seg, name, merge) {
   const v = seg[name];
-  if (name === 'second_per_grid_t') return Number.isFinite(v) && v > 0 && v <= 1000 ? '' : t('vision.mb.badSeconds');
-  const max = name === 'length' ? 1 << 20 : PE_MROPE_MAX_GRID;
+  const { min, max, exclusiveMin } = SEGMENT_FIELDS[name];
+  const inRange = Number.isFinite(v) && (exclusiveMin ? v > min : v >= min) && v <= max;
+  if (name === 'second_per_grid_t') return inRange ? '' : t('vision.mb.badSeconds');
   const label = t(`vision.mb.field.${name}`);
-  if (!Number.isInteger(v) || v < 1 || v > max) return t('vision.mb.badInt', label, formatInt(max));
+  if (!Number.isInteger(v) || !inRange) return t('vision.mb.badInt', label, formatInt(max));
   if ((name === 'h' || name === 'w') && v % merge !== 0) return t('vision.mb.badMerge', label, merge);
   return '';
 }
@@ -107,7 +109,7 @@ export default {
     // Editing
 
     function commit() {
-      ctx.setSpec({ segments: clone(working) });
+      ctx.setSpec({ segments: structuredClone(working) });
     }
 
     function defaultSegment(type) {
@@ -549,7 +551,7 @@ export default {
         const mergeChanged = spec.spatial_merge_size !== merge;
         merge = spec.spatial_merge_size;
         if (!working || mergeChanged || !sameList(working, spec.segments)) {
-          working = clone(spec.segments);
+          working = structuredClone(spec.segments);
           renderList();
         }
         tpsCheck.checked = spec.tokens_per_second !== null;
