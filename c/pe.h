@@ -54,6 +54,7 @@ PE_API const char *pe_status_message(pe_status status);
 #include "vision.h"
 #include "mrope.h"
 #include "rope.h"
+#include "rope_view.h"
 #include "precision.h"
 #include "absolute.h"
 #include "relative.h"

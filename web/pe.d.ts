@@ -432,6 +432,13 @@ export interface PE {
   loadMatrix(bytes: ArrayBuffer | ArrayBufferView, options?: { name?: string }): MatrixResult;
   applyRope(x: Float32Array, spec: RopeSpec, options?: { heads?: number }): RopeResult;
   ropeTables(spec: RopeSpec): RopeTables;
+  /** One table a view draws in place of the angles: cos, sin (ropeTables') or wrapped into [0, 2π], from the kernel's float64 angles. */
+  ropeView(spec: RopeSpec, options?: { transform?: 'cos' | 'sin' | 'wrapped' }): {
+    data: Float32Array;
+    shape: [number, number];
+    spec: FullSpec<RopeSpec>;
+    transform: 'cos' | 'sin' | 'wrapped';
+  };
   /** A relative kind's value at every r = −(length − 1) … length − 1, without the table. */
   relativeProfile(spec: AlibiSpec | T5Spec | ShawSpec | DistanceSpec): {
     data: Float32Array;

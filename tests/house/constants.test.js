@@ -124,6 +124,7 @@ const TABLES = [
   ['web/api/kernels/vision.js LAYOUT_2D', visionKernel.LAYOUT_2D, (n) => `PE_2D_${upper(n)}`],
   ['web/api/kernels/rope.js LAYOUT', ropeKernel.LAYOUT, (n) => `PE_ROPE_${upper(n)}`],
   ['web/api/kernels/rope.js ROPE_TYPE', ropeKernel.ROPE_TYPE, (n) => `PE_ROPE_${upper(n)}`],
+  ['web/api/kernels/rope.js VIEW', ropeKernel.VIEW, (n) => `PE_ROPE_VIEW_${upper(n)}`],
   ['web/api/schema/rope.js ROPE_TYPES (index)', Object.fromEntries(ropeSchema.ROPE_TYPES.map((t, i) => [t, i])), (n) => `PE_ROPE_${upper(n)}`],
   ['web/api/schema/precision.js INV_FREQ_DTYPES (index)', Object.fromEntries(precisionSchema.INV_FREQ_DTYPES.map((t, i) => [t, i])), (n) => `PE_RECIPE_${upper(n)}`],
   ['web/api/schema/mrope.js MROPE_CONVENTIONS (index)', Object.fromEntries(mropeSchema.MROPE_CONVENTIONS.map((t, i) => [t, i])), (n) => `PE_MROPE_${upper(n)}`],

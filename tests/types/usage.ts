@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const freqs: Float32Array = r.inv_freq;
   const af: number = r.attention_factor;
   const tables = pe.ropeTables(rope);
+  const wrapped: Float32Array = pe.ropeView(rope, { transform: 'wrapped' }).data;
   const rotated = pe.applyRope(new Float32Array(4 * 128), rope, { heads: 1 });
 
   const lab = pe.compute({ kind: 'rope_precision', length: 4096, recipe: { inv_freq_dtype: 'float32', position_dtype: 'bfloat16', phase_dtype: 'float32', table_dtype: 'float32' } });

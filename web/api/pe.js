@@ -210,6 +210,21 @@ class PE {
   }
 
   /**
+   * What a view draws of a rope spec in place of its angle table, computed in C from the kernel's
+   * float64 angles (web/api/kernels/rope.js, c/rope_view.c): ropeView(spec, { transform: 'cos' |
+   * 'sin' | 'wrapped' }) → { data: Float32Array [length, rotary_dim/2], shape, spec, transform }.
+   * cos and sin are ropeTables' values; wrapped is p·θ_i mod 2π in [0, 2π]. `data` stays in
+   * WebAssembly memory for pe.heatmap, as a computed result does. Throws PEError.
+   */
+  ropeView(spec, options) {
+    const { transform = 'cos' } = snapshot(options ?? {}, 'options');
+    const binding = KERNELS.rope;
+    // As compute: the resident table makes room, and this output becomes the resident one.
+    KERNELS.heatmap.release(this.#w);
+    return binding.view(this.#context(binding.viewArgs, 'data'), snapshot(spec), transform);
+  }
+
+  /**
    * The profile of a relative kind (alibi, t5, shaw, distance): its value at every relative
    * position r = j − i = −(length − 1) … length − 1, in C (c/relative.c), exactly the entries its
    * table holds, without the length² table: { data, shape: [2·length − 1] (alibi: [heads,

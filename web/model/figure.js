@@ -1,6 +1,6 @@
 // What a view state shows, as plain data for pictures (web/plot/svg.js), exports and <pe-plot>:
 //
-//   figureOf(state, t) → { title, heatmap: { data, rows, cols, offset, rowOffset, colormap,
+//   figureOf(state, t, pe) → { title, heatmap: { data, rows, cols, offset, rowOffset, colormap,
 //                          valueRange, axes, title, shape }, lines: { mode, series, x0, xLabel,
 //                          yLabel, title } }
 // The same choices as the heatmap and lines views: the head (slice) and RoPE transform on
@@ -17,12 +17,13 @@ export const MAX_CURVES = 8;
 /**
  * The figure of a view state ({ result, info, spec, shared }, as the views get it): the heatmap
  * (the slice and transform on screen, with its colour map) and the curves of the line plot.
- * `t` is a translator (web/i18n/index.js).
+ * `t` is a translator (web/i18n/index.js); `pe` the API, whose kernels give rotary angles'
+ * cos, sin and wrapped values (displayData).
  */
-export function figureOf(state, t) {
+export function figureOf(state, t, pe) {
   const { info, spec, shared = {}, result } = state;
   const tr = t.tr;
-  const data = displayData({ result, info, shared });
+  const data = displayData({ result, info, shared }, pe);
   const { slice, offset } = sliceOffset(info, shared.head ?? 0);
   const colormap = COLORMAPS[shared.colormap] ? shared.colormap : 'viridis';
   const r0 = rowOffset(info, spec);

@@ -103,28 +103,23 @@ export function transformOf(info, shared) {
   return list.includes(shared?.transform) ? shared.transform : list[0];
 }
 
-const TWO_PI = 2 * Math.PI;
 const cache = new WeakMap(); // result → { transform: Float32Array }
 
-/** The values the views draw for a state: result.data, or cos/sin/wrapped angles (cached). */
-export function displayData({ result, info, shared }) {
+/**
+ * The values the views draw for a state: result.data, or for rotary angles the table of the
+ * transform on screen (cos, sin, wrapped), computed by the kernel from its float64 angles
+ * (pe.ropeView, c/rope_view.c; never a JS cos of the float32 angles, off by up to 0.03 at 2^20)
+ * and cached per result. `pe` is the API (createPE); it is needed only for those transforms.
+ */
+export function displayData({ result, info, shared }, pe) {
   const tf = transformOf(info, shared);
   if (!tf || tf === 'angle') return result.data;
   let byTf = cache.get(result);
   if (!byTf) cache.set(result, (byTf = {}));
   if (byTf[tf]) return byTf[tf];
-  const src = result.data;
-  const out = new Float32Array(src.length);
-  if (tf === 'cos') for (let i = 0; i < src.length; i++) out[i] = Math.cos(src[i]);
-  else if (tf === 'sin') for (let i = 0; i < src.length; i++) out[i] = Math.sin(src[i]);
-  else {
-    for (let i = 0; i < src.length; i++) {
-      const r = src[i] % TWO_PI;
-      out[i] = r < 0 ? r + TWO_PI : r;
-    }
-  }
-  byTf[tf] = out;
-  return out;
+  if (typeof pe?.ropeView !== 'function') throw new Error(`displayData: the ${tf} of rotary angles comes from the kernels: pass pe`);
+  byTf[tf] = pe.ropeView(result.spec, { transform: tf }).data;
+  return byTf[tf];
 }
 
 /** The name of the drawn value ({ en, ko }): the axis' value name, or the transform's. */

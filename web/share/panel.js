@@ -97,7 +97,7 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
     }
   }
   const stem = () => fileStem(state.spec, pe.defaults(state.spec.kind));
-  const fig = () => figureOf(state, t);
+  const fig = () => figureOf(state, t, pe);
   const downloads = h('section', { class: 'share-part', 'aria-labelledby': `${id}-dl-title` },
     h('h4', { id: `${id}-dl-title`, text: t('share.download') }),
     h('p', { class: 'help', text: t('share.downloadHelp') }),

@@ -366,7 +366,7 @@ export class PePlot extends HTMLElement {
   drawHeatmap() {
     const { info } = this.state;
     const t = this.t;
-    const fig = figureOf(this.state, t);
+    const fig = figureOf(this.state, t, this.pe);
     const key = `${this.opts.lang}:${info.kind}:${info.class}`;
     if (!this.heatmap || this.hmKey !== key) {
       this.heatmap?.destroy();
@@ -389,7 +389,7 @@ export class PePlot extends HTMLElement {
   }
 
   drawLines() {
-    const fig = figureOf(this.state, this.t);
+    const fig = figureOf(this.state, this.t, this.pe);
     const width = Math.max(280, Math.round(this.linesBox.clientWidth || 640));
     this.linesWidth = width;
     const dark = this.opts.theme === 'dark' || (this.opts.theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);

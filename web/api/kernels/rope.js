@@ -1,10 +1,13 @@
 // How the `rope` kind calls its C kernels (c/rope.c): the angle table for compute(), the cos/sin
-// tables for pe.ropeTables(), and the rotation of vectors for pe.applyRope().
+// tables for pe.ropeTables(), the rotation of vectors for pe.applyRope(), and one table of cos, sin
+// or wrapped angles for pe.ropeView() (c/rope_view.c), the values a view draws.
 import { PEError, normalizeSpec } from '../spec.js';
 import { PE_MAX_ELEMENTS } from '../schema/limits.js';
 import { rotaryDim, isAxial, yarnFactor } from '../schema/rope.js';
 
 export const LAYOUT = { half: 0, interleaved: 1 };
+// pe_rope_view's transforms (c/rope_view.h).
+export const VIEW = { cos: 0, sin: 1, wrapped: 2 };
 export const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, ntk: 5, longrope: 6 };
 
 // The spec arguments shared by pe_rope, pe_rope_apply and pe_rope_precision, in C order (pe_rope_config in
@@ -186,6 +189,36 @@ export default {
       const r = k.run({ inputs: listInputs(s), outputs: { cos: table, sin: table, ...freqOutputs(pairs) } }, (p) =>
         k.wasm.pe_rope(0, p.cos, p.sin, p.inv_freq, p.attention_factor, ...specValues(s), ...listPointers(p)));
       return { cos: r.cos, sin: r.sin, shape: [s.length, pairs], spec: s, ...extras(r) };
+    },
+
+    // The C arguments of pe_rope_view in order.
+    viewArgs: ['out', 'transform', 'inv_freq', 'attention_factor', ...SPEC_ARGS],
+
+    /**
+     * One table of the spec's angles transformed (VIEW): cos, sin (ropeTables' values, bit for bit)
+     * or the angle wrapped into [0, 2π], all from the kernel's float64 angles. The output is `data`
+     * (the context keeps it resident for pe.heatmap, as pe.compute's).
+     */
+    view(k, spec, transform) {
+      const s = ropeSpec(spec);
+      if (!Object.hasOwn(VIEW, transform)) {
+        throw new PEError('transform', `transform must be one of ${Object.keys(VIEW).join(', ')}, got ${String(transform)}`);
+      }
+      if (isAxial(s)) {
+        const pairs = rotaryDim(s) / 2;
+        if (transform === 'wrapped') {
+          const r = k.run({ outputs: { data: s.length * pairs } }, (p) =>
+            k.wasm.pe_rope_axial_wrapped(p.data, s.grid_height, s.grid_width, rotaryDim(s), s.base));
+          return { data: r.data, shape: [s.length, pairs], spec: s, transform };
+        }
+        const r = axialTables(k, s, { tables: true });
+        return { data: r[transform], shape: [s.length, pairs], spec: s, transform };
+      }
+      refuseTooLarge(s);
+      const { pairs, table } = sizes(s);
+      const r = k.run({ inputs: listInputs(s), outputs: { data: table, ...freqOutputs(pairs) } }, (p) =>
+        k.wasm.pe_rope_view(p.data, VIEW[transform], p.inv_freq, p.attention_factor, ...specValues(s), ...listPointers(p)));
+      return { data: r.data, shape: [s.length, pairs], spec: s, transform };
     },
 
     /**

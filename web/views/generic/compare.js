@@ -202,9 +202,9 @@ export default {
       };
       const names = Object.keys(overrides).map((n) => `${tr(schema.fields[n]?.label) || n}: ${show(overrides[n])}`);
       bHead.querySelector('.compare-diff-list').textContent = names.length ? t('view.compare.differs', names.join(', ')) : t('view.compare.sameAsA');
-      const a = { shape: state.result.shape, data: displayData(state) };
+      const a = { shape: state.result.shape, data: displayData(state, ctx.pe) };
       const infoB = outputInfo(info.kind, schema, bResult.shape);
-      const bData = displayData({ result: bResult, info: infoB, shared: state.shared });
+      const bData = displayData({ result: bResult, info: infoB, shared: state.shared }, ctx.pe);
       const head = state.shared.head ?? 0;
       const sa = sliceOffset(info, head);
       const sb = sliceOffset(infoB, head);

@@ -79,7 +79,7 @@ export default {
       const { slice, offset } = sliceOffset(info, shared.head ?? 0);
       hm.colormap = shared.colormap ?? 'viridis';
       hm.axes.value = tr(valueName(info, shared));
-      const data = displayData(state);
+      const data = displayData(state, ctx.pe);
       // Every head on one colour scale, so heads can be compared by eye.
       let valueRange = null;
       if (info.slices > 1) {

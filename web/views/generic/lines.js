@@ -113,7 +113,7 @@ export default {
       showNote(notes.join(' '));
       const shown = ok.slice(0, MAX_SERIES);
       const { offset } = sliceOffset(info, shared.head ?? 0);
-      const data = displayData(state);
+      const data = displayData(state, ctx.pe);
       const cols = info.cols;
       const r0 = rowOffset(info, spec);
       const lines = shown.map((d) => {
