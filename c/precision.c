@@ -1,6 +1,6 @@
-// Precision lab (kind `rope_precision`, ../shared/spec-contract.md): the angle error of a RoPE
+// Precision lab (kind `rope_precision`, docs/reference.md): the angle error of a RoPE
 // recipe whose inverse frequencies, positions, phases and cos/sin tables are each held in a
-// number format (float64, float32, bfloat16 or float16). The steps, as the contract defines them:
+// number format (float64, float32, bfloat16 or float16). The steps, as docs/reference.md defines them:
 //   f = round(ω_i, inv_freq_dtype) (or, for PE_RECIPE_FLOAT32_POW, f as frameworks form it:
 //       float32 pow, then a float32 divide; pe_inv_freq_float32_pow); q = round(p, position_dtype);
 //   φ = round(q·f, phase_dtype), the product exact, rounded once;

@@ -1,6 +1,6 @@
 // Precision lab (kind `rope_precision`): what a RoPE recipe's number formats do to the angles.
 //
-// Contract: ../shared/spec-contract.md, section `rope_precision`. For row r (position
+// Reference: docs/reference.md, section `rope_precision`. For row r (position
 // p = offset + r) and pair i, with ω_i the float64 inverse frequency that `rope` computes
 // (pe_rope_inv_freq, c/rope.c) for the same fields:
 //   1. f = round(ω_i, inv_freq_dtype)

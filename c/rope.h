@@ -14,7 +14,7 @@
 #include "pe_simd.h"
 #include "sinusoidal.h"   // pe_rotate_table_fn: the float64 cos/sin rotation shared with sinusoidal
 
-// Channel pairing (see shared/spec-contract.md, kind `rope`).
+// Channel pairing (see docs/reference.md, kind `rope`).
 typedef enum {
     PE_ROPE_HALF = 0,          // GPT-NeoX / HF rotate_half: pair (i, i + rotary_dim/2)
     PE_ROPE_INTERLEAVED = 1,   // RoFormer / GPT-J rotate_every_two: pair (2i, 2i + 1)

@@ -9,7 +9,7 @@
 #include "pe.h"
 #include "pe_simd.h"
 
-// Layouts (see shared/spec-contract.md, kind `sinusoidal`).
+// Layouts (see docs/reference.md, kind `sinusoidal`).
 typedef enum {
     PE_SIN_INTERLEAVED = 0,     // col 2i = sin(p·ω_i), col 2i+1 = cos(p·ω_i), ω_i = base^(-2i/dim)
     PE_SIN_CONCAT = 1,          // cols [0,h) sin, [h,2h) cos, same ω, h = dim/2

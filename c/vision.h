@@ -1,5 +1,5 @@
 // 2-D and 3-D sinusoidal encodings for patch grids and video (kinds `sinusoidal2d`,
-// `sinusoidal3d` of shared/spec-contract.md). Tokens are row-major over the grid:
+// `sinusoidal3d` of docs/reference.md). Tokens are row-major over the grid:
 // k = row·width + col (2-D), k = (d·height + row)·width + col (3-D).
 #ifndef PE_VISION_H
 #define PE_VISION_H

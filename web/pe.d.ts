@@ -1,5 +1,5 @@
-// Types of PE Lab's public JS API (web/pe.js). The contract of every kind, with ranges and
-// defaults, is ../shared/spec-contract.md and web/api/schema/<family>.js; here are the shapes.
+// Types of PE Lab's public JS API (web/pe.js). The reference of every kind, with ranges and
+// defaults, is docs/reference.md (written from web/api/schema/<family>.js); here are the shapes.
 // Every field but `kind` is optional in a spec: pe.defaults(kind) fills in the rest.
 // tests/types/usage.ts is compiled against this file by `npm test` (tsc --noEmit).
 

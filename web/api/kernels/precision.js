@@ -1,6 +1,6 @@
 // How the `rope_precision` kind calls its C kernel (c/precision.c): the angle error table with
 // the recipe's cos/sin tables, the worst error per row and the collisions
-// (../shared/spec-contract.md, section rope_precision).
+// (docs/reference.md#rope_precision).
 import { PE_MAX_ELEMENTS } from '../schema/limits.js';
 import { DTYPES, INV_FREQ_DTYPES, RECIPE_FIELDS, recipeDtypes } from '../schema/precision.js';
 import { SPEC_ARGS, specValues } from './rope.js';

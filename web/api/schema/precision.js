@@ -1,6 +1,6 @@
 // Schema of the `rope_precision` kind (the precision lab; field descriptors are documented in
 // web/api/schema/index.js): what a RoPE recipe's number formats do to the rotation angles
-// (../shared/spec-contract.md, section rope_precision; the C kernel is c/precision.c). The rope
+// (docs/reference.md#rope_precision; the C kernel is c/precision.c). The rope
 // fields are rope's own descriptors, so they validate and read the same.
 import { PE_MAX_POSITION } from './limits.js';
 import ropeSchema, { rotaryDim } from './rope.js';
