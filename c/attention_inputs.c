@@ -1,7 +1,7 @@
 // The inputs of the attention kernel (c/attention.c): q and k from the content, the per-head
 // relative-bias rows, and the cos/sin of M-RoPE's angles.
 //
-// q and k (contract, kind `attention`; G(s, p, c) is the standard normal generator of c/random.h,
+// q and k (docs/reference.md, kind `attention`; G(s, p, c) is the standard normal generator of c/random.h,
 // entry (p, c) for the 64-bit seed s; S(t) = seed + t·2^32 the seed of stream t):
 //   random  q[h, i, c] = G(S(1), h·2^20 + i, c) + T[i, c],  k[h, i, c] = G(S(2), h·2^20 + i, c) + T[i, c]
 //   tokens  x_i = e(word_i) + T[i],  e(w)[c] = G(fnv1a64(UTF-8 bytes of w) + seed, 0, c)

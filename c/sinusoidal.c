@@ -22,7 +22,7 @@
 // 0.97 ms against 1.5 ms for 64-row tiles and 1.7 ms for whole columns.
 #define ROW_TILE 8
 
-// ω of pair i for the layout, in float64 (the contract defines ω in float64).
+// ω of pair i for the layout, in float64 (docs/reference.md defines ω in float64).
 static double sinusoidal_omega(int32_t i, int32_t dim, double base, int32_t layout) {
     if (layout == PE_SIN_TENSOR2TENSOR) {
         int32_t pairs = dim / 2;

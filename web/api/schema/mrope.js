@@ -6,7 +6,7 @@ export const PE_MROPE_MAX_GRID = 4096;
 
 /**
  * How transformers versions compute get_rope_index (docs/transformers-versions.md): '4.49' is
- * 4.49–4.51 (the contract's default), '4.52' is 4.52 and later 4.x (second_per_grid_t truncated
+ * 4.49–4.51 (the default), '4.52' is 4.52 and later 4.x (second_per_grid_t truncated
  * to an integer before multiplying), '5.x' is the 5.x rewrite (time ids as 4.52; text after an
  * image or video resumes at start + max(h, w)/merge, whatever t). The index is c/mrope.h's
  * pe_mrope_convention.

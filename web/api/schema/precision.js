@@ -12,10 +12,10 @@ export const DTYPES = ['float64', 'float32', 'bfloat16', 'float16'];
  */
 export const INV_FREQ_DTYPES = [...DTYPES, 'float32_pow'];
 
-/** The four formats of a recipe, in the contract's order (the steps of the computation). */
+/** The four formats of a recipe, in the order of the steps of the computation. */
 export const RECIPE_FIELDS = ['inv_freq_dtype', 'position_dtype', 'phase_dtype', 'table_dtype'];
 
-/** The named recipes of the contract: { name: { inv_freq_dtype, position_dtype, phase_dtype, table_dtype } }. */
+/** The named recipes (docs/reference.md#rope_precision): { name: { inv_freq_dtype, position_dtype, phase_dtype, table_dtype } }. */
 export const RECIPES = Object.freeze(Object.fromEntries(Object.entries({
   exact: ['float64', 'float64', 'float64', 'float64'],
   float32: ['float32', 'float32', 'float32', 'float32'],

@@ -119,7 +119,7 @@ const positive = (en, ko, extra = {}) => ({
   type: 'number', min: SCALE_MIN, max: SCALE_MAX, ...extra, help: { en, ko },
 });
 
-// rope_scaling's fields, in the contract's order (also the validation order: a bound may use the
+// rope_scaling's fields, in the reference's order (also the validation order: a bound may use the
 // fields before it).
 const scalingFields = {
   rope_type: {
