@@ -24,6 +24,7 @@
 //             null: no positional encoding (the permutation lesson).
 import { PE_MAX_BIAS_LENGTH } from './relative.js';
 import { segmentTokens } from './mrope.js';
+import { PE_MAX_SEED } from './absolute.js';
 
 export const PE_MAX_ATTENTION_LENGTH = PE_MAX_BIAS_LENGTH;   // 8192
 export const PE_MAX_ATTENTION_DIM = 512;
@@ -164,7 +165,7 @@ export default {
         },
       },
       seed: {
-        type: 'int', default: 0, min: 0, max: 4294967295,
+        type: 'int', default: 0, min: 0, max: PE_MAX_SEED,
         label: { en: 'Seed', ko: '시드' },
         help: {
           en: 'Seeds the random q/k, the word vectors and projections, and the T5/Shaw bias tables.',

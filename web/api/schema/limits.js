@@ -1,4 +1,5 @@
-// Limits shared by every kind; the C side has the same numbers in c/pe.h.
+// Limits shared by every kind; the C side has the same numbers in c/pe.h (tests/house/constants.test.js
+// compares them).
 
 /** Largest output, in float32 elements, that `compute` accepts (2^26 floats = 256 MiB). */
 export const PE_MAX_ELEMENTS = 2 ** 26;
