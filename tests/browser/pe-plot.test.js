@@ -3,7 +3,7 @@
 // (Regression: each render wrote data-state, which the element observed, so it re-rendered on
 // every animation frame, forever.) The time to scroll through 100 figures is in npm run bench.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, startBrowser, nextFrames, watchPage } from '../helpers/browser.js';
+import { suiteAvailability, startBrowser, nextFrames, watchPage, logProblems } from '../helpers/browser.js';
 
 const avail = suiteAvailability('pe-plot.test');
 
@@ -103,6 +103,65 @@ describe.skipIf(avail.skip)('<pe-plot> with many figures (Chromium)', () => {
     const message = await errorOf();
     expect(message).toMatch(/"kind":"rope"/);
     expect(message).not.toMatch(/rope_type/);
+    await context.close();
+  });
+});
+
+describe.skipIf(avail.skip)('<pe-plot matrix>: the user\'s own data, read by the load view\'s C reader (Chromium)', () => {
+  let server;
+  let browser;
+  let close;
+
+  beforeAll(async () => {
+    ({ server, browser, close } = await startBrowser({ avail }));
+  });
+
+  afterAll(async () => {
+    await close?.();
+  });
+
+  /** A .npy v1.0 file of float32 values, C order. */
+  function npy(values, shape) {
+    const dict = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}), }`;
+    const pad = 64 - ((10 + dict.length + 1) % 64);
+    const header = `${dict}${' '.repeat(pad % 64)}\n`;
+    const out = Buffer.alloc(10 + header.length + values.length * 4);
+    out.write('\x93NUMPY', 0, 'latin1');
+    out[6] = 1;
+    out.writeUInt16LE(header.length, 8);
+    out.write(header, 10, 'latin1');
+    values.forEach((v, i) => out.writeFloatLE(v, 10 + header.length + i * 4));
+    return out.toString('base64');
+  }
+
+  it('draws a table and a labelled attention matrix from .npy blocks, and shows a bad file\'s error inside', async () => {
+    const table = Array.from({ length: 12 * 6 }, (_, i) => Math.sin(i / 5));
+    const attn = Array.from({ length: 2 * 3 * 3 }, (_, i) => (i % 3) / 3);
+    const body = `<pe-plot id="t" matrix="table" caption="mine"><script type="application/x-npy">${npy(table, [12, 6])}</script></pe-plot>
+<pe-plot id="a" matrix="attention" heads="2" labels='["x","y","z"]' lang="ko"><script type="application/x-npy">${npy(attn, [6, 3])}</script></pe-plot>
+<pe-plot id="bad" matrix="table"><script type="application/x-npy">${Buffer.from('not a numpy file at all').toString('base64')}</script></pe-plot>
+<pe-plot id="heads" matrix="attention" heads="4"><script type="application/x-npy">${npy(attn, [6, 3])}</script></pe-plot>`;
+    const context = await browser.newContext({ viewport: { width: 900, height: 3000 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const log = await watchPage(page, new URL(server.url).origin);
+    await page.route(`${server.url}mine.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="./dist/pe-plot.js"></script></head><body>${body}</body></html>` }));
+    await page.goto(`${server.url}mine.html`);
+    await page.waitForFunction(() => [...document.querySelectorAll('pe-plot')].every((e) => e.dataset.state));
+    const got = await page.$$eval('pe-plot', (els) => els.map((e) => ({
+      id: e.id, state: e.dataset.state, title: e.shadowRoot.querySelector('.pp-title').textContent,
+      error: e.shadowRoot.querySelector('.pp-error').textContent, shape: e.state?.result.shape ?? null,
+      data: e.state ? Array.from(e.state.result.data) : null, legend: [...e.shadowRoot.querySelectorAll('.pp-lines svg text')].map((t) => t.textContent).join(' '),
+    })));
+    expect(got.map((g) => [g.id, g.state])).toEqual([['t', 'ready'], ['a', 'ready'], ['bad', 'error'], ['heads', 'error']]);
+    expect(got[0].title).toBe('mine');
+    expect(got[0].shape).toEqual([12, 6]);
+    expect(got[0].data).toEqual(table.map(Math.fround));
+    expect(got[1].title).toBe('어텐션 가중치');
+    expect(got[1].shape).toEqual([2, 3, 3]);
+    expect(got[1].legend).toMatch(/쿼리 1 “y”/); // the curves name their rows
+    expect(got[2].error).toMatch(/npy|NUMPY|magic/i); // the C reader's message (c/npy.c)
+    expect(got[3].error).toBe('heads="4" must divide the matrix\'s 6 rows');
+    expect(logProblems(log)).toEqual({});
     await context.close();
   });
 });

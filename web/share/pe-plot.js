@@ -15,7 +15,24 @@
 //   cols, rows the curves: "0,1,8,9" columns (or rows) of the table
 //   lang       en | ko (default: the page's <html lang> when it is Korean, else English)
 //   theme      light (default) | dark | auto (follows the reader's system)
-//   link       none: no "Open in PE Lab" link
+//   link       none: no "Open in PE Lab" link; a URL (https://…/pe-lab/): the explorer it opens
+//              (default: the explorer beside this script's folder)
+//   downloads  (present) buttons for the heatmap (PNG), the curves (SVG) and the tensor (CSV,
+//              .npy), as the explorer's "Share & export" card
+//
+// Your own matrix instead of a spec (a trained position table, a real model's attention weights):
+//   <pe-plot matrix="attention" heads="12" labels='["The","cat","sat"]' caption="GPT-2, layer 5">
+//     <script type="application/x-npy">k05VTVBZAQB2AHsnZGVzY3InOiAnPGY0Jy…</script>
+//   </pe-plot>
+//   matrix     table (positions × dimensions) | attention (query × key weights)
+//   the data   a .npy (or .safetensors) file: base64 in a <script type="application/x-npy"> child
+//              (an inert data block), or the URL in src, or bytes set on el.matrixBytes; read by
+//              pe.loadMatrix, the C reader of the explorer's load view, so a bad file shows the
+//              same error, inside the element
+//   name       the tensor of a .safetensors file (e.g. wpe.weight)
+//   heads      the 2-D file holds heads·query rows: shown as [heads, query, key] with a head slider
+//   labels     JSON list of the rows' names (tokens); an attention matrix's keys take them too
+//   caption    the figure's title (default: "Table" or "Attention weights" in the element's language)
 // Every <pe-plot> on a page shares one WebAssembly instance (PePlot.engine()). The figure lives
 // in a shadow root: the page's styles do not reach it and its styles do not reach the page. A bad
 // attribute shows its error inside the element; changing an attribute redraws.
@@ -26,15 +43,29 @@ import { h } from '../plot/dom.js';
 import { translator } from '../i18n/index.js';
 import { outputInfo, transformsFor } from '../model/output.js';
 import { defaultSeries, toggleSeries } from '../model/series.js';
-import { linesTree, svgElement, valueText, PAPER } from '../plot/svg.js';
+import { heatmapCanvas, linesTree, svgElement, svgString, valueText, PAPER } from '../plot/svg.js';
 import { figureOf } from '../model/figure.js';
+import { heatmapKernels } from '../model/pixels.js';
 import { encodePermalink } from './permalink.js';
 import { checkView, parseSeriesList } from '../model/view-state.js';
 import { formatInt } from '../plot/format.js';
-import { inlineWasm } from './page.js';
+import { base64Bytes, inlineWasm } from './page.js';
+import { canvasBlob, download, fileStem, toCsv, toNpy } from './export.js';
 import PAGE_CSS from '../style.css';
 
-const VIEW_ATTRS = ['kind', 'view', 'colormap', 'head', 'transform', 'cols', 'rows', 'lang', 'theme', 'link'];
+/** The npm package's version (pe-lab@…), written in by scripts/bundle.js; null unbundled. */
+/* global __PE_LAB_VERSION__ */
+const PACKAGE_VERSION = typeof __PE_LAB_VERSION__ === 'string' ? __PE_LAB_VERSION__ : null;
+
+const VIEW_ATTRS = ['kind', 'view', 'colormap', 'head', 'transform', 'cols', 'rows', 'lang', 'theme', 'link', 'downloads'];
+const MATRIX_ATTRS = ['matrix', 'src', 'name', 'heads', 'labels', 'caption'];
+/** What a matrix of the user's is shown as: the kind whose axes and views it takes. */
+const MATRIX_KINDS = {
+  table: { kind: 'learned', title: { en: 'Table', ko: '표' } },
+  attention: { kind: 'attention', title: { en: 'Attention weights', ko: '어텐션 가중치' } },
+};
+const NPY_BLOCK = /^application\/(x-npy|octet-stream)$/i;
+const LINES_SIZE = { width: 760, height: 440 };
 const GLOBAL_ATTRS = new Set(['id', 'class', 'style', 'title', 'hidden', 'dir', 'tabindex', 'slot', 'part', 'role', 'translate', 'inert', 'nonce', 'autofocus']);
 const DARK = { bg: '#151921', fg: '#e6e9ef', muted: '#9aa3b3', grid: '#2a303c', maskA: '#2b313d', maskB: '#181c24' };
 
@@ -87,6 +118,9 @@ function shadowCss() {
 .pp-lines { margin-top: 0.6rem; }
 .pp-readout { min-height: 1.3em; margin: 0.2rem 0 0; font-size: 0.8rem; color: var(--muted); font-variant-numeric: tabular-nums; }
 .pp-loading { color: var(--muted); font-size: 0.85rem; }
+.pp-downloads { display: flex; flex-wrap: wrap; gap: 0.35rem; margin-top: 0.5rem; }
+.pp-downloads[hidden] { display: none; }
+.pp-downloads .button { font-size: 0.78rem; padding: 0.2rem 0.55rem; }
 `;
 }
 
@@ -162,7 +196,11 @@ export function readAttributes(el) {
     }
     spec[key] = parseField(key, fields[key], value);
   }
-  const full = normalizeSpec(spec);
+  return { spec: normalizeSpec(spec), opts: readDisplay(el) };
+}
+
+/** The display attributes (view state) of an element, checked as the page checks its view state. */
+function readDisplay(el) {
   const opts = {};
   const view = el.getAttribute('view') ?? 'both';
   if (!['heatmap', 'lines', 'both'].includes(view)) throw new Error(`view must be heatmap, lines or both, got "${view}"`);
@@ -186,8 +224,69 @@ export function readAttributes(el) {
   }
   opts.lang = checkView('lang', attr('lang') ?? (document.documentElement.lang?.toLowerCase().startsWith('ko') ? 'ko' : 'en'));
   opts.theme = checkView('theme', attr('theme') ?? 'light');
-  opts.link = el.getAttribute('link') !== 'none';
-  return { spec: full, opts };
+  const link = el.getAttribute('link');
+  opts.link = link !== 'none';
+  // link="https://…/pe-lab/": the explorer to open (a component loaded from a package CDN has
+  // no explorer beside it); otherwise the explorer next to this script's folder.
+  opts.linkBase = link && /^https?:\/\//i.test(link.trim()) ? link.trim() : null;
+  opts.downloads = el.hasAttribute('downloads') && el.getAttribute('downloads') !== 'false';
+  return opts;
+}
+
+/**
+ * The attributes of an element showing the user's own matrix (matrix="table" | "attention"):
+ * { matrix: { type, kind, src, name, heads, labels, caption }, opts } or throws Error.
+ */
+export function readMatrixAttributes(el) {
+  const type = el.getAttribute('matrix');
+  if (!Object.prototype.hasOwnProperty.call(MATRIX_KINDS, type)) {
+    throw new Error(`matrix must be table or attention, got "${String(type).slice(0, 40)}"`);
+  }
+  if (el.hasAttribute('kind')) throw new Error('give kind (a spec to compute) or matrix (your own data), not both');
+  for (const { name } of el.attributes) {
+    const lower = name.toLowerCase();
+    if (VIEW_ATTRS.includes(lower) || MATRIX_ATTRS.includes(lower) || GLOBAL_ATTRS.has(lower) || lower.startsWith('aria-') || lower.startsWith('data-') || lower.startsWith('on')) continue;
+    throw new Error(`unknown attribute "${name}" for matrix="${type}"; it takes ${MATRIX_ATTRS.join(', ')} and the display attributes`);
+  }
+  const matrix = { type, kind: MATRIX_KINDS[type].kind, src: el.getAttribute('src'), name: el.getAttribute('name'), heads: null, labels: null, caption: el.getAttribute('caption') };
+  const heads = el.getAttribute('heads');
+  if (heads !== null) {
+    if (!/^\s*\d{1,6}\s*$/.test(heads) || Number(heads) < 1) throw new Error(`heads must be a whole number ≥ 1, got "${heads.slice(0, 40)}"`);
+    matrix.heads = Number(heads);
+  }
+  const labels = el.getAttribute('labels');
+  if (labels !== null) {
+    let list;
+    try {
+      list = JSON.parse(labels);
+    } catch {
+      list = null;
+    }
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string' || typeof x === 'number')) {
+      throw new Error(`labels must be a JSON list of names, e.g. ["The", "cat"], got "${labels.length > 60 ? `${labels.slice(0, 60)}…` : labels}"`);
+    }
+    matrix.labels = list.map(String);
+  }
+  return { matrix, opts: readDisplay(el) };
+}
+
+/**
+ * t with the rows' (and a square attention matrix's keys') names in the heatmap's read-out and the
+ * curves' legend: "query 3 “cat” · key 1 “The” → 0.25".
+ */
+function labelled(t, info, labels) {
+  const colNames = info.class === 'pairwise' && info.cols === labels.length ? labels : null;
+  const colAxis = t.tr(info.axes.col);
+  const named = (names, text) => {
+    const i = Number(String(text).replace(/[^\d]/g, ''));
+    return names && Number.isInteger(i) && i < names.length ? `${text} “${names[i]}”` : text;
+  };
+  const w = (key, ...args) => {
+    if (key === 'heatmap.readout') return t(key, { ...args[0], row: named(labels, args[0].row), col: named(colNames, args[0].col) });
+    if (key === 'view.lines.series') return t(key, args[0], named(args[0] === colAxis ? colNames : labels, args[1]));
+    return t(key, ...args);
+  };
+  return Object.assign(w, t);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,6 +300,21 @@ export class PePlot extends HTMLElement {
   /** How many times the page loaded the WebAssembly module (1 however many elements). */
   static get engineLoads() {
     return engineLoads;
+  }
+
+  /** The version of the pe-lab package this element was built from (null when unbundled). */
+  static get version() {
+    return PACKAGE_VERSION;
+  }
+
+  /** The user's matrix as the bytes of a .npy or .safetensors file (matrix="…" elements). */
+  get matrixBytes() {
+    return this.bytes ?? null;
+  }
+
+  set matrixBytes(bytes) {
+    this.bytes = bytes ?? null;
+    this.schedule();
   }
 
   constructor() {
@@ -223,7 +337,9 @@ export class PePlot extends HTMLElement {
     this.linesBox = h('div', { class: 'pp-lines' });
     this.readout = h('p', { class: 'pp-readout', 'aria-live': 'polite' });
     this.linesBox.append(this.readout);
-    this.root.append(h('div', { class: 'pp-head' }, this.titleEl, this.linkEl), this.errorEl, this.tools, this.hmBox, this.linesBox);
+    this.dlBox = h('div', { class: 'pp-downloads' });
+    this.dlBox.hidden = true;
+    this.root.append(h('div', { class: 'pp-head' }, this.titleEl, this.linkEl), this.errorEl, this.tools, this.hmBox, this.linesBox, this.dlBox);
     this.shadowRoot.append(this.root);
     // Every attribute, known or not (a misspelt one must show its error too), redraws when its
     // value really changes; data-* attributes are the element's own report (data-state), so
@@ -234,6 +350,11 @@ export class PePlot extends HTMLElement {
       if (changed && this.isConnected) this.schedule();
     });
     this.attrs.observe(this, { attributes: true, attributeOldValue: true });
+    // A matrix element's data block may arrive after the element (or be replaced): redraw.
+    this.kids = new MutationObserver(() => {
+      if (this.isConnected && this.hasAttribute('matrix')) this.schedule();
+    });
+    this.kids.observe(this, { childList: true, subtree: true, characterData: true });
     // Nothing is computed until the element comes near the screen: a post with many figures
     // costs only the ones the reader scrolls to.
     this.visible = false;
@@ -286,23 +407,60 @@ export class PePlot extends HTMLElement {
     this.hmBox.hidden = true;
     this.linesBox.hidden = true;
     this.tools.hidden = true;
+    this.dlBox.hidden = true;
+  }
+
+  /**
+   * The user's matrix, shaped like a computed result: the bytes from el.matrixBytes, the
+   * <script type="application/x-npy"> child (base64) or src, read by pe.loadMatrix (the C reader
+   * of the explorer's load view); heads splits the rows into slices.
+   */
+  async matrixResult(m) {
+    let bytes = this.bytes ?? null;
+    if (!bytes) {
+      const block = [...this.children].find((c) => c.localName === 'script' && NPY_BLOCK.test(c.type));
+      if (block) bytes = base64Bytes(block.textContent);
+    }
+    if (!bytes && m.src) {
+      const url = new URL(m.src, document.baseURI).href;
+      if (this.fetched?.url !== url) {
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(`could not load ${url} (HTTP ${response.status})`);
+        this.fetched = { url, bytes: new Uint8Array(await response.arrayBuffer()) };
+      }
+      bytes = this.fetched.bytes;
+    }
+    if (!bytes) {
+      throw new Error('matrix needs its data: a <script type="application/x-npy"> child holding a .npy file in base64, a src URL, or el.matrixBytes');
+    }
+    const r = this.pe.loadMatrix(bytes, m.name ? { name: m.name } : undefined);
+    let shape = r.shape;
+    if (m.heads) {
+      if (shape[0] % m.heads) throw new Error(`heads="${m.heads}" must divide the matrix's ${shape[0]} rows`);
+      shape = [m.heads, shape[0] / m.heads, shape[1]];
+    }
+    const rows = shape[shape.length - 2];
+    if (m.labels && m.labels.length !== rows) throw new Error(`labels has ${m.labels.length} names for ${rows} rows`);
+    return { ...r, shape, spec: { kind: m.kind } };
   }
 
   async render() {
     let parsed;
     try {
-      parsed = readAttributes(this);
+      parsed = this.hasAttribute('matrix') ? readMatrixAttributes(this) : readAttributes(this);
     } catch (err) {
       this.titleEl.textContent = 'PE Lab';
       this.showError(err?.message ?? String(err));
       return;
     }
-    const { spec, opts } = parsed;
+    const { spec, opts, matrix = null } = parsed;
+    const kind = matrix ? matrix.kind : spec.kind;
     const t = translator(opts.lang);
+    const title = matrix ? matrix.caption ?? t.tr(MATRIX_KINDS[matrix.type].title) : t.tr(SCHEMA[kind].label);
     this.t = t;
     this.opts = opts;
     if (!this.pe) {
-      this.titleEl.textContent = t.tr(SCHEMA[spec.kind].label);
+      this.titleEl.textContent = title;
       try {
         this.pe = await engine();
       } catch (err) {
@@ -314,14 +472,18 @@ export class PePlot extends HTMLElement {
     }
     let result;
     try {
-      result = this.pe.compute(spec);
+      result = matrix ? await this.matrixResult(matrix) : this.pe.compute(spec);
     } catch (err) {
+      this.titleEl.textContent = title;
       this.showError(err?.message ?? String(err));
       return;
     }
     this.errorEl.hidden = true;
     this.errorEl.textContent = '';
-    const info = outputInfo(spec.kind, SCHEMA[spec.kind], result.shape);
+    const info = outputInfo(kind, SCHEMA[kind], result.shape);
+    this.t = matrix?.labels ? labelled(t, info, matrix.labels) : t;
+    this.labelsKey = matrix?.labels ? matrix.labels.join('\u0000') : '';
+    this.matrix = matrix;
     const shared = {
       colormap: opts.colormap,
       head: Math.min(opts.head, info.slices - 1),
@@ -329,11 +491,11 @@ export class PePlot extends HTMLElement {
       ...(this.userSeries ?? opts.series ? { series: this.userSeries ?? opts.series } : {}),
     };
     this.state = { spec: result.spec, result, info, shared };
-    this.titleEl.textContent = t.tr(SCHEMA[spec.kind].label);
-    this.linkEl.hidden = !opts.link;
-    if (opts.link) {
+    this.titleEl.textContent = title;
+    this.linkEl.hidden = !opts.link || !!matrix;
+    if (opts.link && !matrix) {
       this.linkEl.textContent = t('share.openFull');
-      this.linkEl.href = new URL(`../index.html${opts.lang !== 'en' ? `?lang=${opts.lang}` : ''}${encodePermalink({ kind: spec.kind, spec: result.spec, view: shared, lang: opts.lang })}`, import.meta.url).href;
+      this.linkEl.href = new URL(`${opts.linkBase ? '' : '../index.html'}${opts.lang !== 'en' ? `?lang=${opts.lang}` : ''}${encodePermalink({ kind: spec.kind, spec: result.spec, view: shared, lang: opts.lang })}`, opts.linkBase ?? import.meta.url).href;
     }
     this.root.dataset.theme = opts.theme;
     this.drawTools();
@@ -341,6 +503,7 @@ export class PePlot extends HTMLElement {
     this.linesBox.hidden = opts.view === 'heatmap';
     if (opts.view !== 'lines') this.drawHeatmap();
     if (opts.view !== 'heatmap') this.drawLines();
+    this.drawDownloads(title);
     this.renders += 1;
     this.dataset.state = 'ready';
     this.dispatchEvent(new CustomEvent('pe-plot-render', { detail: { shape: result.shape } }));
@@ -363,17 +526,47 @@ export class PePlot extends HTMLElement {
     this.tools.append(h('label', {}, value, slider));
   }
 
+  /** The downloads row (the downloads attribute): the same files as the explorer's card. */
+  drawDownloads(title) {
+    this.dlBox.hidden = !this.opts.downloads;
+    this.dlBox.replaceChildren();
+    if (!this.opts.downloads) return;
+    const t = this.t;
+    const { spec, result } = this.state;
+    const stem = this.matrix
+      ? (this.matrix.caption ?? this.matrix.type).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || this.matrix.type
+      : fileStem(spec, defaults(spec.kind));
+    const fig = () => figureOf(this.state, this.t, this.pe);
+    const files = {
+      heatmapPng: async () => [await canvasBlob(heatmapCanvas(heatmapKernels(this.pe), fig().heatmap)), `${stem}-heatmap.png`],
+      linesSvg: async () => [new Blob([svgString(linesTree(fig().lines, LINES_SIZE).tree)], { type: 'image/svg+xml' }), `${stem}-curves.svg`],
+      csv: async () => [new Blob([toCsv(result.data, result.shape, `PE Lab: ${title}`)], { type: 'text/csv' }), `${stem}.csv`],
+      npy: async () => [new Blob([toNpy(result.data, result.shape)], { type: 'application/octet-stream' }), `${stem}.npy`],
+    };
+    for (const [key, make] of Object.entries(files)) {
+      this.dlBox.append(h('button', {
+        type: 'button', class: 'button', 'data-export': key, text: t(`share.dl.${key}`),
+        on: {
+          click: async () => {
+            const [blob, name] = await make();
+            download(blob, name);
+          },
+        },
+      }));
+    }
+  }
+
   drawHeatmap() {
     const { info } = this.state;
     const t = this.t;
     const fig = figureOf(this.state, t, this.pe);
-    const key = `${this.opts.lang}:${info.kind}:${info.class}`;
+    const key = `${this.opts.lang}:${info.kind}:${info.class}:${this.labelsKey}`;
     if (!this.heatmap || this.hmKey !== key) {
       this.heatmap?.destroy();
       this.hmBox.replaceChildren();
       this.hmKey = key;
       this.heatmap = new Heatmap(this.hmBox, {
-        colorize: (values, options) => this.pe.colorize(values, options), t, axes: { x: fig.heatmap.axes.x, y: fig.heatmap.axes.y, value: fig.heatmap.axes.value }, label: fig.title,
+        ...heatmapKernels(this.pe), t, axes: { x: fig.heatmap.axes.x, y: fig.heatmap.axes.y, value: fig.heatmap.axes.value }, label: fig.title,
         onActivate: ({ row, col }) => {
           const series = this.state.shared.series ?? defaultSeries(this.state.info);
           this.userSeries = toggleSeries(series, series.mode === 'rows' ? row : col);
