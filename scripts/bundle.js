@@ -20,12 +20,22 @@
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
 import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const WEB_DIR = path.resolve(HERE, '..', 'web');
+
+/**
+ * The package's version (package.json), written into the bundles wherever a module says
+ * __PE_LAB_VERSION__: the "Share & export" card's embed snippet names the published package at
+ * this version (so an old post keeps loading the component it was written with), and <pe-plot>
+ * reports it (PePlot.version). Unbundled, the token is undefined and the modules fall back.
+ */
+export const VERSION = JSON.parse(readFileSync(path.resolve(HERE, '..', 'package.json'), 'utf8')).version;
+const VERSION_TOKEN = '__PE_LAB_VERSION__';
 
 /**
  * The page modules find files next to themselves with `new URL('./wasm/pe_simd.wasm', import.meta.url)`
@@ -49,6 +59,25 @@ function moduleUrlPlugin(webDir, outDir) {
         const contents = moduleUrl(webDir, outDir, args.path, await readFile(args.path, 'utf8'));
         return contents === null ? undefined : { contents, loader: 'js' };
       });
+    },
+  };
+}
+
+/**
+ * The stand-alone bundles run only in browsers, and the npm package ships them for other
+ * people's bundlers (esbuild, Rollup, Vite refuse to bundle a `node:` import for the browser):
+ * web/api/pe.js's Node-only `import('node:fs/promises')` (never reached in a browser) becomes a
+ * small module that says so, instead of an import a blogger's bundler cannot resolve.
+ */
+function browserOnlyPlugin() {
+  return {
+    name: 'pe-lab-browser-only',
+    setup(build) {
+      build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'pe-lab-browser-only' }));
+      build.onLoad({ filter: /.*/, namespace: 'pe-lab-browser-only' }, (args) => ({
+        contents: `export function readFile() { throw new Error(${JSON.stringify(`${args.path} is not available in a browser`)}); }`,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -81,7 +110,9 @@ function pagePlugins(webDir, outDir, minify) {
       return lazy ? { id: `./${lazy.out}`, external: true } : null;
     },
     transform(code, id) {
-      const contents = moduleUrl(webDir, outDir, id, code);
+      let contents = moduleUrl(webDir, outDir, id, code);
+      const source = contents ?? code;
+      if (source.includes(VERSION_TOKEN)) contents = source.replaceAll(VERSION_TOKEN, JSON.stringify(VERSION));
       return contents === null ? null : { code: contents, map: null };
     },
     async renderChunk(code) {
@@ -150,6 +181,7 @@ export async function bundle({ webDir = WEB_DIR, minify = true, sourcemap = true
     legalComments: 'linked',
     metafile: true,
     logLevel,
+    define: { [VERSION_TOKEN]: JSON.stringify(VERSION) },
     absWorkingDir: path.resolve(HERE, '..'),
     // Resolve chart.js from this repository even when webDir is elsewhere (e.g. a scratch copy).
     nodePaths: [path.resolve(HERE, '..', 'node_modules')],
@@ -163,7 +195,7 @@ export async function bundle({ webDir = WEB_DIR, minify = true, sourcemap = true
     })),
     ...STANDALONE.filter(({ entry }) => existsSync(path.join(webDir, entry))).map(({ entry, out }) => esbuild.build({
       ...common, entryPoints: [path.join(webDir, entry)], outfile: path.join(outdir, out), loader: { '.css': 'text' },
-      plugins: [moduleUrlPlugin(webDir, outdir)],
+      external: [], plugins: [browserOnlyPlugin(), moduleUrlPlugin(webDir, outdir)],
     })),
   ];
   let results;

@@ -6,6 +6,7 @@ import { h, uid } from '../plot/dom.js';
 import { codeFor, hasCode, sci } from './codegen.js';
 import { canvasBlob, copyText, download, fileStem, svgToPng, toCsv, toNpy } from './export.js';
 import { heatmapCanvas, linesTree, svgString } from '../plot/svg.js';
+import { heatmapKernels } from '../model/pixels.js';
 
 const LINES_SIZE = { width: 760, height: 440 };
 
@@ -25,11 +26,17 @@ function embedBase() {
   return isOffline() ? OFFLINE_BASE : pageBase().replace(/[^/]*$/, '');
 }
 
+/** The package's version, written in by scripts/bundle.js (undefined when unbundled). */
+/* global __PE_LAB_VERSION__ */
+const PACKAGE_VERSION = typeof __PE_LAB_VERSION__ === 'string' ? __PE_LAB_VERSION__ : null;
+/** <pe-plot> from the published npm package pe-lab at `version`, through a package CDN. */
+export const packageUrl = (version) => `https://cdn.jsdelivr.net/npm/pe-lab@${version}/web/dist/pe-plot.js`;
+
 /** HTML attribute text (double-quoted). */
 const attr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The <pe-plot> markup of a state: the spec's non-default fields (compactSpec) and the view state. */
-export function peplotSnippet({ spec, shared = {}, lang = 'en', scriptUrl, view = 'both' }, compactSpec) {
+export function peplotSnippet({ spec, shared = {}, lang = 'en', scriptUrl, selfHosted = null, view = 'both' }, compactSpec) {
   const attrs = [['kind', spec.kind]];
   for (const [k, v] of Object.entries(compactSpec(spec))) {
     attrs.push([k, v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v)]);
@@ -41,7 +48,13 @@ export function peplotSnippet({ spec, shared = {}, lang = 'en', scriptUrl, view 
   if (shared.series?.list) attrs.push([shared.series.mode === 'rows' ? 'rows' : 'cols', shared.series.list.join(',')]);
   if (lang !== 'en') attrs.push(['lang', lang]);
   const tag = `<pe-plot ${attrs.map(([k, v]) => `${k}="${attr(v)}"`).join(' ')}></pe-plot>`;
-  return `<script type="module" src="${attr(scriptUrl)}"></script>\n${tag}`;
+  const script = (src) => `<script type="module" src="${attr(src)}"></script>`;
+  // An HTML comment, its opening spelt in two parts: the offline single file inlines this
+  // script, and an inline script may not hold the opening of a comment.
+  const comment = ['<!', '--'].join('');
+  const alternative = selfHosted && selfHosted !== scriptUrl
+    ? `\n${comment} or from your own host (the package's web/dist/pe-plot.js beside web/wasm/):\n${script(selfHosted)} -->` : '';
+  return `${script(scriptUrl)}${alternative}\n${tag}`;
 }
 
 /** The <iframe> markup for a permalink fragment. */
@@ -102,7 +115,7 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
     h('h4', { id: `${id}-dl-title`, text: t('share.download') }),
     h('p', { class: 'help', text: t('share.downloadHelp') }),
     h('div', { class: 'share-row share-buttons' },
-      dl('heatmapPng', async () => ({ blob: await canvasBlob(heatmapCanvas(ctx.colorize, fig().heatmap)), name: `${stem()}-heatmap.png` })),
+      dl('heatmapPng', async () => ({ blob: await canvasBlob(heatmapCanvas(heatmapKernels(pe), fig().heatmap)), name: `${stem()}-heatmap.png` })),
       dl('linesPng', async () => {
         const svg = svgString(linesTree(fig().lines, LINES_SIZE).tree);
         return { blob: await svgToPng(svg, LINES_SIZE.width, LINES_SIZE.height), name: `${stem()}-curves.png` };
@@ -184,8 +197,11 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
       embedCode.textContent = iframeSnippet({ base: isOffline() ? OFFLINE_BASE : pageBase(), fragment, title, lang: t.lang });
       embedNote.textContent = t('share.embedIframeHelp') + offline;
     } else {
-      const scriptUrl = new URL('./dist/pe-plot.js', embedBase()).href;
-      embedCode.textContent = peplotSnippet({ spec: state.spec, shared: state.shared, lang: t.lang, scriptUrl }, compactSpec);
+      // The published package at this page's version (an old post keeps the component it was
+      // written with), with this page's own copy as the self-hosted alternative.
+      const selfHosted = new URL('./dist/pe-plot.js', embedBase()).href;
+      const scriptUrl = PACKAGE_VERSION ? packageUrl(PACKAGE_VERSION) : selfHosted;
+      embedCode.textContent = peplotSnippet({ spec: state.spec, shared: state.shared, lang: t.lang, scriptUrl, selfHosted }, compactSpec);
       embedNote.textContent = t('share.embedElementHelp') + offline;
     }
   }
