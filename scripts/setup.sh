@@ -21,6 +21,10 @@
 #   NumPy, PyTorch ............ python3-numpy python3-torch   fixtures, anchors     test, bench
 #   Korean fonts .............. fonts-noto-cjk    Korean text in screenshots        test, bench
 #   matplotlib ................ python3-matplotlib  the tutorial's picture (anchor)  bench
+#   venv + pip ................ python3-venv      the Python package's test install test
+#   setuptools, wheel ......... python3-setuptools python3-wheel   builds python/ (no PyPI)   test
+#   IPython kernel ............ python3-ipykernel  runs the example notebook        test
+#   nbconvert, nbformat ....... jupyter-nbconvert python3-nbformat   notebook → HTML   test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,6 +71,13 @@ check_test() {
     want libclang-rt-14-dev
   fi
   check_browser_python
+  # The Python package (python/) and its example notebook (docs/notebook.ipynb).
+  have_pkg python3-venv || want python3-venv   # Debian's venv needs it for pip (ensurepip)
+  /usr/bin/python3 -c 'import setuptools' >/dev/null 2>&1 || want python3-setuptools
+  /usr/bin/python3 -c 'import wheel' >/dev/null 2>&1 || want python3-wheel
+  /usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || want python3-ipykernel
+  command -v jupyter-nbconvert >/dev/null 2>&1 || want jupyter-nbconvert
+  /usr/bin/python3 -c 'import nbformat' >/dev/null 2>&1 || want python3-nbformat
 }
 check_browser_python() {
   [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || want chromium
