@@ -3,10 +3,12 @@
 // The canvas has exactly as many pixels as the screen area it covers (one pixel per cell where
 // cells are larger than pixels: the browser scales it up crisply). Each redraw turns the visible
 // window of the table into those pixels with the `render` function it is given, when it has one
-// (the page passes pe.heatmap: c/heatmap.c resamples and colours in one pass, a tent-weighted
-// mean where a pixel covers several cells, so fine detail cannot alias into moiré; see
-// web/plot/README.md), or else resamples in JS (web/plot/resample.js: box means) and colours with
-// `colorize`. It knows no spec and no WebAssembly.
+// (every heatmap of the page is given pe.heatmap through web/model/pixels.js: c/heatmap.c
+// resamples and colours in one pass, a tent-weighted mean where a pixel covers several cells, so
+// fine detail cannot alias into moiré; see web/plot/README.md), or else resamples in JS
+// (web/plot/resample.js: box means, which let false contrast through) and colours with
+// `colorize`; data-resampler on the plot says which drew ('render' or 'js'). It knows no spec
+// and no WebAssembly.
 // Masked values (−Infinity, e.g. ALiBi above the diagonal) come out transparent, over a hatched
 // background. Zoom: Ctrl/⌘ + wheel or pinch, the + − buttons, or + − 0 on the keyboard; pan by
 // dragging or with the arrow keys once zoomed. Hover (or the arrow keys) reads (row, column,
@@ -22,7 +24,7 @@
 //   hm.setData({ data, rows, cols, offset, rowOffset, colOffset, range });
 //   hm.setColormap('cividis'); hm.setStale(true); hm.destroy();
 import { h } from './dom.js';
-import { planAxis, resample, scanValues } from './resample.js';
+import { colorRangeOf, planAxis, resample, scanValues } from './resample.js';
 import { float32String, formatInt, formatValue, niceRealTicks, niceTicks } from './format.js';
 import { COLORMAPS } from '../api/colormaps.js';
 
@@ -151,17 +153,8 @@ export class Heatmap {
   /** The colour range in use: [lo, hi]; symmetric around 0 for the diverging map. */
   colorRange() {
     if (this.fixedRange) return this.fixedRange;
-    let [lo, hi] = this.valueRange ?? [this.scan?.lo, this.scan?.hi];
-    if (!Number.isFinite(lo)) return [0, 1];
-    if (COLORMAPS[this.colormap].diverging) {
-      const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
-      return [-m, m];
-    }
-    if (lo === hi || !(Math.fround(hi) > Math.fround(lo))) {
-      const pad = Math.abs(lo) * 0.5 || 0.5;
-      [lo, hi] = [lo - pad, hi + pad];
-    }
-    return [lo, hi];
+    const [lo, hi] = this.valueRange ?? [this.scan?.lo, this.scan?.hi];
+    return colorRangeOf(lo, hi, !!COLORMAPS[this.colormap].diverging);
   }
 
   // --- view window ----------------------------------------------------------------------------
@@ -281,7 +274,9 @@ export class Heatmap {
       try {
         if (this.scan) {
           const [lo, hi] = this.colorRange();
-          return { rgba: this.render(this.data, { ...opts, vmin: lo, vmax: hi }), lo, hi };
+          const rgba = this.render(this.data, { ...opts, vmin: lo, vmax: hi });
+          this._drewWith('render');
+          return { rgba, lo, hi };
         }
         let range = null;
         const rgba = this.render(this.data, {
@@ -292,7 +287,10 @@ export class Heatmap {
             return range;
           },
         });
-        if (range) return { rgba, lo: range[0], hi: range[1] };
+        if (range) {
+          this._drewWith('render');
+          return { rgba, lo: range[0], hi: range[1] };
+        }
       } catch (err) {
         console.warn('heatmap: render failed, resampling in JS', err);
       }
@@ -300,7 +298,16 @@ export class Heatmap {
     if (!this.scan) this._setScan(this._scanNow());
     const [lo, hi] = this.colorRange();
     const values = resample(this.data, this.rows, this.cols, xp, yp, { offset: this.offset, finite: this.scan.finite });
+    this._drewWith('js');
     return { rgba: this._colorize(values, lo, hi), lo, hi };
+  }
+
+  /**
+   * Announces which resampler drew the last picture (data-resampler on the plot): 'render' (the
+   * function given, the page's C resampler) or 'js' (web/plot/resample.js, box means).
+   */
+  _drewWith(how) {
+    if (this.plot.dataset.resampler !== how) this.plot.dataset.resampler = how;
   }
 
   /**

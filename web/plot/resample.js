@@ -190,6 +190,25 @@ export function resampleWindow(data, rows, cols, win, width, height, opts = {}) 
   return resample(data, rows, cols, plan(win.x0, win.x1, width, cols), plan(win.y0, win.y1, height, rows), opts);
 }
 
+/**
+ * The colour range of a heatmap whose values span lo … hi (its scan, or a range given for several
+ * tables): [0, 1] when nothing is finite, symmetric around 0 for a diverging map, and widened
+ * where lo and hi are one float32 (one colour needs room around it). The one definition that the
+ * canvas heatmap (heatmap.js) and the exported pictures (svg.js) use.
+ */
+export function colorRangeOf(lo, hi, diverging) {
+  if (!Number.isFinite(lo)) return [0, 1];
+  if (diverging) {
+    const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+    return [-m, m];
+  }
+  if (lo === hi || !(Math.fround(hi) > Math.fround(lo))) {
+    const pad = Math.abs(lo) * 0.5 || 0.5;
+    return [lo - pad, hi + pad];
+  }
+  return [lo, hi];
+}
+
 /** Finite minimum and maximum, and which non-finite values occur. */
 export function scanValues(data, offset = 0, length = data.length - offset) {
   let lo = Infinity;

@@ -3,33 +3,27 @@
 //
 //   linesTree(lines, opts)        → an SVG element tree of the curves (no DOM needed)
 //   svgString(tree) / svgElement(tree, document)   the tree as text, or as DOM nodes
-//   heatmapCanvas(colorize, heatmap, opts)  → a <canvas> with the heatmap, its axes and colour bar
+//   heatmapCanvas({ colorize, render }, heatmap, opts)  → a <canvas> with the heatmap, its axes and colour bar
+//     (render: the page's resampler, pe.heatmap, as the canvas heatmap is given it: web/model/pixels.js;
+//     a bare colorize function in place of the object resamples in JS, box means, as a Heatmap
+//     given no render does)
 //
 // Everything drawn here uses a fixed light theme (white paper), so an exported figure looks the
 // same in a slide, a paper or a dark-mode blog. Text only ever goes in as text nodes.
 // (No import of the schema, the i18n dictionaries or the API: this module is also the share
 // view's lazily loaded part, web/share/tools.js.)
 import { float32String, formatInt, formatValue, niceRealTicks, niceTicks } from './format.js';
-import { planAxis, resample, scanValues } from './resample.js';
+import { colorRangeOf, planAxis, resample, scanValues } from './resample.js';
 
 /** Okabe & Ito's colour-blind safe palette (web/style.css uses the same). */
 export const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#9c8a00', '#4d4d4d'];
 export const PAPER = { bg: '#ffffff', fg: '#1a2030', muted: '#566074', grid: '#e3e6ec', maskA: '#dfe2e8', maskB: '#f4f5f8' };
 export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Apple SD Gothic Neo', 'Malgun Gothic', 'Noto Sans CJK KR', sans-serif";
 
-/** The colour range a heatmap uses (as web/plot/heatmap.js): symmetric for the diverging map. */
+/** The colour range a heatmap uses (colorRangeOf, as web/plot/heatmap.js): symmetric for the diverging map. */
 export function colorRange(scan, colormap, valueRange = null) {
-  let [lo, hi] = valueRange ?? [scan.lo, scan.hi];
-  if (!Number.isFinite(lo)) return [0, 1];
-  if (colormap === 'diverging') {
-    const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
-    return [-m, m];
-  }
-  if (lo === hi || !(Math.fround(hi) > Math.fround(lo))) {
-    const pad = Math.abs(lo) * 0.5 || 0.5;
-    [lo, hi] = [lo - pad, hi + pad];
-  }
-  return [lo, hi];
+  const [lo, hi] = valueRange ?? [scan.lo, scan.hi];
+  return colorRangeOf(lo, hi, colormap === 'diverging');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,10 +188,29 @@ export function linesTree(lines, { width = 720, height = 420, title = lines.titl
 // ---------------------------------------------------------------------------------------------
 // Heatmap pictures (browser only: canvas)
 
-/** Colour pixels of the table resampled to at most maxW × maxH (crisp cells, box means). */
-export function heatmapPixels(colorize, hm, maxW, maxH) {
+/**
+ * Colour pixels of the whole table at most maxW × maxH: one per cell where cells are larger
+ * (crisp cells), else exactly maxW × maxH. With `render` (pe.heatmap: the page's resampler) they
+ * are the canvas heatmap's pixels at that size, the colour range read in the same pass as the
+ * canvas heatmap draws new data; without it, JS box means coloured by `colorize`.
+ */
+export function heatmapPixels({ colorize, render = null }, hm, maxW, maxH) {
   const xp = planAxis(0, hm.cols, Math.max(1, Math.round(maxW)), hm.cols);
   const yp = planAxis(0, hm.rows, Math.max(1, Math.round(maxH)), hm.rows);
+  if (render) {
+    let scan = null;
+    let range = null;
+    const rgba = render(hm.data, {
+      rows: hm.rows, cols: hm.cols, offset: hm.offset, window: { x0: 0, x1: hm.cols, y0: 0, y1: hm.rows },
+      width: xp.count, height: yp.count, map: hm.colormap,
+      colorRange: (s) => {
+        scan = s;
+        range = colorRange(s, hm.colormap, hm.valueRange);
+        return range;
+      },
+    });
+    return { rgba, width: xp.count, height: yp.count, lo: range[0], hi: range[1], scan };
+  }
   const scan = scanValues(hm.data, hm.offset, hm.rows * hm.cols);
   const values = resample(hm.data, hm.rows, hm.cols, xp, yp, { offset: hm.offset, finite: scan.finite });
   const [lo, hi] = colorRange(scan, hm.colormap, hm.valueRange);
@@ -227,7 +240,8 @@ function hatch(ctx, x, y, w, h, theme) {
  * A stand-alone heatmap picture: title, the table (whole, resampled to the plot), row and column
  * ticks, axis names and a colour bar. Returns a canvas of width·scale × height·scale pixels.
  */
-export function heatmapCanvas(colorize, hm, { width = 760, scale = 2, theme = PAPER, doc = document } = {}) {
+export function heatmapCanvas(draw, hm, { width = 760, scale = 2, theme = PAPER, doc = document } = {}) {
+  const { colorize, render } = typeof draw === 'function' ? { colorize: draw, render: null } : draw;
   const left = 70;
   const right = 96;
   const top = hm.title ? 40 : 16;
@@ -243,7 +257,7 @@ export function heatmapCanvas(colorize, hm, { width = 760, scale = 2, theme = PA
   ctx.scale(scale, scale);
   ctx.fillStyle = theme.bg;
   ctx.fillRect(0, 0, width, height);
-  const px = heatmapPixels(colorize, hm, pw * scale, ph * scale);
+  const px = heatmapPixels({ colorize, render }, hm, pw * scale, ph * scale);
   const img = doc.createElement('canvas');
   img.width = px.width;
   img.height = px.height;

@@ -3,6 +3,7 @@
 // counts its drawings in data-drawn on the step's figure box (the browser test waits on it).
 import { h, uid } from '../../plot/dom.js';
 import { Heatmap } from '../../plot/heatmap.js';
+import { heatmapKernels } from '../../model/pixels.js';
 import { makePlot } from '../../views/common.js';
 import { formatValue } from '../../plot/format.js';
 
@@ -19,7 +20,7 @@ export function heatFigure(box, { pe, t }, axes, label) {
   const holder = h('div', { class: 'learn-heat' });
   const colour = h('p', { class: 'learn-colour', text: t('learn.colour', axes.value) });
   box.append(colour, holder);
-  const hm = new Heatmap(holder, { colorize: (v, o) => pe.colorize(v, o), t, axes, label, compact: false });
+  const hm = new Heatmap(holder, { ...heatmapKernels(pe), t, axes, label, compact: false });
   hm.readout.textContent = '';
   return {
     hm,

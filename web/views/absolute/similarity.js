@@ -16,6 +16,7 @@ import { float32String, formatInt, formatMs, formatValue } from '../../plot/form
 import { DataTable, spread } from '../datatable.js';
 import { block } from './math.js';
 import { meanByDistance } from '../../model/similarity.js';
+import { heatmapKernels } from '../../model/pixels.js';
 import { drawer } from '../common.js';
 
 const MAX_ROWS = 1024;
@@ -71,8 +72,8 @@ export default {
     const refTitle = h('h4', { class: 'bias-pane-title' });
     const curPane = pane(curTitle);
     const refPane = pane(refTitle);
-    const hmCur = new Heatmap(curPane, { colorize: ctx.colorize, t, axes, compact: true, colormap: 'diverging', label: t('absolute.sim.title') });
-    const hmRef = new Heatmap(refPane, { colorize: ctx.colorize, t, axes, compact: true, colormap: 'diverging', label: t('absolute.sim.title') });
+    const hmCur = new Heatmap(curPane, { ...heatmapKernels(ctx.pe), t, axes, compact: true, colormap: 'diverging', label: t('absolute.sim.title') });
+    const hmRef = new Heatmap(refPane, { ...heatmapKernels(ctx.pe), t, axes, compact: true, colormap: 'diverging', label: t('absolute.sim.title') });
     el.append(grid);
 
     const summaryTitle = h('h4', { class: 'bias-subtitle', text: t('absolute.sim.byDistance') });

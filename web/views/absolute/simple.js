@@ -10,6 +10,7 @@
 // the other two are computed once per length and dimension and cached), so an update is a few
 // copies and three small heatmap draws, whatever the size of the current table.
 import { Heatmap } from '../../plot/heatmap.js';
+import { heatmapKernels } from '../../model/pixels.js';
 import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { SCHEMA } from '../../api/schema/index.js';
@@ -66,7 +67,7 @@ export default {
       const pane = h('section', { class: `bias-pane${k === kind ? ' is-current' : ''}`, 'aria-label': tr(SCHEMA[k].label) }, head);
       grid.append(pane);
       const hm = new Heatmap(pane, {
-        colorize: ctx.colorize, t, compact: true, label: tr(SCHEMA[k].label),
+        ...heatmapKernels(ctx.pe), t, compact: true, label: tr(SCHEMA[k].label),
         axes: { x: t('axis.dimension'), y: t('axis.position'), value: t('axis.value') },
       });
       pane.append(verdict);

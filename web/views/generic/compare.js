@@ -8,6 +8,7 @@ import { both } from '../../i18n/index.js';
 import { float32String, formatInt, formatValue } from '../../plot/format.js';
 import { scanValues } from '../../plot/resample.js';
 import { displayData, outputInfo, rowOffset, sliceOffset } from '../../model/output.js';
+import { heatmapKernels } from '../../model/pixels.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -128,7 +129,7 @@ export default {
         for (const m of heatmaps) if (m !== src && m.rows === src.rows && m.cols === src.cols) m.setWindow(win, { silent: true });
       };
       const make = (title, colormap) => {
-        const m = new Heatmap(pane(title), { colorize: ctx.colorize, t, axes, colormap, compact: true, label: title });
+        const m = new Heatmap(pane(title), { ...heatmapKernels(ctx.pe), t, axes, colormap, compact: true, label: title });
         m.onWindow = sync(m);
         heatmaps.push(m);
         return m;

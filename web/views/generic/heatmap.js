@@ -8,6 +8,7 @@ import { float32String, formatInt, formatMs } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import { displayData, rowOffset, sliceOffset, transformOf, transformsFor, valueName } from '../../model/output.js';
 import { defaultSeries, toggleSeries } from '../../model/series.js';
+import { heatmapKernels } from '../../model/pixels.js';
 
 export default {
   id: 'heatmap',
@@ -56,11 +57,9 @@ export default {
     const box = h('div', { class: 'hm-box' });
     el.append(box);
     const hm = new Heatmap(box, {
-      colorize: ctx.colorize,
       // Pixels and value range in C (pe.heatmap, pe.heatmapRange): no copy in for a result just
       // computed (it is still in WebAssembly memory), one per other new table; one copy out per frame.
-      render: (data, o) => ctx.pe.heatmap(data, o),
-      scan: (data, o) => ctx.pe.heatmapRange(data, o),
+      ...heatmapKernels(ctx.pe),
       t,
       axes: { x: tr(info.axes.col), y: tr(info.axes.row), value: tr(info.axes.value) },
       label: tr(ctx.schema.label),
