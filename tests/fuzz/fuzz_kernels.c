@@ -1131,14 +1131,17 @@ static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)
 // offset (7), four recipe dtypes (8..11), then the rope spec (12 = length ...).
 static void fuzz_rope_precision(reader *r, uint64_t nulls) {
     int32_t dtypes[4];
-    for (int k = 0; k < 4; k++) dtypes[k] = rd_enum(r, 4, k == 3 ? PE_RECIPE_FLOAT32 : PE_RECIPE_FLOAT64);
+    // dtypes 0 .. 3 and one past; inv_freq_dtype also PE_RECIPE_FLOAT32_POW (4) and one past that.
+    for (int k = 0; k < 4; k++) dtypes[k] = rd_enum(r, k == 0 ? 5 : 4, k == 3 ? PE_RECIPE_FLOAT32 : PE_RECIPE_FLOAT64);
     const int32_t offset = rd_int(r, 0);
     pe_rope_config c = rd_rope_config(r);
     uint64_t bad = rope_bad(&c, 11);
     for (int k = 0; k < 6; k++)
         if (nulls & (1u << k)) bad |= BIT(k + 1);
     for (int k = 0; k < 4; k++)
-        if (!in_range(dtypes[k], PE_RECIPE_FLOAT64, PE_RECIPE_FLOAT16)) bad |= BIT(8 + k);
+        if (!in_range(dtypes[k], PE_RECIPE_FLOAT64, PE_RECIPE_FLOAT16) &&
+            !(k == 0 && dtypes[k] == PE_RECIPE_FLOAT32_POW))
+            bad |= BIT(8 + k);
     // Positions offset + r stay within int32; with an invalid length the bound is meaningless, and
     // the kernel may name offset as well as length.
     if (offset < 0 || (int64_t)offset > (int64_t)PE_MAX_POSITION - c.length || (bad & BIT(12))) bad |= BIT(7);
