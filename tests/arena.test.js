@@ -8,7 +8,7 @@
 //   4. the API: shapes of attention/positionTable, evaluate's fields, free();
 //   5. bad specs and options throw a PEError naming the field;
 //   6. train_length_min: a fixed length trains bit for bit as before it existed
-//      (fixtures/arena/fixed_length_losses.json), padded batches match PyTorch (the padded_* and
+//      (fixtures/recorded/arena_fixed_length_losses.json), padded batches match PyTorch (the padded_* and
 //      kback_* gradient cases), kback scores y_3 … y_n without wrapping.
 // No timing here: speed is bench/arena.js.
 import { readFileSync } from 'node:fs';
@@ -129,9 +129,9 @@ describe.each(BUILDS)('arena trainer, $name build', ({ name, simd }) => {
   });
 
   it('a fixed length (train_length_min absent or = train_length) trains as before train_length_min existed, bit for bit', () => {
-    // tests/fixtures/arena/fixed_length_losses.json: 20 losses and an evaluation per spec, recorded
+    // tests/fixtures/recorded/arena_fixed_length_losses.json: 20 losses and an evaluation per spec, recorded
     // from the build before train_length_min (and the padding it brings) existed.
-    const { cases } = JSON.parse(readFileSync(new URL('./fixtures/arena/fixed_length_losses.json', import.meta.url), 'utf8'));
+    const { cases } = JSON.parse(readFileSync(new URL('./fixtures/recorded/arena_fixed_length_losses.json', import.meta.url), 'utf8'));
     for (const { spec, losses, evaluate } of cases) {
       for (const s of [spec, { ...spec, train_length_min: spec.train_length }]) {
         const t = pe.trainer(s);
