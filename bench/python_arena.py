@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Reference timings for bench/arena.js: one training step of the arena's default model
-(shared/spec-contract.md "Arena": 2 layers, d_model 32, 4 heads, MLP 128, 18-token vocabulary,
+(docs/reference.md#arena: 2 layers, d_model 32, 4 heads, MLP 128, 18-token vocabulary,
 copy at length 16 as a causal decoder, T = 33, batch 32, RoPE) in PyTorch float32, single-threaded.
 
     /usr/bin/python3 bench/python_arena.py [--batch 32] [--train_length 16] [--repeats 30]

@@ -1,4 +1,4 @@
-// Arena (spec kind `arena`, shared/spec-contract.md "Arena: pe.trainer(spec)"): a tiny transformer
+// Arena (spec kind `arena`, docs/reference.md#arena): a tiny transformer
 // trained in WebAssembly, written the way llm.c is (one file per idea, output-first arguments,
 // shape comments, hand-written backward passes):
 //   c/arena_model.c   forward and backward of every layer (embedding + encoding, LayerNorm,

@@ -1,4 +1,4 @@
-// Arena data (shared/spec-contract.md "Arena"): examples of n symbols x1 … xn, ids 2 … symbols + 1
+// Arena data (docs/reference.md#arena): examples of n symbols x1 … xn, ids 2 … symbols + 1
 // (0 = BOS, 1 = SEP), and their targets y (1-based j):
 //   copy     y_j = x_j
 //   reverse  y_j = x_{n+1−j}

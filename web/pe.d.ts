@@ -306,7 +306,7 @@ export interface MatrixResult {
 }
 export type ColorMap = 'viridis' | 'cividis' | 'diverging';
 
-/** The arena spec of pe.trainer (shared/spec-contract.md "Arena"); every field has a default. */
+/** The arena spec of pe.trainer (docs/reference.md#arena); every field has a default. */
 export interface ArenaSpec {
   kind?: 'arena';
   task?: 'copy' | 'reverse' | 'kback' | 'sort';

@@ -428,7 +428,7 @@ static int32_t rope_rotary(const pe_rope_config *c) {
 }
 
 // Invalid spec fields (field k → argument shift + k), from rope.h's struct comments and the
-// spec contract (rotary_dim even; ≥ 4 where d/(d−2) is taken).
+// reference (docs/reference.md; rotary_dim even; ≥ 4 where d/(d−2) is taken).
 static uint64_t rope_bad(const pe_rope_config *c, int shift) {
     uint64_t bad = 0;
 #define FIELD(k) BIT(shift + (k))

@@ -1,4 +1,4 @@
-// The arena trainer behind pe.trainer(spec) (shared/spec-contract.md "Arena: pe.trainer(spec)"):
+// The arena trainer behind pe.trainer(spec) (docs/reference.md#arena):
 // a tiny transformer trained by the C engine (c/arena.h, c/arena_model.c, c/arena_train.c,
 // c/arena_tasks.c) in one WebAssembly buffer that lives until t.free().
 //

@@ -1,4 +1,4 @@
-// PE Lab's JS API: a thin layer over the WebAssembly kernels (see shared/spec-contract.md).
+// PE Lab's JS API: a thin layer over the WebAssembly kernels (see docs/reference.md).
 //
 //   import { createPE } from '../web/pe.js';
 //   const pe = await createPE();                       // { simd: 'auto' | true | false }
@@ -262,7 +262,7 @@ class PE {
   }
 
   /**
-   * A tiny transformer trained in WebAssembly (shared/spec-contract.md "Arena"; web/api/arena.js,
+   * A tiny transformer trained in WebAssembly (docs/reference.md#arena; web/api/arena.js,
    * c/arena.h): { step(n), evaluate(length, options), positionTable(), attention(length, options),
    * free(), … }. Throws PEError on a bad spec.
    */

@@ -1,4 +1,4 @@
-// Schema of the arena spec (shared/spec-contract.md "Arena: pe.trainer(spec)"): a tiny transformer
+// Schema of the arena spec (docs/reference.md#arena): a tiny transformer
 // trained in WebAssembly (c/arena.h). Not a kind of pe.compute, so it is NOT listed in
 // web/api/schema/index.js; web/api/arena.js validates against it with spec.js's checkValue.
 // Field descriptors as in web/api/schema/index.js. The C side has the same limits in c/arena.h.
