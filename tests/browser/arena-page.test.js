@@ -1,7 +1,9 @@
-// Browser tests of the Arena page (web/pages/arena/): a small experiment (short length, few steps)
-// trained in the page's workers; the loss and accuracy charts paint; Stop holds every run and
-// Resume continues it; the same settings give the same losses, bit for bit, also across a stop;
-// the permalink round-trips; Korean shows no untranslated text; no console errors. The real
+// Browser tests of the Arena page (web/pages/arena/): a small experiment (short lengths, few steps,
+// two seeds per encoding: one run per encoding and seed) trained in the page's workers; the loss
+// and accuracy charts paint, with a min–max band per encoding; the results table shows mean
+// [min–max]; Stop holds every run and Resume continues it; the same settings give the same
+// losses, bit for bit, also across a stop; the permalink round-trips; a preset fills the form and
+// the URL; a paper's preset words its verdict; Korean shows no untranslated text; no console errors. The real
 // page, the real WebAssembly build, the system Chromium. Saves tests/artifacts/arena-*.png.
 //   npx vitest run tests/browser/arena-page.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -9,7 +11,8 @@ import { suiteAvailability, openPage, watchPage, screenshot, canvasStats, logPro
 import strings from '../../web/pages/arena/strings.js';
 
 const avail = suiteAvailability('arena-page.test');
-const SMALL = 'task=copy&enc=none,learned,rope&causal=1&len=4&steps=120&seed=3&lr=0.003';
+const SMALL = 'task=copy&enc=none,learned,rope&causal=1&len=4&min=2&steps=120&seed=3&seeds=2&lr=0.003';
+const IDS = ['none#3', 'learned#3', 'rope#3', 'none#4', 'learned#4', 'rope#4'];
 
 /** The page's results (el.arenaResults(), see web/pages/arena/index.js). */
 /** Loads a page route (#arena…) and waits until the page is mounted (html data-page-state). */
@@ -47,7 +50,8 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
 
   it('opens a link with its settings filled in, and trains only on Run', async () => {
     expect(await state(page)).toBe('idle');
-    expect(await page.locator('.arena-form select').first().inputValue()).toBe('copy');
+    expect(await page.locator('.arena-preset select').inputValue()).toBe(''); // no preset: own settings
+    expect(await page.locator('.arena-form select >> nth=1').inputValue()).toBe('copy');
     const checked = await page.$$eval('.arena-encs input:checked', (els) => els.map((e) => e.value));
     expect(checked).toEqual(['none', 'learned', 'rope']);
     expect(await page.textContent('.arena-notice')).toMatch(/Nothing trains until you press Run/);
@@ -93,8 +97,13 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
       expect(j.steps).toBe(120);
       expect(j.losses).toHaveLength(120);
       expect(j.losses.every(Number.isFinite)).toBe(true);
-      expect(j.evals.map((e) => e.length)).toEqual([4, 5, 6, 8, 12, 16, 24, 32]);
+      expect(j.evals.map((e) => e.length)).toEqual([2, 3, 4, 6, 8, 16]); // 0.5× … 4× the training length
     }
+    // One run per encoding and seed, keyed by its id; the seeds are the first seed and the next.
+    expect(firstRun.jobs.map((j) => j.id)).toEqual(IDS);
+    expect(firstRun.jobs.map((j) => j.seed)).toEqual([3, 3, 3, 4, 4, 4]);
+    // Two seeds of one encoding train differently.
+    expect(firstRun.jobs[0].losses).not.toEqual(firstRun.jobs[3].losses);
   });
 
   it('paints accuracy against evaluation length, the learned table and attention maps, and words the results', async () => {
@@ -107,13 +116,30 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
       return colours.size;
     });
     expect(acc).toBeGreaterThan(5);
+    // A min–max band for every encoding (two seeds, six lengths each).
+    expect(Number(await page.getAttribute('.arena', 'data-acc-bands'))).toBe(3);
+    // The results: two rows (tokens right, exact match) per encoding, a cell per length, mean or mean [min–max]
+    // (drawn with the next redraw after the last evaluation).
+    await page.waitForFunction(() => {
+      const cells = [...document.querySelectorAll('.arena-results td.num')];
+      return cells.length === 36 && cells.every((c) => c.textContent !== '—');
+    }, null, { timeout: WAIT_MS });
+    const cells = await page.$$eval('.arena-results tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td.num')].map((c) => c.textContent)));
+    expect(cells).toHaveLength(6);
+    for (const row of cells) {
+      expect(row).toHaveLength(6);
+      for (const c of row) expect(c).toMatch(/^\d\.\d\d( \[\d\.\d\d–\d\.\d\d\])?$/);
+    }
     await page.waitForFunction(() => Number(document.querySelector('.arena').dataset.tableSteps) === 120);
     await page.waitForFunction(() => !!document.querySelector('.arena').dataset.attention);
     const att = await canvasStats(page, '.arena-att-canvas');
     expect(att.distinct).toBeGreaterThan(5);
-    const words = await page.textContent('.arena-findings');
-    expect(words).toMatch(/At the training length \(4 symbols\)/);
-    // The note the contract asks for: longer evaluations reuse the last row of the table.
+    // Every finding says in how many of the seeds it holds (drawn once every run is evaluated).
+    await page.waitForFunction(() => document.querySelectorAll('.arena-findings p').length > 0, null, { timeout: WAIT_MS });
+    const words = await page.$$eval('.arena-findings p', (ps) => ps.map((p) => p.textContent));
+    expect(words.length).toBeGreaterThan(0);
+    for (const w of words) expect(w).toMatch(/of 2 seeds|over 2 seeds|all 2 seeds/);
+    // The note on the learned table: longer evaluations reuse the last row, past the training length only.
     expect(await page.textContent('.arena')).toMatch(/reuses the last row/);
     await screenshot(page, 'arena-done');
   });
@@ -146,12 +172,12 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
   });
 
   it('keeps the experiment in the URL, and a permalink opens the same settings', async () => {
-    await page.fill('.arena-field input[type=number] >> nth=1', '150'); // steps
+    await page.fill('.arena-field input[type=number] >> nth=2', '150'); // steps (after min and len)
     await page.waitForFunction(() => location.hash.includes('steps=150'));
     const hash = await page.evaluate(() => location.hash);
     const href = await page.getAttribute('.arena-permalink', 'href');
     expect(href).toBe(hash);
-    expect(hash).toMatch(/^#arena\?task=copy&enc=none,learned,rope&causal=1&len=4&steps=150&seed=3&lr=0\.003&metric=tok$/);
+    expect(hash).toMatch(/^#arena\?task=copy&enc=none,learned,rope&causal=1&len=4&min=2&steps=150&seed=3&seeds=2&lr=0\.003&metric=tok$/);
     expect(await page.textContent('.arena-notice')).toMatch(/settings have changed/);
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
     try {
@@ -159,8 +185,10 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
       const l = await watchPage(p, new URL(server.url).origin);
       await gotoArena(p, `${server.url}?lang=en${hash}`);
       expect(await p.evaluate(() => location.hash)).toBe(hash);
-      expect(await p.inputValue('.arena-field input[type=number] >> nth=1')).toBe('150');
-      expect(await p.inputValue('.arena-field input[type=number] >> nth=0')).toBe('4');
+      expect(await p.inputValue('.arena-field input[type=number] >> nth=2')).toBe('150');
+      expect(await p.inputValue('.arena-field input[type=number] >> nth=1')).toBe('4');
+      expect(await p.inputValue('.arena-field input[type=number] >> nth=0')).toBe('2');
+      expect(await p.inputValue('.arena-field input[type=number] >> nth=4')).toBe('2');
       expect(await p.$$eval('.arena-encs input:checked', (els) => els.map((e) => e.value))).toEqual(['none', 'learned', 'rope']);
       expect(await p.getAttribute('.arena', 'data-state')).toBe('idle');
       await screenshot(p, 'arena-phone-link');
@@ -170,12 +198,31 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
     }
   });
 
+  it('fills the form and the URL from a preset, and words a paper\'s verdict from the numbers', async () => {
+    await page.selectOption('.arena-preset select', 'kazemnejad-sort');
+    await page.waitForFunction(() => location.hash.includes('task=sort'));
+    const hash = await page.evaluate(() => location.hash);
+    expect(hash).toMatch(/task=sort&enc=none,sinusoidal,alibi,t5,rope&causal=1&len=16&min=1&/);
+    expect(await page.textContent('.arena-preset-note')).toMatch(/Kazemnejad|107M parameters/);
+    expect(await page.textContent('.arena-preset-note')).toMatch(/\d parameters \(about [\d,]+× fewer\)/);
+    // Any sort in a decoder is checked against the paper: a small one here (the preset's own takes minutes).
+    await gotoArena(page, `${server.url}?lang=en#arena?task=sort&enc=none,t5,rope&causal=1&len=4&min=1&steps=40&seed=0&seeds=2&lr=0.003`);
+    expect(await page.$eval('.arena-preset select', (s) => s.value)).toBe('');
+    await page.click('.arena-primary');
+    await waitState(page, 'done');
+    await page.waitForFunction(() => /The paper's ranking/.test(document.querySelector('.arena-findings').textContent), null, { timeout: WAIT_MS });
+    const words = await page.textContent('.arena-findings');
+    expect(words).toMatch(/The paper's ranking beyond the training length: none ≈ t5 > rope\./);
+    expect(words).toMatch(/agrees with the paper|disagrees with the paper|neither agrees nor disagrees/);
+    await screenshot(page, 'arena-paper');
+  });
+
   it('shows no untranslated text in Korean', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ko-KR' });
     try {
       const p = await ctx.newPage();
       const l = await watchPage(p, new URL(server.url).origin);
-      await gotoArena(p, `${server.url}#arena?task=copy&enc=learned,rope&len=4&steps=30&seed=1&scaling=yarn&factor=auto&~lang=ko`);
+      await gotoArena(p, `${server.url}#arena?task=copy&enc=learned,rope&len=4&min=2&steps=30&seed=1&seeds=2&scaling=yarn&factor=auto&~lang=ko`);
       await p.click('.arena-primary');
       await p.waitForFunction(() => document.querySelector('.arena')?.dataset.state === 'done', null, { timeout: WAIT_MS * 4 });
       await p.waitForFunction(() => !!document.querySelector('.arena').dataset.attention, null, { timeout: WAIT_MS });
@@ -188,7 +235,7 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
       });
       expect(text).toMatch(/학습 길이/);
       // Latin words allowed in Korean text: names of encodings, tasks and methods, and notation.
-      const allowed = new Set(['none', 'sinusoidal', 'learned', 'alibi', 't5', 'rope', 'copy', 'reverse', 'k-back', 'sort', 'RoPE',
+      const allowed = new Set(['RoPE', 'ALiBi', 'NoPE', 'APE', 'Rotary', 'Kazemnejad', 'U',
         'd_model', 'AdamW', 'PI', 'NTK-aware', 'NTK', 'aware', 'YaRN', 'yarn', 'ms', 'BOS', 'SEP', 'Ctrl', 'Enter', 'x', 'y', 'y_j', 'x_', 'j', 'k', 'back']);
       const latin = [...new Set(text.match(/[A-Za-z][A-Za-z_-]*/g) ?? [])].filter((w) => !allowed.has(w) && w.length > 1);
       expect(latin).toEqual([]);

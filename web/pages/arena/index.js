@@ -1,7 +1,10 @@
 // The Arena page (#arena?task=…&enc=…): train the same tiny transformer with several positional
-// encodings side by side (one Web Worker each, runner.js), watch the losses, then compare the
-// accuracy at 1× to 8× the training length; the learned table and its position similarity as it
-// trains; attention maps of one example. Mounted by web/app/pages.js.
+// encodings side by side, each with several seeds (one run per encoding and seed, in Web Workers:
+// runner.js), watch the losses, then compare the accuracy from 0.5× to 4× the training length, as
+// the mean over seeds with its min–max band (charts.js, tables.js) and in findings derived from
+// the numbers (findings.js); presets check a paper or a lesson (presets.js); the learned table
+// and its position similarity as it trains; attention maps of one example. Mounted by
+// web/app/pages.js.
 //
 // The settings live in the URL (ctx.replaceLink), so the address bar is always a permalink of the
 // experiment; a link opens with its settings filled in and trains when Run is pressed (the page
@@ -9,67 +12,40 @@
 //
 // For tests and tools the page root (.arena) announces data-state (idle | running | stopped |
 // done), data-loss-drawn / data-acc-drawn (how many times each chart was drawn with data) and
-// offers el.arenaResults() → { settings, jobs: [{ enc, state, steps, losses: number[], evals }] }.
+// offers el.arenaResults() → { settings, jobs: [{ id, enc, seed, state, steps, losses: number[], evals }] }.
 import { h, uid } from '../../plot/dom.js';
-import { float32String, formatInt, formatValue, niceRealTicks } from '../../plot/format.js';
+import { formatInt } from '../../plot/format.js';
 import { Heatmap } from '../../plot/heatmap.js';
 import { cosineSimilarity } from '../../model/similarity.js';
-import { ensureStyles, withLinePlot } from '../../views/common.js';
+import { ensureStyles } from '../../views/common.js';
 import {
-  COLOR, ENCODINGS, FACTORS, LIMITS, METRICS, SCALINGS, TASKS, evalLengths, readSettings, sameSettings,
-  settingsParams, smooth,
+  COLOR, ENCODINGS, EVAL_SAMPLES, FACTORS, LIMITS, METRICS, SCALINGS, TASKS, interval95, readSettings, sameSettings,
+  settingsParams, taskSteps,
 } from './experiment.js';
-import { findings } from './findings.js';
+import { findings, paperCheck } from './findings.js';
+import { PRESETS, paperFor, presetById, presetOf } from './presets.js';
+import { ArenaCharts, SMOOTH } from './charts.js';
+import { progressTable, resultsTable, statusText } from './tables.js';
 import { AttentionMaps } from './attention.js';
 import { Runner } from './runner.js';
 import './strings.js';
 
-const KEYS = ['task', 'enc', 'causal', 'len', 'steps', 'seed', 'lr', 'scaling', 'factor', 'metric'];
+const KEYS = ['task', 'enc', 'causal', 'len', 'min', 'steps', 'seed', 'seeds', 'lr', 'scaling', 'factor', 'metric'];
 const LR_CHOICES = [3e-4, 1e-3, 3e-3, 1e-2];
-const SMOOTH = 10;
 const DRAW_MS = 120;
 // While the workers train, the main thread is a third thread on machines with two cores: redraws
-// (two charts, the table, the findings) come at most every RUN_DRAW_MS, and further apart when a
+// (two charts, the tables, the findings) come at most every RUN_DRAW_MS, and further apart when a
 // redraw is slow, so drawing takes at most 1/DRAW_SHARE of the time (measured: at one redraw per
 // 120 ms the page spent as much CPU drawing as the six runs spent training). The first losses
 // are drawn after DRAW_MS, so the curves start as soon as training does.
 const RUN_DRAW_MS = 500;
 const DRAW_SHARE = 20;
+/** Parameters of the model in Kazemnejad et al. 2023 (the presets' explanation compares). */
+const PAPER_PARAMS = 107e6;
 
 // The runs outlive a mount (a language switch remounts the page); a different experiment, or
 // leaving the page, ends them.
 let kept = null; // { runner, settings, wasRunning }
-
-/** Marks the training length on the accuracy chart (active only where options ask for it). */
-const markerPlugin = {
-  id: 'peArenaMarker',
-  afterDatasetsDraw(chart, _args, opts) {
-    if (!opts?.at) return;
-    const { ctx, chartArea: a, scales } = chart;
-    const x = scales.x.getPixelForValue(opts.at);
-    if (!(x >= a.left && x <= a.right)) return;
-    ctx.save();
-    ctx.strokeStyle = opts.color;
-    ctx.fillStyle = opts.color;
-    ctx.setLineDash([5, 4]);
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.moveTo(x, a.top);
-    ctx.lineTo(x, a.bottom);
-    ctx.stroke();
-    ctx.setLineDash([]);
-    ctx.font = `12px ${getComputedStyle(document.body).fontFamily}`;
-    ctx.textBaseline = 'top';
-    ctx.textAlign = 'left';
-    ctx.fillText(opts.label, x + 4, a.top + 4);
-    ctx.restore();
-  },
-};
-let markerRegistered = false;
-
-const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
-/** An integer as superscript digits (10⁻⁴ on the loss axis). */
-const superscript = (k) => String(k).split('').map((c) => SUPERSCRIPT[c] ?? c).join('');
 
 function field(label, control, cls = '') {
   const id = control.id || uid('arena');
@@ -95,6 +71,9 @@ export default {
       h('p', { class: 'arena-lede', text: t('arena.lede') }),
     );
 
+    const presetSel = h('select', {}, h('option', { value: '', text: t('arena.preset.pick') }),
+      PRESETS.map((p) => h('option', { value: p.id, text: t(`arena.preset.${p.id}`) })));
+    const presetNote = h('p', { class: 'arena-help arena-preset-note' });
     const taskSel = h('select', {}, TASKS.map((k) => h('option', { value: k, text: t(`arena.task.${k}`) })));
     const encBox = h('fieldset', { class: 'arena-encs' }, h('legend', { text: t('arena.encodings') }));
     const encInputs = {};
@@ -102,10 +81,14 @@ export default {
       const input = h('input', { type: 'checkbox', id: uid('arena-enc'), value: e });
       encInputs[e] = input;
       encBox.append(h('label', { class: 'arena-enc', for: input.id, title: t(`arena.enc.${e}.help`) },
-        input, h('span', { class: `arena-swatch arena-c${COLOR[e]}` }), h('span', { text: e })));
+        input, h('span', { class: `arena-swatch arena-c${COLOR[e]}` }), h('span', { text: t(`arena.encName.${e}`) })));
     }
     const causalSel = h('select', {}, h('option', { value: '1', text: t('arena.causal.1') }), h('option', { value: '0', text: t('arena.causal.0') }));
     const lenIn = h('input', { type: 'number', min: LIMITS.len.min, max: LIMITS.len.max, step: 1, inputmode: 'numeric' });
+    const minIn = h('input', { type: 'number', min: LIMITS.min.min, max: LIMITS.min.max, step: 1, inputmode: 'numeric' });
+    const seedsIn = h('input', { type: 'number', min: LIMITS.seeds.min, max: LIMITS.seeds.max, step: 1, inputmode: 'numeric' });
+    const stepsNote = h('p', { class: 'arena-help' });
+    const seedsNote = h('p', { class: 'arena-help' });
     const stepsIn = h('input', { type: 'number', min: LIMITS.steps.min, max: LIMITS.steps.max, step: 50, inputmode: 'numeric' });
     const seedIn = h('input', { type: 'number', min: 0, max: LIMITS.seed.max, step: 1, inputmode: 'numeric' });
     const lrSel = h('select', {}, LR_CHOICES.map((v) => h('option', { value: String(v), text: String(v) })));
@@ -124,12 +107,15 @@ export default {
 
     root.append(h('section', { class: 'card arena-form', 'aria-label': t('arena.setup') },
       h('h3', { text: t('arena.setup') }),
+      h('div', { class: 'arena-row' }, field(t('arena.preset'), presetSel, 'arena-preset')),
+      presetNote,
       h('div', { class: 'arena-row' },
-        field(t('arena.task'), taskSel), field(t('arena.model'), causalSel), field(t('arena.len'), lenIn),
-        field(t('arena.steps'), stepsIn), field(t('arena.lr'), lrSel), field(t('arena.seed'), seedIn)),
+        field(t('arena.task'), taskSel), field(t('arena.model'), causalSel), field(t('arena.minLen'), minIn), field(t('arena.len'), lenIn),
+        field(t('arena.steps'), stepsIn), field(t('arena.lr'), lrSel), field(t('arena.seed'), seedIn), field(t('arena.seeds'), seedsIn)),
       encBox,
       scalingRow,
       h('p', { class: 'arena-help', text: t('arena.modelNote') }),
+      stepsNote, seedsNote,
       h('p', { class: 'arena-help', text: t('arena.tryFirst') }),
       h('div', { class: 'arena-actions' }, runBtn, stopBtn, resetBtn, permalink),
       notice, formError, status));
@@ -145,10 +131,12 @@ export default {
     const metricSel = h('select', {}, h('option', { value: 'tok', text: t('arena.metric.token') }),
       h('option', { value: 'seq', text: t('arena.metric.accuracy') }));
     const findingsBox = h('div', { class: 'arena-findings', 'aria-live': 'polite' });
+    const resultsWrap = h('div', { class: 'table-scroll arena-table-wrap arena-results-wrap', tabindex: 0 });
     const accCard = h('section', { class: 'card arena-card', 'aria-label': t('arena.acc.title'), hidden: true },
-      h('h3', { text: t('arena.acc.title') }), h('p', { class: 'arena-help', text: t('arena.acc.explain') }),
+      h('h3', { text: t('arena.acc.title') }),
+      h('p', { class: 'arena-help', text: t('arena.acc.explain', EVAL_SAMPLES, interval95(EVAL_SAMPLES).toFixed(2)) }),
       h('div', { class: 'arena-row' }, field(t('arena.metric'), metricSel)),
-      accBox, findingsBox);
+      accBox, resultsWrap, findingsBox);
     root.append(lossCard, accCard);
 
     const tableCard = h('section', { class: 'card arena-card', 'aria-label': t('arena.table.title'), hidden: true });
@@ -188,9 +176,6 @@ export default {
 
     // --- state ---------------------------------------------------------------------------------
     let runner = null;
-    let lossPlot = null;
-    let accPlot = null;
-    let mod = null;
     let drawTimer = 0;
     let tableJob = null; // a learned table that arrived since the last draw
     let clock = 0;
@@ -203,7 +188,7 @@ export default {
       wallMs: runner ? runner.elapsed() : 0,
       draw: { ...drawCost },
       jobs: (runner?.jobs ?? []).map((j) => ({
-        enc: j.enc, state: j.state, busy: j.busy, steps: j.steps, losses: Array.from(j.losses.subarray(0, j.steps)),
+        id: j.id, enc: j.enc, seed: j.seed, state: j.state, busy: j.busy, steps: j.steps, losses: Array.from(j.losses.subarray(0, j.steps)),
         evals: j.evals.map((e) => ({ ...e })), scaledEvals: j.scaledEvals.map((e) => ({ ...e })), msPerStep: j.msPerStep,
         trainMs: j.trainMs, evalMs: j.evalMs, worker: j.worker,
       })),
@@ -214,14 +199,47 @@ export default {
       for (const e of ENCODINGS) encInputs[e].checked = s.enc.includes(e);
       causalSel.value = s.causal ? '1' : '0';
       lenIn.value = String(s.len);
+      minIn.value = String(s.min);
       stepsIn.value = String(s.steps);
       seedIn.value = String(s.seed);
+      seedsIn.value = String(s.seeds);
       if (!LR_CHOICES.includes(s.lr)) lrSel.append(h('option', { value: String(s.lr), text: String(s.lr) }));
       lrSel.value = String(s.lr);
       scalingSel.value = s.scaling;
       factorSel.value = s.factor;
       metricSel.value = s.metric;
       syncScaling();
+      syncNotes(s);
+    }
+
+    /** The preset these settings are (if any), its explanation, and the notes on steps and seeds. */
+    function syncNotes(s) {
+      const p = presetOf(s);
+      presetSel.value = p?.id ?? '';
+      presetNote.hidden = !p;
+      if (p) {
+        const params = paramCount(s);
+        presetNote.textContent = t(`arena.preset.${p.id}.explain`, {
+          params: formatInt(params), ratio: formatInt(Math.round(PAPER_PARAMS / params / 100) * 100), steps: formatInt(s.steps),
+        });
+      }
+      stepsNote.textContent = t('arena.stepsNote', {
+        steps: formatInt(s.steps), budget: formatInt(taskSteps(s.task, s.causal)), task: t(`arena.taskName.${s.task}`),
+        model: t(`arena.modelName.${s.causal ? 1 : 0}`),
+      });
+      seedsNote.textContent = t('arena.seedsNote', s.seeds, s.seed);
+    }
+
+    /** Parameters of the Arena's model for these settings (asked of the engine, once per spec). */
+    const paramCache = new Map();
+    function paramCount(s) {
+      const key = `${s.task}:${s.causal}:${s.len}`;
+      if (!paramCache.has(key)) {
+        const tr = pe.trainer({ kind: 'arena', task: s.task, encoding: { kind: 'rope' }, causal: s.causal, train_length: s.len });
+        paramCache.set(key, tr.paramCount);
+        tr.free();
+      }
+      return paramCache.get(key);
     }
 
     function syncScaling() {
@@ -238,15 +256,18 @@ export default {
         return { v };
       };
       const len = int(lenIn, LIMITS.len, 'arena.len');
+      const min = int(minIn, LIMITS.min, 'arena.minLen');
       const steps = int(stepsIn, LIMITS.steps, 'arena.steps');
       const seed = int(seedIn, LIMITS.seed, 'arena.seed');
-      const bad = [len, steps, seed].find((r) => r.error);
+      const seeds = int(seedsIn, LIMITS.seeds, 'arena.seeds');
+      const bad = [len, min, steps, seed, seeds].find((r) => r.error);
       if (bad) return bad;
+      if (min.v > len.v) return { error: t('arena.badMin', len.v) };
       const enc = ENCODINGS.filter((e) => encInputs[e].checked);
       if (!enc.length) return { error: t('arena.noEnc') };
       return {
         settings: {
-          task: taskSel.value, enc, causal: causalSel.value === '1', len: len.v, steps: steps.v, seed: seed.v,
+          task: taskSel.value, enc, causal: causalSel.value === '1', len: len.v, min: min.v, steps: steps.v, seed: seed.v, seeds: seeds.v,
           lr: Number(lrSel.value), scaling: scalingSel.value, factor: factorSel.value, metric: metricSel.value,
         },
       };
@@ -260,9 +281,24 @@ export default {
       runBtn.disabled = !!r.error;
       if (r.error) return;
       settings = r.settings;
+      syncNotes(settings);
       ctx.replaceLink('', settingsParams(settings));
       permalink.href = ctx.hashFor('', settingsParams(settings));
       showNotice();
+    }
+
+    /** A new task or model fills in its measured step budget. */
+    function onTaskChange() {
+      stepsIn.value = String(taskSteps(taskSel.value, causalSel.value === '1'));
+      onFormChange();
+    }
+
+    /** Picking a preset fills the form (the measure shown stays). */
+    function onPreset() {
+      const p = presetById(presetSel.value);
+      if (!p) return;
+      fillForm({ ...p.settings, enc: p.settings.enc.slice(), metric: metricSel.value });
+      onFormChange();
     }
 
     function showNotice(text = null) {
@@ -272,9 +308,12 @@ export default {
       notice.textContent = msg ?? '';
     }
 
-    for (const el of [taskSel, causalSel, lenIn, stepsIn, seedIn, lrSel, scalingSel, factorSel, ...Object.values(encInputs)]) {
+    for (const el of [lenIn, minIn, stepsIn, seedIn, seedsIn, lrSel, scalingSel, factorSel, ...Object.values(encInputs)]) {
       el.addEventListener('input', onFormChange);
     }
+    taskSel.addEventListener('input', onTaskChange);
+    causalSel.addEventListener('input', onTaskChange);
+    presetSel.addEventListener('input', onPreset);
 
     // --- the runs ------------------------------------------------------------------------------
     function attach(r) {
@@ -376,7 +415,7 @@ export default {
       if (tableJob) drawTable(tableJob);
       tableJob = null;
       drawStatus();
-      drawJobsTable();
+      drawTables();
       drawLoss();
       drawAcc();
       drawFindings();
@@ -385,124 +424,43 @@ export default {
       drawCost.count += 1;
     }
 
-    const fmtTime = (ms) => {
-      const s = Math.round(ms / 1000);
-      return s < 60 ? t('arena.sec', s) : t('arena.min', Math.floor(s / 60), s % 60);
-    };
-
     function drawStatus() {
-      if (!runner || !runner.jobs.length) {
-        status.textContent = t('arena.ready');
-        root.dataset.wallMs = '';
-        return;
-      }
-      const count = (st) => runner.jobs.filter((j) => j.state === st).length;
-      const steps = runner.jobs.reduce((n, j) => n + j.steps, 0);
-      const total = runner.jobs.reduce((n, j) => n + j.target, 0);
-      const el = runner.elapsed();
-      const parts = {
-        done: count('done'), training: count('training'), evaluating: count('evaluating'), queued: count('queued'),
-        stopped: count('stopped'), error: count('error'),
-      };
       const state = root.dataset.state;
-      const pool = runner.pool.length;
-      status.textContent = t(`arena.status.${state}`, { ...parts, steps, total, time: fmtTime(el), workers: pool, n: runner.jobs.length });
-      if (state === 'done') root.dataset.wallMs = String(Math.round(el));
+      status.textContent = runner?.jobs.length ? statusText(runner, state, t) : t('arena.ready');
+      root.dataset.wallMs = runner?.jobs.length && state === 'done' ? String(Math.round(runner.elapsed())) : '';
     }
 
-    function drawJobsTable() {
-      if (!runner || !runner.jobs.length) {
-        tableWrap.replaceChildren();
-        return;
-      }
-      const L = runner.settings.len;
-      const cols = [1, 2, 4, 8].map((f) => Math.min(256, f * L));
-      const head = h('tr', {}, h('th', { scope: 'col', text: t('arena.col.enc') }), h('th', { scope: 'col', text: t('arena.col.state') }),
-        h('th', { scope: 'col', text: t('arena.col.steps') }), h('th', { scope: 'col', text: t('arena.col.loss') }),
-        h('th', { scope: 'col', text: t('arena.col.ms') }),
-        cols.map((n, i) => h('th', { scope: 'col', text: t(metricSel.value === 'tok' ? 'arena.col.tok' : 'arena.col.acc', [1, 2, 4, 8][i], n) })));
-      const rows = runner.jobs.map((j) => {
-        const last = j.steps ? j.losses[j.steps - 1] : NaN;
-        const acc = (n) => j.evals.find((e) => e.length === n)?.[METRICS[metricSel.value]];
-        return h('tr', { 'data-enc': j.enc, 'data-state': j.state, 'data-steps': String(j.steps) },
-          h('th', { scope: 'row' }, h('span', { class: `arena-swatch arena-c${COLOR[j.enc]}` }), j.enc),
-          h('td', { text: j.state === 'error' ? t('arena.state.error', j.error) : t(`arena.state.${j.state}`) }),
-          h('td', { class: 'num', text: `${formatInt(j.steps)} / ${formatInt(j.target)}` }),
-          h('td', { class: 'num', text: j.steps ? formatValue(last) : '—' }),
-          h('td', { class: 'num', text: j.msPerStep === null ? '—' : j.msPerStep.toFixed(1) }),
-          cols.map((n) => {
-            const a = acc(n);
-            return h('td', { class: 'num', text: a === undefined ? '—' : a.toFixed(2) });
-          }));
-      });
-      tableWrap.replaceChildren(h('table', { class: 'mini-table arena-jobs' },
-        h('caption', { class: 'sr-only', text: t('arena.col.caption') }), h('thead', {}, head), h('tbody', {}, rows)));
-    }
-
-    function colorSets(chart, keys) {
-      chart.data.datasets.forEach((d, i) => {
-        d.borderColor = mod.seriesColor(COLOR[keys[i]]);
-        d.backgroundColor = d.borderColor;
-      });
+    function drawTables() {
+      const jobs = runner?.jobs ?? [];
+      tableWrap.replaceChildren(...(jobs.length ? [progressTable(jobs, t)] : []));
+      resultsWrap.replaceChildren(...(jobs.some((j) => j.evals.length) ? [resultsTable(jobs, runner.settings, t)] : []));
     }
 
     function drawLoss() {
-      if (!lossPlot) return;
-      const jobs = runner?.jobs ?? [];
-      const n = runner?.settings.steps ?? settings.steps;
-      const series = jobs.map((j) => {
-        const values = new Float32Array(n).fill(NaN);
-        const s = smooth(j.losses, j.steps, SMOOTH);
-        for (let i = 0; i < j.steps; i++) values[i] = Math.log10(Math.max(s[i], 1e-8));
-        return { label: j.enc, values };
-      });
-      lossPlot.setData({ series, x0: 1 });
-      colorSets(lossPlot.chart, jobs.map((j) => j.enc));
-      lossPlot.chart.update('none');
-      if (jobs.some((j) => j.steps > 0)) {
+      if (charts.drawLoss(runner?.jobs ?? [], runner?.settings ?? settings)) {
         drawn.loss += 1;
         root.dataset.lossDrawn = String(drawn.loss);
       }
     }
 
     function drawAcc() {
-      if (!accPlot) return;
-      const jobs = runner?.jobs ?? [];
-      const s = runner?.settings ?? settings;
-      const lengths = evalLengths(s.len);
-      const x0 = lengths[0];
-      const n = lengths[lengths.length - 1] - x0 + 1;
-      const metric = METRICS[metricSel.value];
-      const series = [];
-      const keys = [];
-      const add = (label, key, evals, dash) => {
-        const values = new Float32Array(n).fill(NaN);
-        for (const e of evals) values[e.length - x0] = e[metric];
-        series.push({ label, values, dash });
-        keys.push(key);
-      };
-      for (const j of jobs) {
-        add(j.enc, j.enc, j.evals, false);
-        if (j.enc === 'rope' && s.scaling !== 'none') add(t('arena.ropeScaled', s.scaling), 'rope+scaled', j.scaledEvals, true);
-      }
-      accPlot.setData({ series, x0 });
-      const chart = accPlot.chart;
-      colorSets(chart, keys);
-      chart.data.datasets.forEach((d) => {
-        d.spanGaps = true;
-        d.pointRadius = 3;
-      });
-      chart.options.plugins.peArenaMarker = { at: s.len, label: t('arena.acc.mark', s.len), color: mod.seriesColor(7) };
-      chart.update('none');
-      if (jobs.some((j) => j.evals.length > 0)) {
+      if (charts.drawAcc(runner?.jobs ?? [], runner?.settings ?? settings, METRICS[metricSel.value])) {
         drawn.acc += 1;
         root.dataset.accDrawn = String(drawn.acc);
+        root.dataset.accBands = String(charts.bands); // bands of two or more lengths (tests read it)
       }
     }
 
     function drawFindings() {
-      const list = runner?.jobs.length ? findings(runner.jobs, runner.settings, t, METRICS[metricSel.value]) : [];
-      findingsBox.replaceChildren(...list.map((s) => h('p', { text: s })));
+      if (!runner?.jobs.length) {
+        findingsBox.replaceChildren();
+        return;
+      }
+      const metric = METRICS[metricSel.value];
+      const list = findings(runner.jobs, runner.settings, t, metric);
+      const paper = paperFor(runner.settings);
+      if (paper) list.push(...paperCheck(runner.jobs, runner.settings, paper, t, metric));
+      findingsBox.replaceChildren(...list.map((x) => h('p', { text: x })));
     }
 
     function drawTable(job) {
@@ -516,49 +474,10 @@ export default {
       root.dataset.tableSteps = String(job.steps);
     }
 
-    withLinePlot((m) => {
-      if (destroyed) return;
-      mod = m;
-      lossPlot = new m.LinePlot(lossBox, { t, xLabel: t('arena.loss.x'), yLabel: t('arena.loss.y'), label: t('arena.loss.title') });
-      const ly = lossPlot.chart.options.scales.y;
-      // The axis holds log10(loss): ticks at round losses (1, 2, 5 × 10^k, or finer within a decade).
-      ly.afterBuildTicks = (axis) => {
-        const span = axis.max - axis.min;
-        let ticks = [];
-        if (span < 0.6) {
-          ticks = niceRealTicks(10 ** axis.min, 10 ** axis.max, 5).filter((v) => v > 0).map((v) => ({ value: Math.log10(v) }));
-        } else {
-          for (let k = Math.floor(axis.min); k <= Math.ceil(axis.max); k++) {
-            for (const m2 of span <= 2.5 ? [1, 2, 5] : [1]) {
-              const v = k + Math.log10(m2);
-              if (v >= axis.min - 1e-9 && v <= axis.max + 1e-9) ticks.push({ value: v });
-            }
-          }
-        }
-        if (ticks.length >= 2) axis.ticks = ticks;
-      };
-      ly.ticks.callback = (v) => {
-        const k = Math.round(v);
-        if (Math.abs(v - k) < 1e-9 && Math.abs(k) >= 3) return `10${superscript(k)}`;
-        return formatValue(Number((10 ** v).toPrecision(3)));
-      };
-      lossPlot.chart.options.plugins.tooltip.callbacks.label = (item) =>
-        `${item.dataset.label}: ${item.parsed.y === null ? '—' : float32String(10 ** item.parsed.y)}`;
-
-      accPlot = new m.LinePlot(accBox, { t, xLabel: t('arena.acc.x'), yLabel: t('arena.acc.y'), label: t('arena.acc.title') });
-      const Chart = accPlot.chart.constructor;
-      if (!markerRegistered) {
-        Chart.register(markerPlugin);
-        markerRegistered = true;
-      }
-      const ay = accPlot.chart.options.scales.y;
-      ay.min = 0;
-      ay.max = 1;
-      draw();
-    });
+    const charts = new ArenaCharts(lossBox, accBox, { t, onReady: () => draw() });
     metricSel.addEventListener('input', () => {
       onFormChange();
-      drawJobsTable();
+      drawTables();
       drawAcc();
       drawFindings();
     });
@@ -573,11 +492,12 @@ export default {
 
     function updateAttentionChoices() {
       if (!runner) return;
-      const ready = runner.jobs.filter((j) => j.steps > 0 && (j.state === 'done' || j.state === 'stopped'));
+      // The runs with the first seed: one model per encoding to look into.
+      const ready = runner.jobs.filter((j) => j.seed === runner.settings.seed && j.steps > 0 && (j.state === 'done' || j.state === 'stopped'));
       const have = [...attEnc.options].map((o) => o.value).join();
       if (have !== ready.map((j) => j.enc).join()) {
         const keep = attEnc.value;
-        attEnc.replaceChildren(...ready.map((j) => h('option', { value: j.enc, text: j.enc })));
+        attEnc.replaceChildren(...ready.map((j) => h('option', { value: j.enc, text: t(`arena.encName.${j.enc}`) })));
         // rope first (it is the one to compare against), unless the learner picked another.
         if (attPicked && ready.some((j) => j.enc === keep)) attEnc.value = keep;
         else if (ready.length) attEnc.value = ready.some((j) => j.enc === 'rope') ? 'rope' : ready[0].enc;
@@ -598,11 +518,11 @@ export default {
       try {
         const r = await runner.attention(enc, length, seed);
         if (req !== attReq || destroyed) return;
-        const job = runner.jobs.find((j) => j.enc === enc);
+        const job = runner.jobs.find((j) => j.enc === enc && j.seed === runner.settings.seed);
         const L = runner.settings.len;
         const trainT = runner.settings.causal ? 2 * L + 1 : L + 1;
         attMaps.setData(r, trainT);
-        attStatus.textContent = t('arena.att.status', enc, job?.steps ?? 0, length, r.shape[2]);
+        attStatus.textContent = t('arena.att.status', t(`arena.encName.${enc}`), job?.seed ?? 0, job?.steps ?? 0, length, r.shape[2]);
         root.dataset.attention = `${enc}:${length}`;
       } catch (err) {
         if (req !== attReq || destroyed) return;
@@ -628,7 +548,7 @@ export default {
       kept?.runner.reset();
       kept = null;
       if (first.bad.length) showNotice(t('arena.badLink', first.bad.join(', ')));
-      else if (hasLink) showNotice(t('arena.linkReady', settings.enc.length, formatInt(settings.steps)));
+      else if (hasLink) showNotice(t('arena.linkReady', { n: settings.enc.length, seeds: settings.seeds, steps: formatInt(settings.steps) }));
     }
     if (hasLink) ctx.replaceLink('', settingsParams(settings));
     syncButtons();
@@ -644,7 +564,7 @@ export default {
         runBtn.disabled = false;
         if (next.bad.length) showNotice(t('arena.badLink', next.bad.join(', ')));
         else if (runner?.jobs.length && !sameSettings(runner.settings, settings)) showNotice(t('arena.changed'));
-        else if (!runner?.jobs.length) showNotice(t('arena.linkReady', settings.enc.length, formatInt(settings.steps)));
+        else if (!runner?.jobs.length) showNotice(t('arena.linkReady', { n: settings.enc.length, seeds: settings.seeds, steps: formatInt(settings.steps) }));
         else showNotice();
       },
       destroy() {
@@ -656,8 +576,7 @@ export default {
           runner.stop();
           runner.onUpdate = () => {};
         }
-        lossPlot?.destroy();
-        accPlot?.destroy();
+        charts.destroy();
         hmTable.destroy();
         hmSim.destroy();
         attMaps.destroy();

@@ -1,7 +1,7 @@
-// The Arena's runs: one trainer per encoding, each in a Web Worker (worker.js) with its own
-// WebAssembly instance. At most `concurrency` workers (navigator.hardwareConcurrency) exist; a
-// worker trains one encoding at a time, from its first step to its last evaluation, and the
-// encodings beyond the pool wait in a queue. A trainer stays in its worker when its run ends, so
+// The Arena's runs: one trainer per encoding and seed (a job, keyed by its id "enc#seed"), each in
+// a Web Worker (worker.js) with its own WebAssembly instance. At most `concurrency` workers
+// (navigator.hardwareConcurrency) exist; a worker trains one job at a time, from its first step
+// to its last evaluation, and the jobs beyond the pool wait in a queue. A trainer stays in its worker when its run ends, so
 // a stopped run resumes there and its attention maps are computed there.
 //
 // Steps go to the worker in chunks sized to take about CHUNK_MS (at most MAX_CHUNK steps), so
@@ -10,18 +10,20 @@
 //
 //   const r = new Runner({ concurrency, onUpdate(job, what), makeWorker });
 //   r.start(settings); r.stop(); r.resume(); r.reset(); r.attention(enc, length, seed) → Promise
-import { evalLengths, evalSamples, scalingAt, trainerSpec } from './experiment.js';
+import { EVAL_SAMPLES, evalLengths, runsOf, scalingAt, trainerSpec } from './experiment.js';
 
 const CHUNK_MS = 150;
 const MAX_CHUNK = 25;
 const FIRST_CHUNK = 5;
 const TABLE_EVERY_MS = 1000; // the learned table: at most one copy a second while it trains
 
-/** A job: one encoding's run. state: queued → training → evaluating → done; stopped; error. */
-function newJob(enc, settings) {
+/** A job: one encoding's run with one seed. state: queued → training → evaluating → done; stopped; error. */
+function newJob({ id, enc, seed }, settings) {
   return {
+    id,
     enc,
-    spec: trainerSpec(settings, enc),
+    seed,
+    spec: trainerSpec(settings, enc, seed),
     state: 'queued',
     worker: null, // index into the pool, once started
     started: false,
@@ -65,7 +67,7 @@ export class Runner {
   start(settings) {
     this.reset();
     this.settings = settings;
-    this.jobs = settings.enc.map((enc) => newJob(enc, settings));
+    this.jobs = runsOf(settings).map((run) => newJob(run, settings));
     this.resume();
   }
 
@@ -121,16 +123,16 @@ export class Runner {
     return this.wallMs + (this.running ? performance.now() - this.t0 : 0);
   }
 
-  /** The attention maps of one example for a trained (or stopped) encoding. */
+  /** The attention maps of one example for a trained (or stopped) encoding: its run with the first seed. */
   attention(enc, length, seed) {
-    const job = this.jobs.find((j) => j.enc === enc);
+    const job = this.jobs.find((j) => j.enc === enc && j.seed === this.settings.seed);
     if (!job || job.worker === null) return Promise.reject(new Error('not started'));
     this.attentionReq += 1;
     const req = this.attentionReq;
     const scaling = enc === 'rope' ? scalingAt(this.settings, length) : null;
     return new Promise((resolve, reject) => {
       this.waiting.set(req, { resolve, reject });
-      this.pool[job.worker].worker.postMessage({ op: 'attention', id: enc, req, length, seed, scaling });
+      this.pool[job.worker].worker.postMessage({ op: 'attention', id: job.id, req, length, seed, scaling });
     });
   }
 
@@ -172,7 +174,7 @@ export class Runner {
     if (!job.started) {
       job.started = true;
       job.state = 'training';
-      this._post(job, { op: 'init', id: job.enc, spec: job.spec });
+      this._post(job, { op: 'init', id: job.id, spec: job.spec });
     } else {
       job.state = job.steps < job.target ? 'training' : 'evaluating';
       this._next(job);
@@ -199,15 +201,16 @@ export class Runner {
       const per = job.msPerStep;
       const n = Math.min(job.target - job.steps, per === null ? FIRST_CHUNK : Math.max(1, Math.min(MAX_CHUNK, Math.round(CHUNK_MS / per))));
       const now = performance.now();
-      const table = job.enc === 'learned' && (now - job.tableAt >= TABLE_EVERY_MS || job.steps + n >= job.target);
+      // The learned table of the first seed's run is shown while it trains.
+      const table = job.enc === 'learned' && job.seed === this.settings.seed && (now - job.tableAt >= TABLE_EVERY_MS || job.steps + n >= job.target);
       if (table) job.tableAt = now;
-      this._post(job, { op: 'step', id: job.enc, n, table });
+      this._post(job, { op: 'step', id: job.id, n, table });
       return;
     }
     job.state = 'evaluating';
     if (!job.evalsPlanned) {
       job.evalsPlanned = true;
-      const lengths = evalLengths(this.settings.len);
+      const lengths = evalLengths(this.settings.len, this.settings.task);
       job.pendingEvals = lengths.map((length) => ({ length, scaled: false }));
       if (job.enc === 'rope' && this.settings.scaling !== 'none') {
         job.pendingEvals.push(...lengths.map((length) => ({ length, scaled: true })));
@@ -217,7 +220,7 @@ export class Runner {
     const e = job.pendingEvals[0];
     if (e) {
       this._post(job, {
-        op: 'eval', id: job.enc, length: e.length, samples: evalSamples(e.length), seed: this.settings.seed,
+        op: 'eval', id: job.id, length: e.length, samples: EVAL_SAMPLES, seed: job.seed,
         scaling: e.scaled ? scalingAt(this.settings, e.length) : null,
       });
       return;
@@ -257,7 +260,7 @@ export class Runner {
       else waiter.resolve(m);
       return;
     }
-    const job = this.jobs.find((j) => j.enc === m.id && j.worker === w);
+    const job = this.jobs.find((j) => j.id === m.id && j.worker === w);
     if (!job) return;
     if (m.error) {
       this._fail(job, m.error);
@@ -266,8 +269,11 @@ export class Runner {
     job.busy = false;
     switch (m.op) {
       case 'init':
-        job.table = m.table;
-        if (m.table) this.onUpdate(job, 'table');
+        // Only the first seed's learned table is shown (the step messages send no other).
+        if (job.seed === this.settings.seed) {
+          job.table = m.table;
+          if (m.table) this.onUpdate(job, 'table');
+        }
         break;
       case 'step': {
         job.losses.set(m.losses, job.steps);
