@@ -72,7 +72,8 @@ check_test() {
   fi
   check_browser_python
   # The Python package (python/) and its example notebook (docs/notebook.ipynb).
-  have_pkg python3-venv || want python3-venv   # Debian's venv needs it for pip (ensurepip)
+  have_pkg python3-venv || want python3-venv   # the test's fresh environment
+  /usr/bin/python3 -m pip --version >/dev/null 2>&1 || want python3-pip   # installs into it
   /usr/bin/python3 -c 'import setuptools' >/dev/null 2>&1 || want python3-setuptools
   /usr/bin/python3 -c 'import wheel' >/dev/null 2>&1 || want python3-wheel
   /usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || want python3-ipykernel

@@ -20,8 +20,11 @@ const PKG = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 /** Chromium, and Debian's Python with venv, ipykernel, nbconvert, NumPy and PyTorch (setup.sh test). */
 function availability() {
   const browser = browserAvailability();
-  const py = spawnSync(PYTHON, ['-c', 'import venv, ensurepip, ipykernel, nbconvert, nbformat, numpy, torch, setuptools, wheel'], { encoding: 'utf8' });
-  const missing = [!browser.run && browser.reason, py.status !== 0 && `${PYTHON} lacks a module (${(py.stderr || py.error?.message || '').trim().split('\n').pop()}): bash scripts/setup.sh test`].filter(Boolean);
+  const py = spawnSync(PYTHON, ['-c', 'import venv, ipykernel, nbconvert, nbformat, numpy, torch, setuptools, wheel'], { encoding: 'utf8' });
+  const pip = spawnSync(PYTHON, ['-m', 'pip', '--version'], { encoding: 'utf8' });
+  const missing = [!browser.run && browser.reason,
+    py.status !== 0 && `${PYTHON} lacks a module (${(py.stderr || py.error?.message || '').trim().split('\n').pop()}): bash scripts/setup.sh test`,
+    pip.status !== 0 && `${PYTHON} has no pip (python3-pip): bash scripts/setup.sh test`].filter(Boolean);
   if (!missing.length) return { skip: false };
   if (process.env.CI) return { skip: false, reason: missing.join('; ') };
   console.warn(`[notebook.test] skipped: ${missing.join('; ')}`);
@@ -48,9 +51,10 @@ describe.skipIf(avail.skip)('the Python package pe_lab in a notebook (nbconvert,
       JUPYTER_PATH: path.join(dir, 'jupyter'), JUPYTER_CONFIG_DIR: path.join(dir, 'jupyter-config'),
       JUPYTER_RUNTIME_DIR: path.join(dir, 'jupyter-runtime'), IPYTHONDIR: path.join(dir, 'ipython'), MPLBACKEND: 'Agg',
     };
-    await run(PYTHON, ['-m', 'venv', '--system-site-packages', path.join(dir, 'venv')], { env });
+    // No pip inside the environment (ensurepip alone took 4 s): Debian's pip installs into it.
+    await run(PYTHON, ['-m', 'venv', '--system-site-packages', '--without-pip', path.join(dir, 'venv')], { env });
     venvPython = path.join(dir, 'venv', 'bin', 'python');
-    await run(venvPython, ['-m', 'pip', 'install', '--no-build-isolation', '--no-index', '--quiet', path.join(dir, 'python')], { env, cwd: dir });
+    await run(PYTHON, ['-m', 'pip', '--python', venvPython, 'install', '--no-build-isolation', '--no-index', '--quiet', path.join(dir, 'python')], { env, cwd: dir });
     // The notebook's kernel "python3" is this environment's Python (not the system's kernelspec).
     mkdirSync(path.join(dir, 'jupyter', 'kernels', 'python3'), { recursive: true });
     writeFileSync(path.join(dir, 'jupyter', 'kernels', 'python3', 'kernel.json'), JSON.stringify({
