@@ -492,7 +492,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
       await nextFrames(page);
       expect((await canvasStats(page, HEATMAP)).distinct).toBeGreaterThan(5);
       // The Arena trains in workers started from blob: URLs, each with the module from the page.
-      await page.evaluate(() => { location.hash = '#arena?task=copy&enc=learned,rope&len=4&steps=20&seed=1'; });
+      await page.evaluate(() => { location.hash = '#arena?task=copy&enc=learned,rope&len=4&min=4&steps=20&seed=1&seeds=1'; });
       await page.waitForFunction(() => document.documentElement.dataset.pageState === 'ready' && !!document.querySelector('.arena'));
       await page.click('.arena-primary');
       await page.waitForFunction(() => document.querySelector('.arena')?.dataset.state === 'done');
