@@ -362,6 +362,7 @@ export default {
     function syncButtons() {
       const s = !runner || !runner.jobs.length ? 'idle' : runner.running ? 'running' : runner.finished ? 'done' : 'stopped';
       root.dataset.state = s;
+      if (s === 'done') root.dataset.wallMs = String(Math.round(runner.elapsed())); // with data-state, for tools
       stopBtn.textContent = s === 'stopped' ? t('arena.resume') : t('arena.stop');
       stopBtn.disabled = s === 'idle' || s === 'done';
       resetBtn.disabled = s === 'idle';
@@ -427,7 +428,7 @@ export default {
     function drawStatus() {
       const state = root.dataset.state;
       status.textContent = runner?.jobs.length ? statusText(runner, state, t) : t('arena.ready');
-      root.dataset.wallMs = runner?.jobs.length && state === 'done' ? String(Math.round(runner.elapsed())) : '';
+      if (state !== 'done') root.dataset.wallMs = '';
     }
 
     function drawTables() {
