@@ -12,7 +12,7 @@
 // constant tables), allocates them (JS: malloc) and calls pe_arena_init, which lays the buffer out
 // and initialises the parameters from the seed. Evaluation and the attention dump work in a second
 // caller-owned buffer (pe_arena_eval_size). Every entry point returns a pe_status (never aborts);
-// PE_ERR_ARG(k) names its k-th argument (web/api/arena.js maps them to spec fields).
+// PE_ERR_ARG(k) names its k-th argument (web/api/kernels/arena.js maps them to spec fields).
 //
 // The model (per the contract; C = d_model, H = heads, hs = C/H, V = symbols + 2, T = sequence):
 //   x = wte[token] (+ the additive table: sinusoidal, or learned wpe[min(t, Tp − 1)])
@@ -148,7 +148,7 @@ PE_API pe_status pe_arena_init(void *arena, int32_t bytes, int32_t task, int32_t
                                int32_t train_length_min, int32_t batch, double lr, double weight_decay, double seed);
 
 // Trains `steps` steps (each: a fresh batch, forward, backward, AdamW); losses: (steps).
-// Errors: PE_ERR_ARG(1..3).
+// Errors: PE_ERR_ARG(1..3); PE_ARENA_DIVERGED (c/pe.h) when a loss is not finite (lr too large).
 PE_API pe_status pe_arena_step(float *losses, void *arena, int32_t steps);
 
 // Bytes of the evaluation buffer for examples of `length` symbols (pe_arena_evaluate and
@@ -167,8 +167,8 @@ PE_API pe_status pe_arena_eval_size(int32_t *bytes, const void *arena, int32_t l
 // equals the exact-match accuracy of greedy decoding. Errors: PE_ERR_ARG(k) for the k-th argument
 // (1 out, 2 arena, 3 scratch, 4 scratch_bytes, 5 length, 6 samples, 7 seed, 8 rope_type, 9 factor);
 // kback refuses length < 3 (PE_ERR_ARG(5): it scores y_3 … y_n only);
-// 311 (nothing written that can be trusted) when the forward pass is not finite: the parameters
-// are not finite, or large enough that float32 overflows (web/api/arena.js says which).
+// PE_ARENA_NOT_FINITE (c/pe.h; nothing written that can be trusted) when the forward pass is not finite: the parameters
+// are not finite, or large enough that float32 overflows (web/api/kernels/arena.js says which).
 PE_API pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scratch_bytes, int32_t length,
                                    int32_t samples, double seed, int32_t rope_type, double factor);
 
@@ -176,7 +176,7 @@ PE_API pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32
 // att: [layers, heads, T, T] (rows sum to 1; masked entries 0), tokens: [T] the input tokens.
 // T = 2·length + 1 (causal) or length + 1. Errors: as pe_arena_evaluate, shifted by one
 // (1 att, 2 tokens, 3 arena, 4 scratch, 5 scratch_bytes, 6 length, 7 seed, 8 rope_type, 9 factor);
-// 311 when an attention weight is not finite (as pe_arena_evaluate).
+// PE_ARENA_NOT_FINITE when an attention weight is not finite (as pe_arena_evaluate).
 PE_API pe_status pe_arena_attention(float *att, int32_t *tokens, void *arena, void *scratch, int32_t scratch_bytes,
                                     int32_t length, double seed, int32_t rope_type, double factor);
 
@@ -207,8 +207,9 @@ PE_API pe_status pe_arena_adamw(void *arena, const float *grads);
 
 // --- internals (shared by the three files and the native tests) ----------------------------------
 
-// The inner loops: scalar reference and SIMD, which write identical bits (same operations in the
-// same order per element; tests/native/test_arena.c compares them).
+// The inner loops, one table per build path: the scalar reference and the SIMD set, which write
+// identical bits (same operations in the same order per element; tests/native/test_arena.c
+// compares them). The model code calls every loop that has a SIMD twin through this table.
 typedef struct {
     // out[N, OC] = inp[N, IC] · w[IC, OC] + bias[OC] (bias may be NULL); per element: bias, then
     // + inp·w over ic in order.
@@ -222,18 +223,39 @@ typedef struct {
     // be inp itself); backward: dinp += deriv·dout.
     void (*gelu_forward)(float *out, float *deriv, const float *inp, int32_t n);
     void (*gelu_backward)(float *dinp, const float *deriv, const float *dout, int32_t n);
-    // AdamW over n parameters (torch.optim.AdamW's order of operations, see arena_train.c):
-    // p *= decay; m = β1·m + (1 − β1)·g; v = β2·v + (1 − β2)·g²;
-    // p −= step_size·m / (√v / bc2_sqrt + ε).
+    // LayerNorm over bt rows of c (ε = 1e-5): out = (x − mean)·rstd·w + b, mean and rstd [bt] kept;
+    // each row's sums as four partial sums (index mod 4), combined as (s0 + s1) + (s2 + s3), then
+    // the rest in order. scratch: [C] forward, [2C] backward (dinp, dw, db += the gradient).
+    void (*layernorm_forward)(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
+                              float *scratch, int32_t bt, int32_t c);
+    void (*layernorm_backward)(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
+                               const float *mean, const float *rstd, float *scratch, int32_t bt, int32_t c);
+    // Attention of every head (c/arena_model.c has the formulas): out [B, T, C], att [B, H, T, T]
+    // from qkv [B, T, 3C], bias [H, 2T − 1] or NULL, nkeys [B] (the encoder's unmasked keys);
+    // backward: dqkv += the gradient, dbias (t5, or NULL) += Σ dscore per distance. kt, vt:
+    // [hs, T rounded up to 4] scratch, datt: [T, T] scratch.
+    void (*attention_forward)(float *out, float *att, float *kt, const float *qkv, const float *bias,
+                              const int32_t *nkeys, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal);
+    void (*attention_backward)(float *dqkv, float *dbias, float *datt, float *vt, const float *dout, const float *qkv,
+                               const float *att, const int32_t *nkeys, int32_t b, int32_t t, int32_t c, int32_t h,
+                               int32_t causal);
+    // AdamW over n parameters (pe_arena_adamw_scalar below).
     void (*adamw)(float *p, float *m, float *v, const float *g, int32_t n, float decay, float step_size,
                   float bc2_sqrt);
-    // 1: the attention's short dot products, updates and exps, and LayerNorm, use their SIMD twins
-    // (same bits).
-    int32_t simd;
 } pe_arena_ops;
 
 const pe_arena_ops *pe_arena_ops_scalar(void);
 const pe_arena_ops *pe_arena_ops_default(void);   // SIMD when built with it
+
+// AdamW over n parameters (c/arena_train.c; torch.optim.AdamW's order of operations):
+// p *= decay; m = β1·m + (1 − β1)·g; v = β2·v + (1 − β2)·g²;
+// p −= step_size·m / (√v / bc2_sqrt + ε). The SIMD twin writes the same bits.
+void pe_arena_adamw_scalar(float *p, float *m, float *v, const float *g, int32_t n, float decay, float step_size,
+                           float bc2_sqrt);
+#if PE_HAVE_SIMD
+void pe_arena_adamw_simd(float *p, float *m, float *v, const float *g, int32_t n, float decay, float step_size,
+                         float bc2_sqrt);
+#endif
 
 // tanh via pe_attention_exp (|error| < 3e-7), gelu_tanh and its derivative: the scalar reference.
 float pe_arena_tanh(float x);

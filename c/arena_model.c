@@ -4,11 +4,12 @@
 // B = batch, T = sequence, C = d_model, H = heads, hs = C/H, V = vocabulary, BT = B·T rows.
 // Every backward function ADDS into its gradient outputs (callers zero what must start at 0).
 //
-// The inner loops that carry the FLOPs (linear layers, gelu, the attention's per-head dot products,
-// updates and exps) come in a scalar reference and a SIMD variant that perform the same float32
-// operations in the same order per element, so both write identical bits (-ffp-contract=off;
-// tests/native/test_arena.c checks whole training runs). LayerNorm and the cross-entropy are one
-// scalar implementation.
+// The inner loops that carry the FLOPs (linear layers, gelu, LayerNorm, attention, AdamW) come in
+// a scalar reference and a SIMD twin that perform the same float32 operations in the same order
+// per element, so both write identical bits (-ffp-contract=off; tests/native/test_arena.c checks
+// whole training runs). The model calls them through its pe_arena_ops table (OPS_SCALAR,
+// OPS_SIMD at the end of the loops), never through a flag. The cross-entropy is one scalar
+// implementation.
 #include <math.h>
 #include <string.h>
 
@@ -317,31 +318,6 @@ static void matmul_backward_simd(float *dinp, float *dw, float *dbias, const flo
 }
 #endif
 
-void pe_arena_adamw_scalar(float *p, float *m, float *v, const float *g, int32_t n, float decay, float step_size,
-                           float bc2_sqrt);
-#if PE_HAVE_SIMD
-void pe_arena_adamw_simd(float *p, float *m, float *v, const float *g, int32_t n, float decay, float step_size,
-                         float bc2_sqrt);
-#endif
-
-static const pe_arena_ops OPS_SCALAR = {
-    matmul_forward_scalar, matmul_backward_scalar, gelu_forward_scalar, gelu_backward_scalar, pe_arena_adamw_scalar, 0,
-};
-#if PE_HAVE_SIMD
-static const pe_arena_ops OPS_SIMD = {
-    matmul_forward_simd, matmul_backward_simd, gelu_forward_simd, gelu_backward_simd, pe_arena_adamw_simd, 1,
-};
-#endif
-
-const pe_arena_ops *pe_arena_ops_scalar(void) { return &OPS_SCALAR; }
-const pe_arena_ops *pe_arena_ops_default(void) {
-#if PE_HAVE_SIMD
-    return &OPS_SIMD;
-#else
-    return &OPS_SCALAR;
-#endif
-}
-
 // --- LayerNorm (Ba et al., 2016), ε = 1e-5 -------------------------------------------------------
 
 #define LN_EPS 1e-5f
@@ -349,7 +325,7 @@ const pe_arena_ops *pe_arena_ops_default(void) {
 // The row sums (mean, variance, and the backward's two means) are taken as four partial sums
 // (index mod 4) over the first c & ~3 entries, combined as (s0 + s1) + (s2 + s3), then the
 // remaining entries in order: a SIMD accumulator's lanes are exactly those partial sums, so the
-// SIMD twin (simd = 1) writes the scalar loops' bits. Elementwise steps: same operations in the
+// SIMD twins (layernorm_*_simd) write the scalar loops' bits. Elementwise steps: same operations in the
 // same order in both.
 
 // Σ_i x[i]·y[i] (y NULL: Σ x[i]) in the order above.
@@ -376,46 +352,11 @@ static inline float lanes_sum(v128_t v) {
 
 // out[BT, C] = (x − mean)·rstd·w + b; mean, rstd: [BT] kept for the backward pass.
 // xc: [C] scratch (x − mean of one row).
-static void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
-                              float *xc, int32_t bt, int32_t c, int32_t simd) {
-    const int32_t c4 = c & ~3;
-    (void)simd;
-    (void)c4;
+static void layernorm_forward_scalar(float *out, float *mean, float *rstd, const float *inp, const float *w,
+                                     const float *b, float *xc, int32_t bt, int32_t c) {
     for (int32_t r = 0; r < bt; r++) {
         const float *x = inp + (size_t)r * c;
         float *o = out + (size_t)r * c;
-#if PE_HAVE_SIMD
-        if (simd) {
-            v128_t acc = wasm_f32x4_splat(0.0f);
-            for (int32_t i = 0; i < c4; i += 4) acc = wasm_f32x4_add(acc, wasm_v128_load(x + i));
-            float m = lanes_sum(acc);
-            for (int32_t i = c4; i < c; i++) m += x[i];
-            m /= (float)c;
-            const v128_t mv = wasm_f32x4_splat(m);
-            acc = wasm_f32x4_splat(0.0f);
-            for (int32_t i = 0; i < c4; i += 4) {
-                const v128_t d = wasm_f32x4_sub(wasm_v128_load(x + i), mv);
-                wasm_v128_store(xc + i, d);
-                acc = wasm_f32x4_add(acc, wasm_f32x4_mul(d, d));
-            }
-            float var = lanes_sum(acc);
-            for (int32_t i = c4; i < c; i++) {
-                xc[i] = x[i] - m;
-                var += xc[i] * xc[i];
-            }
-            var /= (float)c;
-            const float s = 1.0f / sqrtf(var + LN_EPS);
-            const v128_t sv = wasm_f32x4_splat(s);
-            for (int32_t i = 0; i < c4; i += 4)
-                wasm_v128_store(o + i, wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(xc + i), sv),
-                                                                     wasm_v128_load(w + i)),
-                                                      wasm_v128_load(b + i)));
-            for (int32_t i = c4; i < c; i++) o[i] = xc[i] * s * w[i] + b[i];
-            mean[r] = m;
-            rstd[r] = s;
-            continue;
-        }
-#endif
         const float m = sum4_scalar(x, NULL, c) / (float)c;
         for (int32_t i = 0; i < c; i++) xc[i] = x[i] - m;
         const float var = sum4_scalar(xc, xc, c) / (float)c;
@@ -428,55 +369,14 @@ static void layernorm_forward(float *out, float *mean, float *rstd, const float 
 
 // dinp += ((dout·w) − mean(dout·w) − n̂·mean(dout·w·n̂))·rstd, dw += n̂·dout, db += dout.
 // scratch: [2C] (n̂ and dout·w of one row).
-static void layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
-                               const float *mean, const float *rstd, float *scratch, int32_t bt, int32_t c,
-                               int32_t simd) {
+static void layernorm_backward_scalar(float *dinp, float *dw, float *db, const float *dout, const float *inp,
+                                      const float *w, const float *mean, const float *rstd, float *scratch, int32_t bt,
+                                      int32_t c) {
     float *norm = scratch, *dnorm = scratch + c;
-    const int32_t c4 = c & ~3;
-    (void)simd;
-    (void)c4;
     for (int32_t r = 0; r < bt; r++) {
         const float *d = dout + (size_t)r * c, *x = inp + (size_t)r * c;
         float *di = dinp + (size_t)r * c;
         const float m = mean[r], s = rstd[r];
-#if PE_HAVE_SIMD
-        if (simd) {
-            const v128_t mv = wasm_f32x4_splat(m), sv = wasm_f32x4_splat(s);
-            v128_t a1 = wasm_f32x4_splat(0.0f), a2 = a1;
-            for (int32_t i = 0; i < c4; i += 4) {
-                const v128_t n = wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(x + i), mv), sv);
-                const v128_t dn = wasm_f32x4_mul(wasm_v128_load(w + i), wasm_v128_load(d + i));
-                wasm_v128_store(norm + i, n);
-                wasm_v128_store(dnorm + i, dn);
-                a1 = wasm_f32x4_add(a1, dn);
-                a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(dn, n));
-            }
-            float dnorm_mean = lanes_sum(a1), dnorm_norm_mean = lanes_sum(a2);
-            for (int32_t i = c4; i < c; i++) {
-                norm[i] = (x[i] - m) * s;
-                dnorm[i] = w[i] * d[i];
-                dnorm_mean += dnorm[i];
-                dnorm_norm_mean += dnorm[i] * norm[i];
-            }
-            dnorm_mean /= (float)c;
-            dnorm_norm_mean /= (float)c;
-            const v128_t dmv = wasm_f32x4_splat(dnorm_mean), dnmv = wasm_f32x4_splat(dnorm_norm_mean);
-            for (int32_t i = 0; i < c4; i += 4) {
-                const v128_t dv = wasm_v128_load(d + i), n = wasm_v128_load(norm + i);
-                wasm_v128_store(db + i, wasm_f32x4_add(wasm_v128_load(db + i), dv));
-                wasm_v128_store(dw + i, wasm_f32x4_add(wasm_v128_load(dw + i), wasm_f32x4_mul(n, dv)));
-                const v128_t t =
-                    wasm_f32x4_sub(wasm_f32x4_sub(wasm_v128_load(dnorm + i), dmv), wasm_f32x4_mul(n, dnmv));
-                wasm_v128_store(di + i, wasm_f32x4_add(wasm_v128_load(di + i), wasm_f32x4_mul(t, sv)));
-            }
-            for (int32_t i = c4; i < c; i++) {
-                db[i] += d[i];
-                dw[i] += norm[i] * d[i];
-                di[i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * s;
-            }
-            continue;
-        }
-#endif
         for (int32_t i = 0; i < c; i++) {
             norm[i] = (x[i] - m) * s;
             dnorm[i] = w[i] * d[i];
@@ -490,6 +390,91 @@ static void layernorm_backward(float *dinp, float *dw, float *db, const float *d
         }
     }
 }
+
+#if PE_HAVE_SIMD
+// layernorm_forward_scalar four columns at a time (the row sums' lanes are sum4_scalar's partial
+// sums): the same bits.
+static void layernorm_forward_simd(float *out, float *mean, float *rstd, const float *inp, const float *w,
+                                   const float *b, float *xc, int32_t bt, int32_t c) {
+    const int32_t c4 = c & ~3;
+    for (int32_t r = 0; r < bt; r++) {
+        const float *x = inp + (size_t)r * c;
+        float *o = out + (size_t)r * c;
+        v128_t acc = wasm_f32x4_splat(0.0f);
+        for (int32_t i = 0; i < c4; i += 4) acc = wasm_f32x4_add(acc, wasm_v128_load(x + i));
+        float m = lanes_sum(acc);
+        for (int32_t i = c4; i < c; i++) m += x[i];
+        m /= (float)c;
+        const v128_t mv = wasm_f32x4_splat(m);
+        acc = wasm_f32x4_splat(0.0f);
+        for (int32_t i = 0; i < c4; i += 4) {
+            const v128_t d = wasm_f32x4_sub(wasm_v128_load(x + i), mv);
+            wasm_v128_store(xc + i, d);
+            acc = wasm_f32x4_add(acc, wasm_f32x4_mul(d, d));
+        }
+        float var = lanes_sum(acc);
+        for (int32_t i = c4; i < c; i++) {
+            xc[i] = x[i] - m;
+            var += xc[i] * xc[i];
+        }
+        var /= (float)c;
+        const float s = 1.0f / sqrtf(var + LN_EPS);
+        const v128_t sv = wasm_f32x4_splat(s);
+        for (int32_t i = 0; i < c4; i += 4)
+            wasm_v128_store(
+                o + i, wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(xc + i), sv), wasm_v128_load(w + i)),
+                                      wasm_v128_load(b + i)));
+        for (int32_t i = c4; i < c; i++) o[i] = xc[i] * s * w[i] + b[i];
+        mean[r] = m;
+        rstd[r] = s;
+    }
+}
+
+// layernorm_backward_scalar four columns at a time: the same bits.
+static void layernorm_backward_simd(float *dinp, float *dw, float *db, const float *dout, const float *inp,
+                                    const float *w, const float *mean, const float *rstd, float *scratch, int32_t bt,
+                                    int32_t c) {
+    float *norm = scratch, *dnorm = scratch + c;
+    const int32_t c4 = c & ~3;
+    for (int32_t r = 0; r < bt; r++) {
+        const float *d = dout + (size_t)r * c, *x = inp + (size_t)r * c;
+        float *di = dinp + (size_t)r * c;
+        const float m = mean[r], s = rstd[r];
+        const v128_t mv = wasm_f32x4_splat(m), sv = wasm_f32x4_splat(s);
+        v128_t a1 = wasm_f32x4_splat(0.0f), a2 = a1;
+        for (int32_t i = 0; i < c4; i += 4) {
+            const v128_t n = wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(x + i), mv), sv);
+            const v128_t dn = wasm_f32x4_mul(wasm_v128_load(w + i), wasm_v128_load(d + i));
+            wasm_v128_store(norm + i, n);
+            wasm_v128_store(dnorm + i, dn);
+            a1 = wasm_f32x4_add(a1, dn);
+            a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(dn, n));
+        }
+        float dnorm_mean = lanes_sum(a1), dnorm_norm_mean = lanes_sum(a2);
+        for (int32_t i = c4; i < c; i++) {
+            norm[i] = (x[i] - m) * s;
+            dnorm[i] = w[i] * d[i];
+            dnorm_mean += dnorm[i];
+            dnorm_norm_mean += dnorm[i] * norm[i];
+        }
+        dnorm_mean /= (float)c;
+        dnorm_norm_mean /= (float)c;
+        const v128_t dmv = wasm_f32x4_splat(dnorm_mean), dnmv = wasm_f32x4_splat(dnorm_norm_mean);
+        for (int32_t i = 0; i < c4; i += 4) {
+            const v128_t dv = wasm_v128_load(d + i), n = wasm_v128_load(norm + i);
+            wasm_v128_store(db + i, wasm_f32x4_add(wasm_v128_load(db + i), dv));
+            wasm_v128_store(dw + i, wasm_f32x4_add(wasm_v128_load(dw + i), wasm_f32x4_mul(n, dv)));
+            const v128_t t = wasm_f32x4_sub(wasm_f32x4_sub(wasm_v128_load(dnorm + i), dmv), wasm_f32x4_mul(n, dnmv));
+            wasm_v128_store(di + i, wasm_f32x4_add(wasm_v128_load(di + i), wasm_f32x4_mul(t, sv)));
+        }
+        for (int32_t i = c4; i < c; i++) {
+            db[i] += d[i];
+            dw[i] += norm[i] * d[i];
+            di[i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * s;
+        }
+    }
+}
+#endif
 
 // --- embedding and the additive encodings ----------------------------------------------------------
 
@@ -694,134 +679,64 @@ static void gather_col_simd(float *y, const float *w, size_t wstride, const floa
 static inline void gather_simd(float *y, const float *w, const float *rows, size_t stride, int32_t n, int32_t hs) {
     gather_col_simd(y, w, 1, rows, stride, n, hs);
 }
-#define GATHER(simd, y, w, rows, stride, n, hs) \
-    ((simd) ? gather_simd(y, w, rows, stride, n, hs) : gather_scalar(y, w, rows, stride, n, hs))
-#else
-#define GATHER(simd, y, w, rows, stride, n, hs) ((void)(simd), gather_scalar(y, w, rows, stride, n, hs))
 #endif
-
-#if PE_HAVE_SIMD
-// kt[x·ldt + j] = rows[j·stride + x] for j < n, x < hs: one head's keys (or values) as columns,
-// so the SIMD path takes the dot products of one query with four keys at once.
-static void transpose_head(float *kt, int32_t ldt, const float *rows, size_t stride, int32_t hs, int32_t n) {
-    for (int32_t j = 0; j < n; j++)
-        for (int32_t x = 0; x < hs; x++) kt[(size_t)x * ldt + j] = rows[(size_t)j * stride + x];
-}
-#endif
-
-// Row stride of transpose_head's buffer for T keys (16-byte aligned columns).
-static inline int32_t head_ldt(int32_t t) { return (t + 3) & ~3; }
 
 // out[B, T, C] (heads side by side), att[B, H, T, T]: for query i, keys j < end (end = i + 1
 // causal, nkeys[b] otherwise: the encoder's padded keys get score −∞ from every query, so weight
 // 0): s_j = (q_i·k_j)·(1/√hs) + bias[h, j − i + T − 1]; w = softmax(s) (max subtracted,
-// pe_attention_exp); entries past end are 0. kt: [hs, head_ldt(T)] scratch.
-static void attention_forward(float *out, float *att, float *kt, const float *qkv, const float *bias,
-                              const int32_t *nkeys, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal,
-                              int32_t simd) {
-    const int32_t hs = c / h, width = 2 * t - 1, ldt = head_ldt(t);
+// pe_attention_exp); entries past end are 0. kt: [hs, head_ldt(T)] scratch (the SIMD twin's).
+static void attention_forward_scalar(float *out, float *att, float *kt, const float *qkv, const float *bias,
+                                     const int32_t *nkeys, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal) {
+    const int32_t hs = c / h, width = 2 * t - 1;
     const float scale = 1.0f / sqrtf((float)hs);
     (void)kt;
-    (void)ldt;
     for (int32_t bb = 0; bb < b; bb++)
         for (int32_t hh = 0; hh < h; hh++) {
             const float *keys = qkv + (size_t)bb * t * 3 * c + c + hh * hs;   // key j: keys + j·3C
-#if PE_HAVE_SIMD
-            if (simd) transpose_head(kt, ldt, keys, (size_t)3 * c, hs, t);
-#endif
             for (int32_t i = 0; i < t; i++) {
                 const float *q = qkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
                 float *row = att + (((size_t)bb * h + hh) * t + i) * t;
                 const float *brow = bias != NULL ? bias + (size_t)hh * width + (t - 1 - i) : NULL;
                 const int32_t end = causal ? i + 1 : nkeys[bb];
                 float maxv = -INFINITY;
-#if PE_HAVE_SIMD
-                if (simd) {
-                    dots_simd(row, q, kt, ldt, hs, end);
-                    maxv = scale_bias_max_simd(row, brow, scale, end);
-                    exp_shifted_simd(row, maxv, end);
-                } else
-#endif
-                {
-                    for (int32_t j = 0; j < end; j++) {
-                        float s = dot_scalar(q, keys + (size_t)j * 3 * c, hs) * scale;
-                        if (brow != NULL) s += brow[j];
-                        row[j] = s;
-                        if (s > maxv) maxv = s;
-                    }
-                    for (int32_t j = 0; j < end; j++) row[j] = pe_attention_exp(row[j] - maxv);
+                for (int32_t j = 0; j < end; j++) {
+                    float s = dot_scalar(q, keys + (size_t)j * 3 * c, hs) * scale;
+                    if (brow != NULL) s += brow[j];
+                    row[j] = s;
+                    if (s > maxv) maxv = s;
                 }
+                for (int32_t j = 0; j < end; j++) row[j] = pe_attention_exp(row[j] - maxv);
                 float sum = 0.0f;
                 for (int32_t j = 0; j < end; j++) sum += row[j];
                 const float inv = 1.0f / sum;
-#if PE_HAVE_SIMD
-                if (simd) {
-                    scale_simd(row, inv, end);
-                } else
-#endif
-                {
-                    for (int32_t j = 0; j < end; j++) row[j] *= inv;
-                }
+                for (int32_t j = 0; j < end; j++) row[j] *= inv;
                 for (int32_t j = end; j < t; j++) row[j] = 0.0f;
                 float *o = out + ((size_t)bb * t + i) * c + hh * hs;
                 for (int32_t x = 0; x < hs; x++) o[x] = 0.0f;
-                GATHER(simd, o, row, qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs, (size_t)3 * c, end, hs);
+                gather_scalar(o, row, qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs, (size_t)3 * c, end, hs);
             }
         }
 }
 
 // dqkv[B, T, 3C] += the gradient through attention_forward; datt: [T, T] scratch (the scalar
-// reference uses its first row), vt: [hs, head_ldt(T)] scratch; dbias (t5): [H, 2T − 1] += dscore
-// summed over the pairs of each r = j − i.
+// reference uses its first row), vt: [hs, head_ldt(T)] scratch (the SIMD twin's); dbias (t5):
+// [H, 2T − 1] += dscore summed over the pairs of each r = j − i.
 //
 // The scalar reference goes query by query: for query i it adds w_ij·dout_i to dv_j and g_ij·q_i to
-// dk_j for every key j. The SIMD path first computes every query's g_i· (keeping the rows in datt),
+// dk_j for every key j. The SIMD twin first computes every query's g_i· (keeping the rows in datt),
 // then goes key by key: dv_j += Σ_i w_ij·dout_i and dk_j += Σ_i g_ij·q_i over the queries i that see
 // key j, in ascending i, in registers. Each element of dv and dk receives the same float32
 // additions in the same order (ascending i) either way, so the bits agree.
-static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt, const float *dout, const float *qkv,
-                               const float *att, const int32_t *nkeys, int32_t b, int32_t t, int32_t c, int32_t h,
-                               int32_t causal, int32_t simd) {
-    const int32_t hs = c / h, width = 2 * t - 1, ldt = head_ldt(t);
+static void attention_backward_scalar(float *dqkv, float *dbias, float *datt, float *vt, const float *dout,
+                                      const float *qkv, const float *att, const int32_t *nkeys, int32_t b, int32_t t,
+                                      int32_t c, int32_t h, int32_t causal) {
+    const int32_t hs = c / h, width = 2 * t - 1;
     const float scale = 1.0f / sqrtf((float)hs);
     (void)vt;
-    (void)ldt;
-    (void)simd;
     for (int32_t bb = 0; bb < b; bb++)
         for (int32_t hh = 0; hh < h; hh++) {
             const float *values = qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs;   // value j: values + j·3C
             const float *keys = qkv + (size_t)bb * t * 3 * c + c + hh * hs;
-#if PE_HAVE_SIMD
-            if (simd) {
-                transpose_head(vt, ldt, values, (size_t)3 * c, hs, t);
-                for (int32_t i = 0; i < t; i++) {
-                    const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
-                    const float *d = dout + ((size_t)bb * t + i) * c + hh * hs;
-                    float *g = datt + (size_t)i * t;
-                    const int32_t end = causal ? i + 1 : nkeys[bb];
-                    dots_simd(g, d, vt, ldt, hs, end);   // dw_j = dout_i·v_j
-                    float dot = 0.0f;
-                    for (int32_t j = 0; j < end; j++) dot += row[j] * g[j];
-                    for (int32_t j = 0; j < end; j++) {
-                        const float ds = row[j] * (g[j] - dot);
-                        if (dbias != NULL) dbias[(size_t)hh * width + (j - i + t - 1)] += ds;
-                        g[j] = ds * scale;
-                    }
-                    GATHER(simd, dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs, g, keys, (size_t)3 * c, end, hs);
-                }
-                // a masked (padded) key j ≥ nkeys[b] is seen by no query: its dk, dv stay 0
-                for (int32_t j = 0; j < (causal ? t : nkeys[bb]); j++) {
-                    const int32_t first = causal ? j : 0;   // the queries that see key j: i ≥ first
-                    float *dk = dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
-                    const float *w = att + (((size_t)bb * h + hh) * t + first) * t + j;
-                    gather_col_simd(dk + c, w, (size_t)t, dout + ((size_t)bb * t + first) * c + hh * hs, (size_t)c,
-                                    t - first, hs);
-                    gather_col_simd(dk, datt + (size_t)first * t + j, (size_t)t,
-                                    qkv + ((size_t)bb * t + first) * 3 * c + hh * hs, (size_t)3 * c, t - first, hs);
-                }
-                continue;
-            }
-#endif
             for (int32_t i = 0; i < t; i++) {
                 const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
                 const float *d = dout + ((size_t)bb * t + i) * c + hh * hs;
@@ -848,6 +763,110 @@ static void attention_backward(float *dqkv, float *dbias, float *datt, float *vt
                 gather_scalar(dq, datt, keys, (size_t)3 * c, end, hs);
             }
         }
+}
+
+#if PE_HAVE_SIMD
+// kt[x·ldt + j] = rows[j·stride + x] for j < n, x < hs: one head's keys (or values) as columns,
+// so the SIMD twins take the dot products of one query with four keys at once.
+static void transpose_head(float *kt, int32_t ldt, const float *rows, size_t stride, int32_t hs, int32_t n) {
+    for (int32_t j = 0; j < n; j++)
+        for (int32_t x = 0; x < hs; x++) kt[(size_t)x * ldt + j] = rows[(size_t)j * stride + x];
+}
+
+// Row stride of transpose_head's buffer for T keys (16-byte aligned columns).
+static inline int32_t head_ldt(int32_t t) { return (t + 3) & ~3; }
+
+// attention_forward_scalar with the head's keys transposed into kt and the scores of a row four
+// at a time: the same bits.
+static void attention_forward_simd(float *out, float *att, float *kt, const float *qkv, const float *bias,
+                                   const int32_t *nkeys, int32_t b, int32_t t, int32_t c, int32_t h, int32_t causal) {
+    const int32_t hs = c / h, width = 2 * t - 1, ldt = head_ldt(t);
+    const float scale = 1.0f / sqrtf((float)hs);
+    for (int32_t bb = 0; bb < b; bb++)
+        for (int32_t hh = 0; hh < h; hh++) {
+            const float *keys = qkv + (size_t)bb * t * 3 * c + c + hh * hs;   // key j: keys + j·3C
+            transpose_head(kt, ldt, keys, (size_t)3 * c, hs, t);
+            for (int32_t i = 0; i < t; i++) {
+                const float *q = qkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
+                float *row = att + (((size_t)bb * h + hh) * t + i) * t;
+                const float *brow = bias != NULL ? bias + (size_t)hh * width + (t - 1 - i) : NULL;
+                const int32_t end = causal ? i + 1 : nkeys[bb];
+                dots_simd(row, q, kt, ldt, hs, end);
+                const float maxv = scale_bias_max_simd(row, brow, scale, end);
+                exp_shifted_simd(row, maxv, end);
+                float sum = 0.0f;
+                for (int32_t j = 0; j < end; j++) sum += row[j];
+                scale_simd(row, 1.0f / sum, end);
+                for (int32_t j = end; j < t; j++) row[j] = 0.0f;
+                float *o = out + ((size_t)bb * t + i) * c + hh * hs;
+                for (int32_t x = 0; x < hs; x++) o[x] = 0.0f;
+                gather_simd(o, row, qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs, (size_t)3 * c, end, hs);
+            }
+        }
+}
+
+// attention_backward_scalar key by key (see above): the same bits.
+static void attention_backward_simd(float *dqkv, float *dbias, float *datt, float *vt, const float *dout,
+                                    const float *qkv, const float *att, const int32_t *nkeys, int32_t b, int32_t t,
+                                    int32_t c, int32_t h, int32_t causal) {
+    const int32_t hs = c / h, width = 2 * t - 1, ldt = head_ldt(t);
+    const float scale = 1.0f / sqrtf((float)hs);
+    for (int32_t bb = 0; bb < b; bb++)
+        for (int32_t hh = 0; hh < h; hh++) {
+            const float *values = qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs;   // value j: values + j·3C
+            const float *keys = qkv + (size_t)bb * t * 3 * c + c + hh * hs;
+            transpose_head(vt, ldt, values, (size_t)3 * c, hs, t);
+            for (int32_t i = 0; i < t; i++) {
+                const float *row = att + (((size_t)bb * h + hh) * t + i) * t;
+                const float *d = dout + ((size_t)bb * t + i) * c + hh * hs;
+                float *g = datt + (size_t)i * t;
+                const int32_t end = causal ? i + 1 : nkeys[bb];
+                dots_simd(g, d, vt, ldt, hs, end);   // dw_j = dout_i·v_j
+                float dot = 0.0f;
+                for (int32_t j = 0; j < end; j++) dot += row[j] * g[j];
+                for (int32_t j = 0; j < end; j++) {
+                    const float ds = row[j] * (g[j] - dot);
+                    if (dbias != NULL) dbias[(size_t)hh * width + (j - i + t - 1)] += ds;
+                    g[j] = ds * scale;
+                }
+                gather_simd(dqkv + ((size_t)bb * t + i) * 3 * c + hh * hs, g, keys, (size_t)3 * c, end, hs);
+            }
+            // a masked (padded) key j ≥ nkeys[b] is seen by no query: its dk, dv stay 0
+            for (int32_t j = 0; j < (causal ? t : nkeys[bb]); j++) {
+                const int32_t first = causal ? j : 0;   // the queries that see key j: i ≥ first
+                float *dk = dqkv + ((size_t)bb * t + j) * 3 * c + c + hh * hs;
+                const float *w = att + (((size_t)bb * h + hh) * t + first) * t + j;
+                gather_col_simd(dk + c, w, (size_t)t, dout + ((size_t)bb * t + first) * c + hh * hs, (size_t)c,
+                                t - first, hs);
+                gather_col_simd(dk, datt + (size_t)first * t + j, (size_t)t,
+                                qkv + ((size_t)bb * t + first) * 3 * c + hh * hs, (size_t)3 * c, t - first, hs);
+            }
+        }
+}
+#endif
+
+// --- the inner loops, as sets ----------------------------------------------------------------------
+
+static const pe_arena_ops OPS_SCALAR = {
+    matmul_forward_scalar,    matmul_backward_scalar,    gelu_forward_scalar,
+    gelu_backward_scalar,     layernorm_forward_scalar,  layernorm_backward_scalar,
+    attention_forward_scalar, attention_backward_scalar, pe_arena_adamw_scalar,
+};
+#if PE_HAVE_SIMD
+static const pe_arena_ops OPS_SIMD = {
+    matmul_forward_simd,    matmul_backward_simd,    gelu_forward_simd,
+    gelu_backward_simd,     layernorm_forward_simd,  layernorm_backward_simd,
+    attention_forward_simd, attention_backward_simd, pe_arena_adamw_simd,
+};
+#endif
+
+const pe_arena_ops *pe_arena_ops_scalar(void) { return &OPS_SCALAR; }
+const pe_arena_ops *pe_arena_ops_default(void) {
+#if PE_HAVE_SIMD
+    return &OPS_SIMD;
+#else
+    return &OPS_SCALAR;
+#endif
 }
 
 // --- cross-entropy -------------------------------------------------------------------------------
@@ -979,21 +998,19 @@ float pe_arena_forward(const pe_arena_model *m, const pe_arena_params *p, pe_are
     for (int32_t l = 0; l < L; l++) {
         const pe_arena_layer *w = &p->layer[l];
         const float *residual = l == 0 ? a->encoded : a->res3[l - 1];
-        layernorm_forward(a->ln1[l], a->ln1_mean[l], a->ln1_rstd[l], residual, w->ln1w, w->ln1b, a->kt, BT, C,
-                          ops->simd);
+        ops->layernorm_forward(a->ln1[l], a->ln1_mean[l], a->ln1_rstd[l], residual, w->ln1w, w->ln1b, a->kt, BT, C);
         ops->matmul_forward(a->qkv[l], a->ln1[l], w->qkvw, w->qkvb, BT, C, 3 * C);
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->qkv[l], m->rope_cos, m->rope_sin, B, T, C, H, 0);
-        attention_forward(a->atty[l], a->att[l], a->kt, a->qkv[l], bias, a->keys, B, T, C, H, m->causal, ops->simd);
+        ops->attention_forward(a->atty[l], a->att[l], a->kt, a->qkv[l], bias, a->keys, B, T, C, H, m->causal);
         ops->matmul_forward(a->res2[l], a->atty[l], w->attprojw, w->attprojb, BT, C, C);
         for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res2[l][i] += residual[i];
-        layernorm_forward(a->ln2[l], a->ln2_mean[l], a->ln2_rstd[l], a->res2[l], w->ln2w, w->ln2b, a->kt, BT, C,
-                          ops->simd);
+        ops->layernorm_forward(a->ln2[l], a->ln2_mean[l], a->ln2_rstd[l], a->res2[l], w->ln2w, w->ln2b, a->kt, BT, C);
         ops->matmul_forward(a->fch[l], a->ln2[l], w->fcw, w->fcb, BT, C, 4 * C);
         ops->gelu_forward(a->fch_gelu[l], a->fch[l], a->fch[l], BT * 4 * C);   // fch ← gelu'
         ops->matmul_forward(a->res3[l], a->fch_gelu[l], w->fcprojw, w->fcprojb, BT, 4 * C, C);
         for (int64_t i = 0; i < (int64_t)BT * C; i++) a->res3[l][i] += a->res2[l][i];
     }
-    layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3[L - 1], p->lnfw, p->lnfb, a->kt, BT, C, ops->simd);
+    ops->layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3[L - 1], p->lnfw, p->lnfb, a->kt, BT, C);
     ops->matmul_forward(a->probs, a->lnf, p->headw, p->headb, BT, C, V);
     return crossentropy_forward(a->probs, a->losses, a->targets, BT, V);
 }
@@ -1007,8 +1024,8 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
     memset(a->dln, 0, sizeof(float) * btc);
     memset(a->dres, 0, sizeof(float) * btc);
     ops->matmul_backward(a->dln, g->headw, g->headb, a->dlogits, a->lnf, p->headw, a->scratch, BT, C, V);
-    layernorm_backward(a->dres, g->lnfw, g->lnfb, a->dln, a->res3[L - 1], p->lnfw, a->lnf_mean, a->lnf_rstd, a->kt, BT,
-                       C, ops->simd);
+    ops->layernorm_backward(a->dres, g->lnfw, g->lnfb, a->dln, a->res3[L - 1], p->lnfw, a->lnf_mean, a->lnf_rstd, a->kt,
+                            BT, C);
     if (m->encoding == PE_ARENA_T5) memset(m->dbias, 0, sizeof(float) * (size_t)H * (2 * T - 1));
     for (int32_t l = L - 1; l >= 0; l--) {
         const pe_arena_layer *w = &p->layer[l], *gw = &g->layer[l];
@@ -1021,20 +1038,20 @@ void pe_arena_backward(const pe_arena_model *m, const pe_arena_params *p, const 
         ops->gelu_backward(a->dfch, a->fch[l], a->dfch_gelu, BT * 4 * C);   // fch holds gelu'
         memset(a->dln, 0, sizeof(float) * btc);
         ops->matmul_backward(a->dln, gw->fcw, gw->fcb, a->dfch, a->ln2[l], w->fcw, a->scratch, BT, C, 4 * C);
-        layernorm_backward(a->dres, gw->ln2w, gw->ln2b, a->dln, a->res2[l], w->ln2w, a->ln2_mean[l], a->ln2_rstd[l],
-                           a->kt, BT, C, ops->simd);
+        ops->layernorm_backward(a->dres, gw->ln2w, gw->ln2b, a->dln, a->res2[l], w->ln2w, a->ln2_mean[l],
+                                a->ln2_rstd[l], a->kt, BT, C);
         // dres = d res2 → attention block
         memset(a->datty, 0, sizeof(float) * btc);
         ops->matmul_backward(a->datty, gw->attprojw, gw->attprojb, a->dres, a->atty[l], w->attprojw, a->scratch, BT, C,
                              C);
         memset(a->dqkv, 0, sizeof(float) * 3 * btc);
-        attention_backward(a->dqkv, m->encoding == PE_ARENA_T5 ? m->dbias : NULL, a->datt, a->kt, a->datty, a->qkv[l],
-                           a->att[l], a->keys, B, T, C, H, m->causal, ops->simd);
+        ops->attention_backward(a->dqkv, m->encoding == PE_ARENA_T5 ? m->dbias : NULL, a->datt, a->kt, a->datty,
+                                a->qkv[l], a->att[l], a->keys, B, T, C, H, m->causal);
         if (m->encoding == PE_ARENA_ROPE) rope_qk(a->dqkv, m->rope_cos, m->rope_sin, B, T, C, H, 1);
         memset(a->dln, 0, sizeof(float) * btc);
         ops->matmul_backward(a->dln, gw->qkvw, gw->qkvb, a->dqkv, a->ln1[l], w->qkvw, a->scratch, BT, C, 3 * C);
-        layernorm_backward(a->dres, gw->ln1w, gw->ln1b, a->dln, residual, w->ln1w, a->ln1_mean[l], a->ln1_rstd[l],
-                           a->kt, BT, C, ops->simd);
+        ops->layernorm_backward(a->dres, gw->ln1w, gw->ln1b, a->dln, residual, w->ln1w, a->ln1_mean[l], a->ln1_rstd[l],
+                                a->kt, BT, C);
         // dres = d residual (the layer's input)
     }
     encoder_backward(g->wte, m->encoding == PE_ARENA_LEARNED ? g->wpe : NULL, m->wpe_rows, a->dres, a->tokens, B, T, C);

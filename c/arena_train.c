@@ -33,13 +33,57 @@
 #define EVAL_CHUNK_FLOATS (1 << 22)   // forward activations of one evaluation chunk, at most
 #define EVAL_MAX_CHUNK 64
 
-// Status of pe_arena_step when the loss stops being finite (lr too large); web/api/arena.js
-// turns it into a PEError on lr.
-#define PE_ARENA_DIVERGED 310
-// Status of pe_arena_evaluate / pe_arena_attention when the forward pass is not finite (the
-// parameters are not finite, or so large that float32 overflows); web/api/arena.js turns it into
-// a PEError on params that says which.
-#define PE_ARENA_NOT_FINITE 311
+// Argument numbers (PE_ERR_ARG) of the entry points whose checks are shared. The spec arguments
+// of pe_arena_size and pe_arena_init come in pe_arena_spec's order: SPEC_* counts from the first
+// (task), whose number is SIZE_TASK or INIT_TASK.
+enum {
+    SPEC_TASK,
+    SPEC_ENCODING,
+    SPEC_CAUSAL,
+    SPEC_LAYERS,
+    SPEC_D_MODEL,
+    SPEC_HEADS,
+    SPEC_SYMBOLS,
+    SPEC_TRAIN_LENGTH,
+    SPEC_TRAIN_LENGTH_MIN,
+    SPEC_BATCH,
+    SPEC_LR,
+    SPEC_WEIGHT_DECAY,
+    SPEC_SEED,
+};
+enum { SIZE_BYTES = 1, SIZE_TASK };               // pe_arena_size(bytes, task, …)
+enum { INIT_ARENA = 1, INIT_BYTES, INIT_TASK };   // pe_arena_init(arena, bytes, task, …)
+
+// The arguments evaluate and attention share, by number (eval_setup checks them).
+typedef struct {
+    int32_t arena, scratch, scratch_bytes, length, seed, rope_type, factor;
+} eval_args;
+enum {
+    EVAL_OUT = 1,
+    EVAL_ARENA,
+    EVAL_SCRATCH,
+    EVAL_SCRATCH_BYTES,
+    EVAL_LENGTH,
+    EVAL_SAMPLES,
+    EVAL_SEED,
+    EVAL_ROPE_TYPE,
+    EVAL_FACTOR
+};
+enum {
+    ATT_ATT = 1,
+    ATT_TOKENS,
+    ATT_ARENA,
+    ATT_SCRATCH,
+    ATT_SCRATCH_BYTES,
+    ATT_LENGTH,
+    ATT_SEED,
+    ATT_ROPE_TYPE,
+    ATT_FACTOR
+};
+static const eval_args EVALUATE_ARGS = {EVAL_ARENA, EVAL_SCRATCH,   EVAL_SCRATCH_BYTES, EVAL_LENGTH,
+                                        EVAL_SEED,  EVAL_ROPE_TYPE, EVAL_FACTOR};
+static const eval_args ATTENTION_ARGS = {ATT_ARENA, ATT_SCRATCH,   ATT_SCRATCH_BYTES, ATT_LENGTH,
+                                         ATT_SEED,  ATT_ROPE_TYPE, ATT_FACTOR};
 
 typedef struct {
     uint32_t magic;
@@ -63,23 +107,26 @@ static int64_t round4(int64_t n) { return (n + 3) & ~(int64_t)3; }
 
 // --- spec checks and the layout --------------------------------------------------------------------
 
-// PE_OK or PE_ERR_ARG(first + k) for the k-th field of the spec (k = 0: task).
+// PE_OK or PE_ERR_ARG(first + SPEC_<field>) for a bad field (first: the number of the task argument).
 static pe_status check_spec(const pe_arena_spec *s, int32_t first) {
-    if (s->task < PE_ARENA_COPY || s->task > PE_ARENA_SORT) return PE_ERR_ARG(first + 0);
-    if (s->encoding < PE_ARENA_NONE || s->encoding > PE_ARENA_ROPE) return PE_ERR_ARG(first + 1);
-    if (s->causal != 0 && s->causal != 1) return PE_ERR_ARG(first + 2);
-    if (s->layers < 1 || s->layers > PE_ARENA_MAX_LAYERS) return PE_ERR_ARG(first + 3);
-    if (s->d_model < 2 || s->d_model > PE_ARENA_MAX_D_MODEL) return PE_ERR_ARG(first + 4);
-    if (s->heads < 1 || s->heads > PE_ARENA_MAX_HEADS) return PE_ERR_ARG(first + 5);
-    if (s->d_model % s->heads != 0 || (s->d_model / s->heads) % 2 != 0) return PE_ERR_ARG(first + 5);
-    if (s->symbols < 1 || s->symbols > PE_ARENA_MAX_SYMBOLS) return PE_ERR_ARG(first + 6);
-    if (s->train_length < 1 || s->train_length > PE_ARENA_MAX_TRAIN_LENGTH) return PE_ERR_ARG(first + 7);
-    if (s->task == PE_ARENA_KBACK && s->train_length < 3) return PE_ERR_ARG(first + 7);   // nothing scored
-    if (s->train_length_min < 1 || s->train_length_min > s->train_length) return PE_ERR_ARG(first + 8);
-    if (s->batch < 1 || s->batch > PE_ARENA_MAX_BATCH) return PE_ERR_ARG(first + 9);
-    if (!(s->lr > 0.0 && s->lr <= 1.0)) return PE_ERR_ARG(first + 10);
-    if (!(s->weight_decay >= 0.0 && s->weight_decay <= 1.0)) return PE_ERR_ARG(first + 11);
-    if (!pe_random_seed_ok(s->seed)) return PE_ERR_ARG(first + 12);
+    if (s->task < PE_ARENA_COPY || s->task > PE_ARENA_SORT) return PE_ERR_ARG(first + SPEC_TASK);
+    if (s->encoding < PE_ARENA_NONE || s->encoding > PE_ARENA_ROPE) return PE_ERR_ARG(first + SPEC_ENCODING);
+    if (s->causal != 0 && s->causal != 1) return PE_ERR_ARG(first + SPEC_CAUSAL);
+    if (s->layers < 1 || s->layers > PE_ARENA_MAX_LAYERS) return PE_ERR_ARG(first + SPEC_LAYERS);
+    if (s->d_model < 2 || s->d_model > PE_ARENA_MAX_D_MODEL) return PE_ERR_ARG(first + SPEC_D_MODEL);
+    if (s->heads < 1 || s->heads > PE_ARENA_MAX_HEADS) return PE_ERR_ARG(first + SPEC_HEADS);
+    if (s->d_model % s->heads != 0 || (s->d_model / s->heads) % 2 != 0) return PE_ERR_ARG(first + SPEC_HEADS);
+    if (s->symbols < 1 || s->symbols > PE_ARENA_MAX_SYMBOLS) return PE_ERR_ARG(first + SPEC_SYMBOLS);
+    if (s->train_length < 1 || s->train_length > PE_ARENA_MAX_TRAIN_LENGTH)
+        return PE_ERR_ARG(first + SPEC_TRAIN_LENGTH);
+    if (s->task == PE_ARENA_KBACK && s->train_length < 3)
+        return PE_ERR_ARG(first + SPEC_TRAIN_LENGTH);   // nothing scored
+    if (s->train_length_min < 1 || s->train_length_min > s->train_length)
+        return PE_ERR_ARG(first + SPEC_TRAIN_LENGTH_MIN);
+    if (s->batch < 1 || s->batch > PE_ARENA_MAX_BATCH) return PE_ERR_ARG(first + SPEC_BATCH);
+    if (!(s->lr > 0.0 && s->lr <= 1.0)) return PE_ERR_ARG(first + SPEC_LR);
+    if (!(s->weight_decay >= 0.0 && s->weight_decay <= 1.0)) return PE_ERR_ARG(first + SPEC_WEIGHT_DECAY);
+    if (!pe_random_seed_ok(s->seed)) return PE_ERR_ARG(first + SPEC_SEED);
     return PE_OK;
 }
 
@@ -285,10 +332,10 @@ static void train_view(pe_arena_model *m, pe_arena_params *p, pe_arena_params *g
 pe_status pe_arena_size(int32_t *bytes, int32_t task, int32_t encoding, int32_t causal, int32_t layers, int32_t d_model,
                         int32_t heads, int32_t symbols, int32_t train_length, int32_t train_length_min, int32_t batch,
                         double lr, double weight_decay, double seed) {
-    if (bytes == NULL) return PE_ERR_ARG(1);
+    if (bytes == NULL) return PE_ERR_ARG(SIZE_BYTES);
     const pe_arena_spec s = make_spec(task, encoding, causal, layers, d_model, heads, symbols, train_length,
                                       train_length_min, batch, lr, weight_decay, seed);
-    pe_status st = check_spec(&s, 2);
+    pe_status st = check_spec(&s, SIZE_TASK);
     if (st != PE_OK) return st;
     arena_header h;
     const int64_t total = plan(&h, &s);
@@ -300,15 +347,15 @@ pe_status pe_arena_size(int32_t *bytes, int32_t task, int32_t encoding, int32_t 
 pe_status pe_arena_init(void *arena, int32_t bytes, int32_t task, int32_t encoding, int32_t causal, int32_t layers,
                         int32_t d_model, int32_t heads, int32_t symbols, int32_t train_length, int32_t train_length_min,
                         int32_t batch, double lr, double weight_decay, double seed) {
-    if (arena == NULL || ((uintptr_t)arena & 15u) != 0) return PE_ERR_ARG(1);
+    if (arena == NULL || ((uintptr_t)arena & 15u) != 0) return PE_ERR_ARG(INIT_ARENA);
     const pe_arena_spec s = make_spec(task, encoding, causal, layers, d_model, heads, symbols, train_length,
                                       train_length_min, batch, lr, weight_decay, seed);
-    pe_status st = check_spec(&s, 3);
+    pe_status st = check_spec(&s, INIT_TASK);
     if (st != PE_OK) return st;
     arena_header plan_h;
     const int64_t total = plan(&plan_h, &s);
     if (total > PE_ARENA_MAX_BYTES) return PE_ERR_TOO_LARGE;
-    if (bytes < total) return PE_ERR_ARG(2);
+    if (bytes < total) return PE_ERR_ARG(INIT_BYTES);
     arena_header *h = (arena_header *)arena;
     *h = plan_h;
     float *f = arena_floats(arena);
@@ -330,7 +377,7 @@ pe_status pe_arena_init(void *arena, int32_t bytes, int32_t task, int32_t encodi
     pe_arena_model m;
     if (build_tables(&m, h, h->T, f + h->off_additive, f + h->off_cos, f + h->off_sin, f + h->off_bias,
                      (int32_t *)(void *)(f + h->off_bucket), PE_ROPE_DEFAULT, NAN) != PE_OK)
-        return PE_ERR_ARG(3 + 4);   // cannot happen for a valid spec; blame d_model
+        return PE_ERR_ARG(INIT_TASK + SPEC_D_MODEL);   // cannot happen for a valid spec
     return PE_OK;
 }
 
@@ -512,30 +559,30 @@ pe_status pe_arena_eval_size(int32_t *bytes, const void *arena, int32_t length) 
     return PE_OK;
 }
 
-// Checks the shared arguments of evaluate/attention and sets up the model on the scratch buffer.
-// k0: the argument number of `arena` (the others follow as in pe_arena_evaluate).
+// Checks the shared arguments of evaluate/attention (numbered as `arg` says) and sets up the
+// model on the scratch buffer.
 static pe_status eval_setup(pe_arena_model *m, pe_arena_params *p, pe_arena_acts *a, eval_plan *e, void *arena,
                             void *scratch, int32_t scratch_bytes, int32_t length, double seed, int32_t rope_type,
-                            double factor, int32_t arg_arena, int32_t arg_length, int32_t arg_seed, int32_t arg_type) {
-    if (header_ok(arena) != PE_OK) return PE_ERR_ARG(arg_arena);
-    if (scratch == NULL || ((uintptr_t)scratch & 15u) != 0) return PE_ERR_ARG(arg_arena + 1);
-    if (length < 1 || length > PE_ARENA_MAX_EVAL_LENGTH) return PE_ERR_ARG(arg_length);
-    if (!pe_random_seed_ok(seed)) return PE_ERR_ARG(arg_seed);
+                            double factor, const eval_args *arg) {
+    if (header_ok(arena) != PE_OK) return PE_ERR_ARG(arg->arena);
+    if (scratch == NULL || ((uintptr_t)scratch & 15u) != 0) return PE_ERR_ARG(arg->scratch);
+    if (length < 1 || length > PE_ARENA_MAX_EVAL_LENGTH) return PE_ERR_ARG(arg->length);
+    if (!pe_random_seed_ok(seed)) return PE_ERR_ARG(arg->seed);
     const arena_header *h = (const arena_header *)arena;
     if (rope_type != PE_ROPE_DEFAULT && rope_type != PE_ROPE_LINEAR && rope_type != PE_ROPE_NTK &&
         rope_type != PE_ROPE_YARN)
-        return PE_ERR_ARG(arg_type);
+        return PE_ERR_ARG(arg->rope_type);
     if (rope_type != PE_ROPE_DEFAULT) {
-        if (h->spec.encoding != PE_ARENA_ROPE) return PE_ERR_ARG(arg_type);
-        if (!(isfinite(factor) && factor >= 1.0 && factor <= 1024.0)) return PE_ERR_ARG(arg_type + 1);
-        if (rope_type == PE_ROPE_NTK && h->hs < 4) return PE_ERR_ARG(arg_type);
+        if (h->spec.encoding != PE_ARENA_ROPE) return PE_ERR_ARG(arg->rope_type);
+        if (!(isfinite(factor) && factor >= 1.0 && factor <= 1024.0)) return PE_ERR_ARG(arg->factor);
+        if (rope_type == PE_ROPE_NTK && h->hs < 4) return PE_ERR_ARG(arg->rope_type);
     }
     plan_eval(e, h, length);
-    if (scratch_bytes < e->floats * (int64_t)sizeof(float)) return PE_ERR_ARG(arg_arena + 2);
+    if (scratch_bytes < e->floats * (int64_t)sizeof(float)) return PE_ERR_ARG(arg->scratch_bytes);
     float *f = (float *)scratch;
     if (build_tables(m, h, e->T, f + e->off_additive, f + e->off_cos, f + e->off_sin, f + e->off_bias,
                      (int32_t *)(void *)(f + e->off_bucket), rope_type, factor) != PE_OK)
-        return PE_ERR_ARG(arg_type + 1);
+        return PE_ERR_ARG(arg->factor);
     bind_params(p, arena_floats(arena) + h->off_params, h);
     pe_arena_acts_layout(a, f + e->off_acts, h->L, h->C, h->H, h->V, e->chunk, e->T, 0);
     return PE_OK;
@@ -543,16 +590,16 @@ static pe_status eval_setup(pe_arena_model *m, pe_arena_params *p, pe_arena_acts
 
 pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scratch_bytes, int32_t length,
                             int32_t samples, double seed, int32_t rope_type, double factor) {
-    if (out == NULL) return PE_ERR_ARG(1);
-    if (samples < 1 || samples > PE_ARENA_MAX_SAMPLES) return PE_ERR_ARG(6);
+    if (out == NULL) return PE_ERR_ARG(EVAL_OUT);
+    if (samples < 1 || samples > PE_ARENA_MAX_SAMPLES) return PE_ERR_ARG(EVAL_SAMPLES);
     if (header_ok(arena) == PE_OK && ((const arena_header *)arena)->spec.task == PE_ARENA_KBACK && length < 3)
-        return PE_ERR_ARG(5);   // kback scores y_3 … y_n: nothing to count below 3
+        return PE_ERR_ARG(EVAL_LENGTH);   // kback scores y_3 … y_n: nothing to count below 3
     pe_arena_model m;
     pe_arena_params p;
     pe_arena_acts a;
     eval_plan e;
     pe_status st =
-        eval_setup(&m, &p, &a, &e, arena, scratch, scratch_bytes, length, seed, rope_type, factor, 2, 5, 7, 8);
+        eval_setup(&m, &p, &a, &e, arena, scratch, scratch_bytes, length, seed, rope_type, factor, &EVALUATE_ARGS);
     if (st != PE_OK) return st;
     const arena_header *h = (const arena_header *)arena;
     const pe_arena_spec *s = &h->spec;
@@ -594,14 +641,14 @@ pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scra
 
 pe_status pe_arena_attention(float *att, int32_t *tokens, void *arena, void *scratch, int32_t scratch_bytes,
                              int32_t length, double seed, int32_t rope_type, double factor) {
-    if (att == NULL) return PE_ERR_ARG(1);
-    if (tokens == NULL) return PE_ERR_ARG(2);
+    if (att == NULL) return PE_ERR_ARG(ATT_ATT);
+    if (tokens == NULL) return PE_ERR_ARG(ATT_TOKENS);
     pe_arena_model m;
     pe_arena_params p;
     pe_arena_acts a;
     eval_plan e;
     pe_status st =
-        eval_setup(&m, &p, &a, &e, arena, scratch, scratch_bytes, length, seed, rope_type, factor, 3, 6, 7, 8);
+        eval_setup(&m, &p, &a, &e, arena, scratch, scratch_bytes, length, seed, rope_type, factor, &ATTENTION_ARGS);
     if (st != PE_OK) return st;
     const arena_header *h = (const arena_header *)arena;
     const pe_arena_spec *s = &h->spec;

@@ -32,6 +32,9 @@ typedef int32_t pe_status;
 // Statuses of the matrix readers (c/matrix.h); web/api/kernels/matrix.js mirrors the numbers.
 #define PE_ERR_MATRIX 300         // the bytes are not a supported matrix; the message says why
 #define PE_MATRIX_NEED_MORE 301   // pe_matrix_parse needs the first info[PE_MI_NEED] bytes
+// Statuses of the Arena trainer (c/arena.h); web/api/kernels/arena.js mirrors the numbers.
+#define PE_ARENA_DIVERGED 310     // pe_arena_step: the loss stopped being finite (lr too large)
+#define PE_ARENA_NOT_FINITE 311   // pe_arena_evaluate/attention: the forward pass is not finite
 
 // Largest output a kernel writes, in floats (2^26 = 256 MiB).
 #define PE_MAX_ELEMENTS (1 << 26)

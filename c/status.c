@@ -10,5 +10,8 @@ const char *pe_status_message(pe_status status) {
     if (status > 100 && status < 200) return "an argument is NULL, out of range, or an unknown code";
     if (status == PE_ERR_MATRIX) return "the bytes are not a supported .npy or .safetensors matrix";
     if (status == PE_MATRIX_NEED_MORE) return "the matrix header runs past the bytes given";
+    if (status == PE_ARENA_DIVERGED) return "training diverged: the loss is no longer finite (lr too large)";
+    if (status == PE_ARENA_NOT_FINITE)
+        return "the forward pass is not finite: the parameters are not finite or so large that float32 overflows";
     return "unknown status";
 }

@@ -23,10 +23,6 @@
 #include "pe.h"
 
 #define BIT(k) (1ull << (k))
-// The arena's own status for a loss that stopped being finite (c/arena_train.c; not in arena.h).
-#define ARENA_DIVERGED 310
-// evaluate/attention's status for a forward pass that is not finite (c/arena.h).
-#define ARENA_NOT_FINITE 311
 // Work (multiply-adds, the harness's estimate) above which a spec is not trained or evaluated.
 #define WORK_CAP ((int64_t)1 << 20)
 // Bytes above which an arena or scratch buffer is not allocated.
@@ -224,7 +220,7 @@ static void check_evaluation(const pe_arena_spec *s, void *arena, reader *r, uin
     float out[3] = {-1, -1, -1};
     st = pe_arena_evaluate(out, arena, scratch, given, length, samples, seed, rope_type, factor);
     // A forward pass that is not finite (parameters left NaN by a diverging step) is a status.
-    if (st == ARENA_NOT_FINITE) REQUIRE(!bad, "pe_arena_evaluate: 311 for invalid arguments");
+    if (st == PE_ARENA_NOT_FINITE) REQUIRE(!bad, "pe_arena_evaluate: PE_ARENA_NOT_FINITE for invalid arguments");
     else if (expect("pe_arena_evaluate", st, bad, 0) && finite) {
         REQUIRE(out[0] >= 0.0f && out[0] <= 1.0f && out[1] >= 0.0f && out[1] <= 1.0f && out[0] <= out[1],
                 "pe_arena_evaluate: accuracy %g, token accuracy %g", out[0], out[1]);
@@ -245,7 +241,7 @@ static void check_evaluation(const pe_arena_spec *s, void *arena, reader *r, uin
     float *att = alloc_exact(abad ? -1 : att_n, sizeof(float), NULL);
     int32_t *tokens = alloc_exact(abad ? -1 : T, sizeof(int32_t), NULL);
     st = pe_arena_attention(att, tokens, arena, scratch, given, length, seed, rope_type, factor);
-    if (st == ARENA_NOT_FINITE) REQUIRE(!abad, "pe_arena_attention: 311 for invalid arguments");
+    if (st == PE_ARENA_NOT_FINITE) REQUIRE(!abad, "pe_arena_attention: PE_ARENA_NOT_FINITE for invalid arguments");
     else if (expect("pe_arena_attention", st, abad, 0) && finite) {
         REQUIRE(tokens[0] == PE_ARENA_BOS, "pe_arena_attention: token 0 is %d, not BOS", tokens[0]);
         for (int32_t k = 1; k < T; k++)
@@ -367,7 +363,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (train || step_bad) {
         float *losses = alloc_exact(step_bad ? -1 : n_steps, sizeof(float), NULL);
         st = pe_arena_step((control & 16) ? NULL : losses, arena, n_steps);
-        if (st == ARENA_DIVERGED) {   // lr near 1 can blow a tiny model up: a status, not a trap
+        if (st == PE_ARENA_DIVERGED) {   // lr near 1 can blow a tiny model up: a status, not a trap
             REQUIRE(!step_bad, "pe_arena_step: diverged for invalid arguments");
             if (fuzz_verbose()) fprintf(stderr, "pe_arena_step: diverged (status %d)\n", st);
         } else if (expect("pe_arena_step", st, step_bad, 0)) {

@@ -563,17 +563,17 @@ static void test_bad_arguments(void) {
     tk[0] = -2;
     CHECK(pe_arena_gradients(g, &loss, b.arena, tk, tg, 2) == PE_ERR_ARG(4), "gradients: token -2");
     // Parameters that are not finite (here written past set_params' check): evaluate and attention
-    // return 311, never NaN.
+    // return PE_ARENA_NOT_FINITE, never NaN.
     pe_arena_get_params(p, b.arena);
     float *saved = malloc(sizeof(float) * (size_t)info[0]);
     memcpy(saved, p, sizeof(float) * (size_t)info[0]);
     p[1] = NAN;
     CHECK(pe_arena_set_params(b.arena, p) == PE_ERR_ARG(2), "set_params refuses NaN");
     CHECK(pe_arena_adamw(b.arena, p) == PE_OK, "adamw with a NaN gradient");   // m, v, p become NaN there
-    CHECK(pe_arena_evaluate(out, b.arena, b.scratch, b.scratch_bytes, 4, 8, 0, 0, 1) == 311,
-          "evaluate: a forward pass that is not finite is status 311");
-    CHECK(pe_arena_attention(att, tokens, b.arena, b.scratch, b.scratch_bytes, 4, 0, 0, 1) == 311,
-          "attention: status 311");
+    CHECK(pe_arena_evaluate(out, b.arena, b.scratch, b.scratch_bytes, 4, 8, 0, 0, 1) == PE_ARENA_NOT_FINITE,
+          "evaluate: a forward pass that is not finite is PE_ARENA_NOT_FINITE");
+    CHECK(pe_arena_attention(att, tokens, b.arena, b.scratch, b.scratch_bytes, 4, 0, 0, 1) == PE_ARENA_NOT_FINITE,
+          "attention: PE_ARENA_NOT_FINITE");
     CHECK(pe_arena_set_params(b.arena, saved) == PE_OK &&
               pe_arena_evaluate(out, b.arena, b.scratch, b.scratch_bytes, 4, 8, 0, 0, 1) == PE_OK && isfinite(out[2]),
           "finite parameters again: evaluate works");
@@ -596,7 +596,10 @@ static void test_bad_arguments(void) {
     CHECK(box_open(&d, 0, PE_ARENA_NONE, 1, 1, 8, 2, 4, 3, 2, 1.0, 0, 0, 3), "arena lr 1");
     static float many[300];
     const pe_status st = pe_arena_step(many, d.arena, 300);
-    CHECK(st == PE_OK || st == 310, "lr 1: ok or diverged status (got %d)", st);
+    CHECK(st == PE_OK || st == PE_ARENA_DIVERGED, "lr 1: ok or diverged status (got %d)", st);
+    CHECK(strcmp(pe_status_message(PE_ARENA_DIVERGED), pe_status_message(-1)) != 0, "PE_ARENA_DIVERGED has a message");
+    CHECK(strcmp(pe_status_message(PE_ARENA_NOT_FINITE), pe_status_message(-1)) != 0,
+          "PE_ARENA_NOT_FINITE has a message");
     box_close(&d);
 }
 
