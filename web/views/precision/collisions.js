@@ -8,7 +8,7 @@ import { both } from '../../i18n/index.js';
 import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import { drawer, withLinePlot } from '../common.js';
-import { dtypesOf, ensurePrecisionStyles, recipeLabel, roundPosition, setMarks, spacingAt, useMarks } from './common.js';
+import { MARK_COLOR, dtypesOf, ensurePrecisionStyles, recipeLabel, roundPosition, spacingAt } from './common.js';
 
 const same = (a, b) => a === b || (a !== a && b !== b);
 
@@ -63,7 +63,6 @@ export default {
     const { t, schema } = ctx;
     let state = null;
     let plot = null;
-    let mod = null;
     let destroyed = false;
     let curve = null;
     let curveOf = null;
@@ -85,10 +84,9 @@ export default {
     const drawing = drawer(el, draw);
     withLinePlot((m) => {
       if (destroyed) return;
-      mod = m;
-      plot = new m.LinePlot(box, { t, xLabel: t('precision.x.position'), yLabel: t('precision.col.y'), label: t('precision.col.aria'), compact: true });
-      useMarks(plot);
-      plot.chart.options.plugins.legend.display = false;
+      plot = new m.LinePlot(box, {
+        t, xLabel: t('precision.x.position'), yLabel: t('precision.col.y'), label: t('precision.col.aria'), compact: true, legend: false,
+      });
       if (state) drawing.request();
     });
 
@@ -96,14 +94,12 @@ export default {
       if (!state || !plot || destroyed) return false;
       const { result, spec } = state;
       const c = curveFor(result);
-      plot.setData({ series: [{ label: t('precision.col.y'), values: c.running }], x0: spec.offset });
-      const y = plot.chart.options.scales.y;
-      y.min = 0;
-      y.suggestedMax = Math.max(1, c.count);
-      y.ticks.precision = 0;
       const fc = result.first_collision;
-      setMarks(plot, fc >= 0 ? [{ x: fc, label: t('precision.pos.mark', formatInt(fc)), color: mod.seriesColor(3) }] : []);
-      plot.chart.update('none');
+      plot.batch(() => {
+        plot.setData({ series: [{ label: t('precision.col.y'), values: c.running }], x0: spec.offset });
+        plot.setAxis('y', { min: 0, suggestedMax: Math.max(1, c.count), precision: 0 });
+        plot.setMarkers(fc >= 0 ? [{ x: fc, label: t('precision.pos.mark', formatInt(fc)), color: MARK_COLOR }] : []);
+      });
       el.dataset.collisions = String(c.count);
       return true;
     }

@@ -1,6 +1,6 @@
 // Shared pieces of the precision lab's views (kind rope_precision): the stylesheet, recipe names,
-// rounding of positions into a format (integers only, for the sentences), the log axis and a
-// vertical marker for Chart.js plots. Drawing only while on screen, the line plot and the toolbar
+// rounding of positions into a format (integers only, for the sentences), the log axis of a
+// LinePlot. Drawing only while on screen, the line plot and the toolbar
 // fields are every view's: ../common.js.
 import { h } from '../../plot/dom.js';
 import { formatInt } from '../../plot/format.js';
@@ -83,16 +83,17 @@ export const powerOfTen = (k) => `10${sup(k)}`;
 
 /**
  * Makes a LinePlot's y axis logarithmic in look: the values given are log10 of the real ones;
- * ticks on whole powers of ten, tooltips with the real value (formatted by `fmt`).
+ * ticks on whole powers of ten, tooltips with the real value (formatted by `fmt`). Updates the
+ * plot (once per plot.batch()).
  */
 export function logY(plot, lo, hi, fmt) {
-  const y = plot.chart.options.scales.y;
-  y.min = Math.floor(lo);
-  y.max = Math.max(Math.ceil(hi), y.min + 1);
-  y.ticks.stepSize = Math.max(1, Math.ceil((y.max - y.min) / 8));
-  y.ticks.callback = (v) => (Number.isInteger(v) ? powerOfTen(v) : '');
-  plot.chart.options.plugins.tooltip.callbacks.label = (item) =>
-    `${item.dataset.label}: ${item.parsed.y === null ? '—' : fmt(10 ** item.parsed.y)}`;
+  const min = Math.floor(lo);
+  const max = Math.max(Math.ceil(hi), min + 1);
+  plot.setTooltip({ value: (v) => fmt(10 ** v) });
+  plot.setAxis('y', {
+    min, max, step: Math.max(1, Math.ceil((max - min) / 8)),
+    format: (v) => (Number.isInteger(v) ? powerOfTen(v) : ''),
+  });
 }
 
 /** The finite range of some arrays: [lo, hi] (or [−8, 0] when there is nothing finite). */
@@ -109,54 +110,18 @@ export function finiteRange(...arrays) {
   return lo <= hi ? [lo, hi] : [-8, 0];
 }
 
-/**
- * A Chart.js plugin drawing vertical markers: options.plugins.pePrecisionMarks = [{ x, label,
- * color }]. Registered once per Chart constructor.
- */
-const marksPlugin = {
-  id: 'pePrecisionMarks',
-  afterDatasetsDraw(chart, _args, opts) {
-    const marks = Array.isArray(opts?.marks) ? opts.marks : [];
-    if (!marks.length) return;
-    const { ctx, chartArea: a, scales } = chart;
-    ctx.save();
-    ctx.font = `12px ${chart.options.font?.family ?? getComputedStyle(document.body).fontFamily}`;
-    ctx.textBaseline = 'top';
-    for (const m of marks) {
-      const x = scales.x.getPixelForValue(m.x);
-      if (!(x >= a.left && x <= a.right)) continue;
-      ctx.strokeStyle = m.color;
-      ctx.setLineDash([5, 4]);
-      ctx.lineWidth = 1.5;
-      ctx.beginPath();
-      ctx.moveTo(x, a.top);
-      ctx.lineTo(x, a.bottom);
-      ctx.stroke();
-      ctx.setLineDash([]);
-      const w = ctx.measureText(m.label).width;
-      const left = x + 4 + w > a.right ? x - 4 - w : x + 4;
-      ctx.fillStyle = m.plate;
-      ctx.fillRect(left - 2, a.top + 2, w + 4, 16);
-      ctx.fillStyle = m.color;
-      ctx.fillText(m.label, left, a.top + 4);
-    }
-    ctx.restore();
-  },
-};
-const registered = new WeakSet();
-export function useMarks(plot) {
-  const Chart = plot.chart.constructor;
-  if (!registered.has(Chart)) {
-    Chart.register(marksPlugin);
-    registered.add(Chart);
-  }
+// The Arena page (web/pages/arena/charts.js) still calls these two; the precision views call
+// plot.setMarkers. To go once the Arena calls plot.setMarkers itself.
+/** Nothing: LinePlot draws markers itself (plot.setMarkers). */
+export function useMarks() {}
+
+/** The markers of a plot: plot.setMarkers(marks). */
+export function setMarks(plot, marks) {
+  plot.setMarkers(marks);
 }
 
-/** Sets the markers of a plot (no update). */
-export function setMarks(plot, marks) {
-  const plate = getComputedStyle(document.documentElement).getPropertyValue('--surface').trim() || '#ffffff';
-  plot.chart.options.plugins.pePrecisionMarks = { marks: marks.map((m) => ({ plate, ...m })) };
-}
+/** The palette colour (LinePlot.setMarkers) of the first-collision marker. */
+export const MARK_COLOR = 3;
 
 /** An integer with digit groups (positions). */
 export const pos = (p) => formatInt(p);

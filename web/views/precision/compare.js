@@ -88,10 +88,11 @@ export default {
       const nameA = recipeLabel(t, schema, spec.recipe);
       const series = [{ label: t('precision.cmp.current', nameA), values: a }];
       if (b) series.push({ label: recipeLabel(t, schema, b.name), values: bl, dash: true });
-      plot.setData({ series, x0: spec.offset });
-      const [lo, hi] = finiteRange(a, bl ?? []);
-      logY(plot, Math.max(lo, -17), Math.min(hi, 1), float32String);
-      plot.chart.update('none');
+      plot.batch(() => {
+        plot.setData({ series, x0: spec.offset });
+        const [lo, hi] = finiteRange(a, bl ?? []);
+        logY(plot, Math.max(lo, -17), Math.min(hi, 1), float32String);
+      });
       el.dataset.recipeB = b?.name ?? '';
       describe(b);
       return true;

@@ -122,16 +122,17 @@ export default {
       if (!state || !plot || destroyed) return false;
       const c = scores();
       const flat = new Float64Array(c.values.length).fill(c.exact);
-      plot.setData({
-        series: [
-          { label: t('precision.drift.series', recipeLabel(t, schema, state.spec.recipe)), values: c.values },
-          { label: t('precision.drift.exact'), values: flat, dash: true },
-        ],
-        x0: c.x0,
+      plot.batch(() => {
+        plot.setData({
+          series: [
+            { label: t('precision.drift.series', recipeLabel(t, schema, state.spec.recipe)), values: c.values },
+            { label: t('precision.drift.exact'), values: flat, dash: true },
+          ],
+          x0: c.x0,
+        });
+        plot.setAxis('y', { format: fine });
+        plot.setTooltip({ value: fine });
       });
-      plot.chart.options.scales.y.ticks.callback = fine;
-      plot.chart.options.plugins.tooltip.callbacks.label = (item) => `${item.dataset.label}: ${item.parsed.y === null ? '—' : fine(item.parsed.y)}`;
-      plot.chart.update('none');
       el.dataset.distance = String(c.s.d);
       el.dataset.vectors = c.s.vectors;
       return true;

@@ -336,14 +336,13 @@ export default {
       const { s, a } = compute();
       if (!a) return true;
       const logs = log10Of(a.windows.map((w) => w.worst));
-      plot.setData({ series: [{ label: t('precision.model.series', recipeLabel(t, schema, s.recipe)), values: logs }], x0: 0 });
-      const x = plot.chart.options.scales.x;
-      x.ticks.callback = (v) => (Number.isInteger(v) && a.windows[v] ? formatInt(a.windows[v].end) : '');
-      x.ticks.autoSkip = true;
-      plot.chart.options.plugins.tooltip.callbacks.title = (items) => (items.length ? t('precision.model.tooltip', formatInt(a.windows[items[0].parsed.x]?.end ?? 0)) : '');
-      const [lo, hi] = finiteRange(logs);
-      logY(plot, Math.max(lo, -17), Math.min(hi, 1), float32String);
-      plot.chart.update('none');
+      plot.batch(() => {
+        plot.setData({ series: [{ label: t('precision.model.series', recipeLabel(t, schema, s.recipe)), values: logs }], x0: 0 });
+        plot.setAxis('x', { format: (v) => (Number.isInteger(v) && a.windows[v] ? formatInt(a.windows[v].end) : ''), autoSkip: true });
+        plot.setTooltip({ title: (x) => t('precision.model.tooltip', formatInt(a.windows[x]?.end ?? 0)) });
+        const [lo, hi] = finiteRange(logs);
+        logY(plot, Math.max(lo, -17), Math.min(hi, 1), float32String);
+      });
       return true;
     }
 

@@ -78,16 +78,17 @@ export default {
       if (!state || !plot || destroyed) return false;
       const row = rowOf();
       const [le, lh] = log10Of(row.err, row.half);
-      plot.setData({
-        series: [
-          { label: t('precision.pair.series', formatInt(row.p), recipeLabel(t, schema, state.spec.recipe)), values: le },
-          { label: t('precision.pair.half'), values: lh, dash: true },
-        ],
-        x0: 0,
+      plot.batch(() => {
+        plot.setData({
+          series: [
+            { label: t('precision.pair.series', formatInt(row.p), recipeLabel(t, schema, state.spec.recipe)), values: le },
+            { label: t('precision.pair.half'), values: lh, dash: true },
+          ],
+          x0: 0,
+        });
+        const [lo, hi] = finiteRange(le, lh);
+        logY(plot, Math.max(lo, -17), Math.min(hi, 1), float32String);
       });
-      const [lo, hi] = finiteRange(le, lh);
-      logY(plot, Math.max(lo, -17), Math.min(hi, 1), float32String);
-      plot.chart.update('none');
       el.dataset.position = String(row.p);
       return true;
     }

@@ -12,7 +12,7 @@ import { float32String, formatInt, formatValue } from '../../plot/format.js';
 import { PE_MAX_POSITION } from '../../api/schema/limits.js';
 import { DataTable, spread } from '../datatable.js';
 import { drawer, sup, withLinePlot } from '../common.js';
-import { ensurePrecisionStyles, finiteRange, log10Of, logY, recipeControls, recipeLabel, setMarks, useMarks } from './common.js';
+import { ensurePrecisionStyles, finiteRange, log10Of, logY, MARK_COLOR, recipeControls, recipeLabel } from './common.js';
 
 /** Where the jump buttons put the window: centred on 2^k (clamped to the positions allowed). */
 const JUMPS = [0, 16, 20, 24, 30];
@@ -30,7 +30,6 @@ export default {
     const { t, schema } = ctx;
     let state = null;
     let plot = null;
-    let mod = null;
     let destroyed = false;
     let logs = null; // log10 of the curve's row_error, per curve
     let logsOf = null;
@@ -111,9 +110,7 @@ export default {
     const drawing = drawer(el, draw);
     withLinePlot((m) => {
       if (destroyed) return;
-      mod = m;
       plot = new m.LinePlot(box, { t, xLabel: t('precision.x.position'), yLabel: t('precision.y.error'), label: t('precision.pos.aria') });
-      useMarks(plot);
       if (state) drawing.request();
     });
 
@@ -126,12 +123,13 @@ export default {
         logsOf = c.row_error;
       }
       const label = recipeLabel(t, schema, spec.recipe);
-      plot.setData({ series: [{ label, values: logs }], x0: c.first });
-      const [lo, hi] = finiteRange(logs);
-      logY(plot, Math.max(lo, -17), Math.min(Math.max(hi, lo + 1), 1), float32String);
       const fc = c.first_collision;
-      setMarks(plot, fc >= 0 ? [{ x: fc, label: t('precision.pos.mark', formatInt(fc)), color: mod.seriesColor(3) }] : []);
-      plot.chart.update('none');
+      plot.batch(() => {
+        plot.setData({ series: [{ label, values: logs }], x0: c.first });
+        const [lo, hi] = finiteRange(logs);
+        logY(plot, Math.max(lo, -17), Math.min(Math.max(hi, lo + 1), 1), float32String);
+        plot.setMarkers(fc >= 0 ? [{ x: fc, label: t('precision.pos.mark', formatInt(fc)), color: MARK_COLOR }] : []);
+      });
       el.dataset.firstCollision = String(fc);
       el.dataset.rows = String(c.row_error.length);
       el.dataset.first = String(c.first);
