@@ -1,4 +1,4 @@
-// The arena trainer (pe.trainer, web/api/arena.js, c/arena_*.c) in both WASM builds:
+// The arena trainer (pe.trainer, web/api/kernels/arena.js, c/arena_*.c) in both WASM builds:
 //   1. gradients against the independent PyTorch float64 model (tests/fixtures/ref_arena.py) for
 //      the same parameters and batch, every encoding, causal and not. Norm: per parameter tensor,
 //      the relative L2 error ||g − g_ref||₂ / ||g_ref||₂, at most 1e-5 (the worst is printed);

@@ -15,7 +15,6 @@ import * as absoluteSchema from '../../web/api/schema/absolute.js';
 import * as ropeSchema from '../../web/api/schema/rope.js';
 import * as precisionSchema from '../../web/api/schema/precision.js';
 import * as arenaSchema from '../../web/api/schema/arena.js';
-import * as arenaApi from '../../web/api/arena.js';
 import * as sinusoidalKernel from '../../web/api/kernels/sinusoidal.js';
 import * as visionKernel from '../../web/api/kernels/vision.js';
 import * as ropeKernel from '../../web/api/kernels/rope.js';
@@ -24,6 +23,7 @@ import * as relativeKernel from '../../web/api/kernels/relative.js';
 import * as attentionKernel from '../../web/api/kernels/attention.js';
 import * as heatmapKernel from '../../web/api/kernels/heatmap.js';
 import * as matrixKernel from '../../web/api/kernels/matrix.js';
+import * as arenaKernel from '../../web/api/kernels/arena.js';
 import { COLORMAPS } from '../../web/api/colormaps.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -70,22 +70,9 @@ export function cConstants(texts) {
 
 const C_FILES = [
   ...readdirSync(path.join(ROOT, 'c')).filter((f) => f.endsWith('.h')).sort(),
-  'heatmap.c',       // HEATMAP_MAX_SIDE
-  'arena_train.c',   // PE_ARENA_DIVERGED, PE_ARENA_NOT_FINITE
+  'heatmap.c',   // HEATMAP_MAX_SIDE
 ];
 const C = cConstants(C_FILES.map((f) => readFileSync(path.join(ROOT, 'c', f), 'utf8')));
-
-/**
- * A module's value by name: its export, or, for a constant the module keeps to itself (the Arena
- * binding's status codes and tensor names), the literal its source declares.
- */
-function declared(module, file, name) {
-  if (name in module) return module[name];
-  const src = readFileSync(path.join(ROOT, file), 'utf8');
-  const m = new RegExp(`\\bconst ${name} = ([^;]+);`).exec(src);
-  if (!m) throw new Error(`${file} neither exports nor declares ${name}`);
-  return Function(`"use strict"; return (${m[1]});`)();
-}
 
 // [C name, JS value, where the JS value lives]
 const SCALARS = [
@@ -113,8 +100,8 @@ const SCALARS = [
   ['PE_COLORMAP_COUNT', Object.keys(COLORMAPS).length, 'web/api/colormaps.js (the number of maps)'],
   ...['LAYERS', 'D_MODEL', 'HEADS', 'SYMBOLS', 'TRAIN_LENGTH', 'BATCH', 'EVAL_LENGTH', 'SAMPLES', 'STEPS']
     .map((n) => [`PE_ARENA_MAX_${n}`, arenaSchema[`PE_ARENA_MAX_${n}`], 'web/api/schema/arena.js']),
-  ['PE_ARENA_DIVERGED', declared(arenaApi, 'web/api/arena.js', 'DIVERGED'), 'web/api/arena.js DIVERGED'],
-  ['PE_ARENA_NOT_FINITE', declared(arenaApi, 'web/api/arena.js', 'NOT_FINITE'), 'web/api/arena.js NOT_FINITE'],
+  ['PE_ARENA_DIVERGED', arenaKernel.DIVERGED, 'web/api/kernels/arena.js DIVERGED'],
+  ['PE_ARENA_NOT_FINITE', arenaKernel.NOT_FINITE, 'web/api/kernels/arena.js NOT_FINITE'],
 ];
 
 const upper = (name) => name.toUpperCase().replace(/\./g, '_');
@@ -168,8 +155,8 @@ describe('C constants mirrored in JS', () => {
     for (const cls of Object.values(attentionSchema.ENCODING_CLASS)) expect(attentionKernel.CLASS).toHaveProperty(cls);
   });
 
-  it('web/api/arena.js TENSOR_NAMES are c/arena.h pe_arena_tensor (PE_T_*) in order', () => {
-    const names = declared(arenaApi, 'web/api/arena.js', 'TENSOR_NAMES');
+  it('web/api/kernels/arena.js TENSOR_NAMES are c/arena.h pe_arena_tensor (PE_T_*) in order', () => {
+    const names = arenaKernel.TENSOR_NAMES;
     const c = Object.entries(C).filter(([n]) => n.startsWith('PE_T_')).sort((a, b) => a[1] - b[1]);
     expect(c.map(([, v]) => v)).toEqual(c.map((_, i) => i));
     // 'ln1.weight' is PE_T_LN1W, 'head.bias' PE_T_HEADB, 'wte' PE_T_WTE.

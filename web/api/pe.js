@@ -9,7 +9,6 @@
 import { PEError, defaults, describe, normalizeSpec, shapeOf, snapshot } from './spec.js';
 import { SCHEMA, KINDS, PE_MAX_ELEMENTS } from './schema/index.js';
 import { KERNELS } from './kernels/index.js';
-import { createTrainer } from './arena.js';
 
 export { PEError, SCHEMA, KINDS, PE_MAX_ELEMENTS, defaults };
 
@@ -262,12 +261,12 @@ class PE {
   }
 
   /**
-   * A tiny transformer trained in WebAssembly (docs/reference.md#arena; web/api/arena.js,
+   * A tiny transformer trained in WebAssembly (docs/reference.md#arena; web/api/kernels/arena.js,
    * c/arena.h): { step(n), evaluate(length, options), positionTable(), attention(length, options),
    * free(), … }. Throws PEError on a bad spec.
    */
   trainer(spec) {
-    return createTrainer({ wasm: this.#w, run: (io, call, args) => this.#run(io, call, args) }, spec);
+    return KERNELS.arena.createTrainer({ wasm: this.#w, run: (io, call, args) => this.#run(io, call, args) }, spec);
   }
 
   /**

@@ -1,6 +1,6 @@
 // Spec validation and defaults, driven entirely by the schema (web/api/schema/index.js). Pure JS, no WASM:
 // the page uses it to check a field as the user types, the API before every kernel call.
-import { SCHEMA, KINDS, PE_MAX_ELEMENTS } from './schema/index.js';
+import { SCHEMA, PE_MAX_ELEMENTS } from './schema/index.js';
 
 /** The error every bad spec produces: `.param` names the offending field. */
 export class PEError extends Error {
@@ -323,22 +323,27 @@ function suggestion(name, candidates) {
   return best ? ` (did you mean "${best}"?)` : '';
 }
 
-function checkKind(spec) {
+// The kind of a spec, checked against `schemas` (SCHEMA, or another table such as the Arena's):
+// { kind, schema }. A table may name a kind that a spec without one has (`implicitKind`).
+function checkKind(spec, schemas = SCHEMA, implicitKind = undefined) {
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-    throw new PEError('spec', `a spec must be a plain object like { kind: "sinusoidal", length: 128, dim: 64 }, got ${describe(spec)}`);
+    const example = implicitKind === undefined ? '{ kind: "sinusoidal", length: 128, dim: 64 }' : `{ kind: "${implicitKind}" }`;
+    throw new PEError('spec', `a spec must be a plain object like ${example}, got ${describe(spec)}`);
   }
-  if (!own(spec, 'kind')) throw new PEError('kind', `kind is required: one of ${KINDS.join(', ')}`);
-  const { kind } = spec;
-  if (typeof kind !== 'string' || !own(SCHEMA, kind)) {
-    const hint = typeof kind === 'string' ? suggestion(kind, KINDS) : '';
-    throw new PEError('kind', `kind must be one of ${KINDS.join(', ')}, got ${describe(kind)}${hint}`);
+  const kinds = Object.keys(schemas);
+  if (!own(spec, 'kind') && implicitKind === undefined) throw new PEError('kind', `kind is required: one of ${kinds.join(', ')}`);
+  const kind = own(spec, 'kind') ? spec.kind : implicitKind;
+  if (typeof kind !== 'string' || !own(schemas, kind)) {
+    const hint = typeof kind === 'string' ? suggestion(kind, kinds) : '';
+    const allowed = kinds.length === 1 ? `"${kinds[0]}"` : `one of ${kinds.join(', ')}`;
+    throw new PEError('kind', `kind must be ${allowed}, got ${describe(kind)}${hint}`);
   }
-  return SCHEMA[kind];
+  return { kind, schema: schemas[kind] };
 }
 
 /** The full spec of a kind with every default filled in (a fresh object each call). */
 export function defaults(kind) {
-  const schema = checkKind({ kind });
+  const { schema } = checkKind({ kind });
   const spec = { kind };
   for (const [name, field] of Object.entries(schema.fields)) spec[name] = field.default;
   return spec;
@@ -393,22 +398,26 @@ export function snapshot(value, path = '', depth = 0) {
  * Checks a spec against the schema and returns a new, complete spec (defaults filled in for the
  * optional fields). Throws PEError naming the first offending field. Never mutates its input,
  * and reads each of its properties once (snapshot).
+ *
+ * `schemas` is the table of kinds (SCHEMA, the kinds of pe.compute, unless given: the Arena's
+ * trainer passes web/api/schema/arena.js's, with implicitKind 'arena' for a spec that leaves kind
+ * out). A kind without `shape` has no output size to check here.
  */
-export function normalizeSpec(input) {
+export function normalizeSpec(input, { schemas = SCHEMA, implicitKind } = {}) {
   const spec = snapshot(input);
-  const schema = checkKind(spec);
+  const { kind, schema } = checkKind(spec, schemas, implicitKind);
   const names = Object.keys(schema.fields);
   for (const key of Object.keys(spec)) {
     if (key !== 'kind' && !own(schema.fields, key)) {
-      throw new PEError(key, `unknown field "${key}" for kind "${spec.kind}"${suggestion(key, names)}; its fields are ${names.join(', ')}`);
+      throw new PEError(key, `unknown field "${key}" for kind "${kind}"${suggestion(key, names)}; its fields are ${names.join(', ')}`);
     }
   }
-  const out = { kind: spec.kind };
+  const out = { kind };
   // Fields are checked in schema order, so a bound that depends on an earlier field sees it valid.
   for (const [name, field] of Object.entries(schema.fields)) {
     if (!own(spec, name) || spec[name] === undefined) {
       if (field.required) throw new PEError(name, `${name} is required: ${allowedText(field, out)}`, { expected: expectedOf(field, out) });
-      out[name] = field.default;
+      out[name] = field.defaultFrom !== undefined ? out[field.defaultFrom] : field.default;
       continue;
     }
     out[name] = checkField(name, field, spec[name], out);
@@ -416,6 +425,7 @@ export function normalizeSpec(input) {
   // Rules that tie fields together (e.g. dim % 4 == 0 for one layout): { param, message } or null.
   const broken = schema.check?.(out);
   if (broken) throw new PEError(broken.param, broken.message);
+  if (schema.shape === undefined) return out;
   const shape = schema.shape(out);
   const elements = shape.reduce((a, b) => a * b, 1);
   if (elements > PE_MAX_ELEMENTS) {

@@ -23,3 +23,7 @@ Object.defineProperty(KERNELS, 'colorize', { value: colormap, enumerable: false 
 // Not a kind either: the heatmap path (c/heatmap.c) behind pe.heatmap and pe.heatmapRange.
 import heatmap from './heatmap.js';
 Object.defineProperty(KERNELS, 'heatmap', { value: heatmap, enumerable: false });
+
+// Not a kind either: the Arena's trainer (c/arena_*.c) behind pe.trainer.
+import arena from './arena.js';
+Object.defineProperty(KERNELS, 'arena', { value: arena, enumerable: false });

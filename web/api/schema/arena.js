@@ -1,7 +1,9 @@
 // Schema of the arena spec (docs/reference.md#arena): a tiny transformer
 // trained in WebAssembly (c/arena.h). Not a kind of pe.compute, so it is NOT listed in
-// web/api/schema/index.js; web/api/arena.js validates against it with spec.js's checkValue.
-// Field descriptors as in web/api/schema/index.js. The C side has the same limits in c/arena.h.
+// web/api/schema/index.js; web/api/kernels/arena.js validates against it with spec.js's
+// normalizeSpec (this table as its `schemas`). Field descriptors as in web/api/schema/index.js,
+// plus `defaultFrom`: the field whose (validated) value is the default. The arena has no output
+// shape. The C side has the same limits in c/arena.h.
 export const PE_ARENA_MAX_LAYERS = 8;
 export const PE_ARENA_MAX_D_MODEL = 256;
 export const PE_ARENA_MAX_HEADS = 16;
@@ -99,7 +101,8 @@ export default {
         help: { en: 'Symbols per training example (the longest, with a minimum training length).', ko: '학습 예제 하나의 기호 수 (최소 학습 길이가 있으면 가장 긴 것).' },
       },
       train_length_min: {
-        type: 'int', default: 16, min: 1, max: PE_ARENA_MAX_TRAIN_LENGTH, rule: 'at most train_length; default train_length',
+        type: 'int', default: 16, defaultFrom: 'train_length', min: 1, max: PE_ARENA_MAX_TRAIN_LENGTH,
+        rule: 'at most train_length; default train_length',
         label: { en: 'Shortest training length', ko: '최소 학습 길이' },
         help: {
           en: 'Each training example\'s length is drawn uniformly from [train_length_min, train_length] (as length-generalization studies train); a batch is padded to its longest example and the padding carries no loss. Default train_length: one fixed length.',
