@@ -72,16 +72,16 @@ export function formatLength(v) {
 
 /**
  * Makes a plot's y axis logarithmic in look: the values given are log10 of the real ones; the
- * ticks sit on whole powers of ten and the tooltips show the real value.
+ * ticks sit on whole powers of ten and the tooltips show the real value. Updates the plot (once
+ * per plot.batch()).
  */
 export function logAxis(plot, lo, hi) {
-  const y = plot.chart.options.scales.y;
-  y.min = Math.floor(lo);
-  y.max = Math.max(Math.ceil(hi), y.min + 1);
-  y.ticks.stepSize = 1;
-  y.ticks.callback = (v) => (Number.isInteger(v) ? formatLength(10 ** v) : '');
-  plot.chart.options.plugins.tooltip.callbacks.label = (item) =>
-    `${item.dataset.label}: ${item.parsed.y === null ? '—' : formatLength(10 ** item.parsed.y)}`;
+  const min = Math.floor(lo);
+  plot.setTooltip({ value: (v) => formatLength(10 ** v) });
+  plot.setAxis('y', {
+    min, max: Math.max(Math.ceil(hi), min + 1), step: 1,
+    format: (v) => (Number.isInteger(v) ? formatLength(10 ** v) : ''),
+  });
 }
 
 /** Deterministic N(0, 1) samples (mulberry32 + Box–Muller) for the fixed random q and k. */

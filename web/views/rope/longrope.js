@@ -86,18 +86,18 @@ export default {
       const all = [...r.short_factor, ...r.long_factor];
       const lo = Math.log10(Math.min(...all));
       const hi = Math.log10(Math.max(...all));
-      plot.setData({
-        series: [
-          { label: s.list === 'short' ? t('rope.long.inUse', 'short_factor') : 'short_factor', values: log(r.short_factor) },
-          { label: s.list === 'long' ? t('rope.long.inUse', 'long_factor') : 'long_factor', values: log(r.long_factor) },
-        ],
-        x0: 0,
+      // The list in use drawn thick.
+      const width = (list) => (s.list === list ? 4 : 1.5);
+      plot.batch(() => {
+        plot.setData({
+          series: [
+            { label: s.list === 'short' ? t('rope.long.inUse', 'short_factor') : 'short_factor', values: log(r.short_factor), width: width('short') },
+            { label: s.list === 'long' ? t('rope.long.inUse', 'long_factor') : 'long_factor', values: log(r.long_factor), width: width('long') },
+          ],
+          x0: 0,
+        });
+        logAxis(plot, Math.min(lo, 0), Math.max(hi, 0.5));
       });
-      logAxis(plot, Math.min(lo, 0), Math.max(hi, 0.5));
-      plot.chart.data.datasets.forEach((d, i) => {
-        d.borderWidth = (i === 0) === (s.list === 'short') ? 4 : 1.5;
-      });
-      plot.chart.update('none');
       table.set(() => {
         const n = r.short_factor.length;
         const idx = spread(n, 48);

@@ -137,11 +137,8 @@ export default {
       makePlot(decayBox, { t, xLabel: t('rope.rel.decayX'), yLabel: t('rope.rel.decayY'), label: t('rope.rel.decayAria') }),
     ]).then(([rel, decay]) => {
       // The decay plot's x is the sample index: ticks on the powers of two, read-outs in δ.
-      const x = decay.chart.options.scales.x;
-      x.ticks.stepSize = STEPS;
-      x.ticks.callback = (v) => (v % STEPS === 0 ? formatLength(decayDistance(v)) : '');
-      decay.chart.options.plugins.tooltip.callbacks.title = (items) =>
-        (items.length ? `δ = ${formatLength(Math.round(decayDistance(items[0].parsed.x)))}` : '');
+      decay.setAxis('x', { step: STEPS, format: (v) => (v % STEPS === 0 ? formatLength(decayDistance(v)) : '') });
+      decay.setTooltip({ title: (x) => `δ = ${formatLength(Math.round(decayDistance(x)))}` });
       plots = { rel, decay };
       if (state) screen.request();
     });

@@ -80,7 +80,6 @@ export default {
     let plot = null;
     let ownFactor = DEFAULT_FACTOR;
     let dynLength = null; // the user's length for dynamic NTK, or null: follow the context
-    let lastWidths = '';
 
     const factorField = numberField(`${id}-factor`, t('rope.scale.factor'), { min: 1, max: 1000, step: 'any' });
     const ctxField = numberField(`${id}-ctx`, t('rope.wave.context'), { min: 1, max: MAX_LEN });
@@ -176,21 +175,15 @@ export default {
         return m.type === current ? t('rope.scale.currentMark', name) : name;
       };
       if (plot) {
-        const y = plot.chart.options.scales.y;
-        // Room above 1 for the curves that keep a pair; labels on 0, 0.2, …, 1 only.
-        y.min = 0;
-        y.max = 1.1;
-        y.ticks.stepSize = 0.1;
-        y.ticks.callback = (v) => (v <= 1 + 1e-9 && Math.abs(v * 5 - Math.round(v * 5)) < 1e-9 ? formatValue(v) : '');
-        plot.setData({ series: shown.map((m) => ({ label: label(m), values: Float32Array.from(m.ratio) })), x0: 0 });
-        const widths = shown.map((m) => (m.type === current ? 4 : 1.5));
-        if (widths.join() !== lastWidths || plot.chart.data.datasets.some((d, i) => d.borderWidth !== widths[i])) {
-          plot.chart.data.datasets.forEach((d, i) => {
-            d.borderWidth = widths[i];
+        plot.batch(() => {
+          // Room above 1 for the curves that keep a pair; labels on 0, 0.2, …, 1 only.
+          plot.setAxis('y', {
+            min: 0, max: 1.1, step: 0.1,
+            format: (v) => (v <= 1 + 1e-9 && Math.abs(v * 5 - Math.round(v * 5)) < 1e-9 ? formatValue(v) : ''),
           });
-          lastWidths = widths.join();
-          plot.chart.update('none');
-        }
+          // The current method's curve drawn thick.
+          plot.setData({ series: shown.map((m) => ({ label: label(m), values: Float32Array.from(m.ratio), width: m.type === current ? 4 : 1.5 })), x0: 0 });
+        });
       }
       table.set(() => {
         const idx = spread(pairs, 32);

@@ -132,8 +132,10 @@ export default {
           if (v < lo) lo = v;
           if (v > hi) hi = v;
         }
-        logAxis(plot, lo, hi);
-        plot.setData({ series, x0: 0 });
+        plot.batch(() => {
+          logAxis(plot, lo, hi);
+          plot.setData({ series, x0: 0 });
+        });
         box.classList.toggle('stale', !!state.stale);
       }
       table.set(() => ({
