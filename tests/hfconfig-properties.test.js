@@ -7,8 +7,8 @@
 // Runs about PE_FC_RUNS cases per property (default 120 in npm test); PE_FC_SEED fixes the seed.
 import { describe, it, expect, beforeAll } from 'vitest';
 import fc from 'fast-check';
-import { fromHFConfig, PRESETS } from '../web/api/hfconfig.js';
-import { GALLERY } from '../web/api/models.js';
+import { fromHFConfig } from '../web/api/hfconfig.js';
+import { GALLERY, PRESETS } from '../web/api/models.js';
 import { createPE, PEError } from '../web/pe.js';
 
 const RUNS = Number(process.env.PE_FC_RUNS) || 120;
@@ -20,8 +20,8 @@ const PROTO_NAMES = ['toString', '__proto__', 'valueOf', 'hasOwnProperty', '__de
 /** Real configs to start from: every gallery model and preset (RoPE, M-RoPE, MLA, ALiBi, ChatGLM, v5 …). */
 const TEMPLATES = [
   ...GALLERY.map((g) => g.config),
-  ...Object.values(PRESETS).map((p) => p.config),
-  { model_type: 'llava', vision_config: { hidden_size: 1024 }, text_config: { ...PRESETS['llama-3.1-8b'].config } },
+  ...PRESETS.map((p) => p.config),
+  { model_type: 'llava', vision_config: { hidden_size: 1024 }, text_config: { ...PRESETS[0].config } },
   { hidden_size: 2048, num_attention_heads: 16, max_position_embeddings: 131072,
     rope_parameters: { rope_type: 'yarn', rope_theta: 1000000, factor: 4, original_max_position_embeddings: 32768, partial_rotary_factor: 0.5 } },
   { head_dim: 256, num_attention_heads: 8, max_position_embeddings: 131072,

@@ -1,10 +1,11 @@
 // "Paste your model's config": web/api/hfconfig.js turns config.json into a rope spec.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { fromHFConfig, fromPreset, PRESETS } from '../web/api/hfconfig.js';
+import { fromHFConfig, fromPreset } from '../web/api/hfconfig.js';
+import { PRESETS } from '../web/api/models.js';
 import { createPE } from '../web/pe.js';
 import { expectPEError } from './helpers/pe.js';
 
-const llama = PRESETS['llama-3.1-8b'].config;
+const llama = PRESETS.find((p) => p.id === 'llama-3.1-8b').config;
 
 describe('presets', () => {
   let pe;
@@ -36,7 +37,7 @@ describe('presets', () => {
   });
 
   it('Mistral 7B: plain RoPE, theta 10000', () => {
-    const { spec } = fromPreset('mistral-7b');
+    const { spec } = fromPreset('mistral-7b-v0.1');
     expect(spec).toMatchObject({ dim: 128, base: 10000, layout: 'half', partial_rotary_factor: 1, rope_scaling: null, max_position_embeddings: 32768 });
   });
 
@@ -54,7 +55,7 @@ describe('presets', () => {
   });
 
   it('every preset computes and applies', () => {
-    for (const name of Object.keys(PRESETS)) {
+    for (const { id: name } of PRESETS) {
       const { spec } = fromPreset(name, { length: 64 });
       const x = new Float32Array(2 * 64 * spec.dim).fill(1);
       expect(pe.applyRope(x, spec, { heads: 2 }).shape, name).toEqual([2, 64, spec.dim]);

@@ -1,7 +1,7 @@
 // "Paste your model's config": a Hugging Face config.json → the spec PE Lab computes for that
 // model's positions. Pure JS, no WASM, no network.
 //
-//   import { fromHFConfig, PRESETS, fromPreset } from './hfconfig.js';
+//   import { fromHFConfig, fromPreset } from './hfconfig.js';
 //   const { spec, notes, report, alternates } = fromHFConfig(text);   // text, bytes or an object
 //   pe.compute(spec);
 //
@@ -42,56 +42,11 @@
 // notes: [{ en, ko }], what was inferred, assumed or left out, in words.
 import { PEError, normalizeSpec, describe, checkValue } from './spec.js';
 import ropeSchema, { ROPE_TYPES } from './schema/rope.js';
+import { PRESETS } from './models.js';
 
 const ROPE_FIELDS = ropeSchema.rope.fields;
 const SCALING = ROPE_FIELDS.rope_scaling;
 const DEFAULT_LENGTH = 4096;
-
-/**
- * Known models, from their published config.json (the RoPE-relevant keys). Qwen2.5's rope_scaling
- * is the one its model card says to add for contexts beyond 32,768 tokens.
- */
-export const PRESETS = {
-  'llama-3.1-8b': {
-    label: 'Llama 3.1 8B',
-    repo: 'meta-llama/Llama-3.1-8B',
-    config: {
-      model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8,
-      max_position_embeddings: 131072, rope_theta: 500000.0,
-      rope_scaling: { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
-    },
-  },
-  'qwen2.5-7b-yarn': {
-    label: 'Qwen2.5 7B Instruct (YaRN, 128K)',
-    repo: 'Qwen/Qwen2.5-7B-Instruct',
-    config: {
-      model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4,
-      max_position_embeddings: 32768, rope_theta: 1000000.0,
-      rope_scaling: { factor: 4.0, original_max_position_embeddings: 32768, type: 'yarn' },
-    },
-  },
-  'mistral-7b': {
-    label: 'Mistral 7B v0.1',
-    repo: 'mistralai/Mistral-7B-v0.1',
-    config: {
-      model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8,
-      max_position_embeddings: 32768, rope_theta: 10000.0, sliding_window: 4096,
-    },
-  },
-  'gpt-neox-20b': {
-    label: 'GPT-NeoX 20B (partial rotary)',
-    repo: 'EleutherAI/gpt-neox-20b',
-    config: {
-      model_type: 'gpt_neox', hidden_size: 6144, num_attention_heads: 64, max_position_embeddings: 2048,
-      rotary_pct: 0.25, rotary_emb_base: 10000,
-    },
-  },
-  'gpt-j-6b': {
-    label: 'GPT-J 6B (interleaved)',
-    repo: 'EleutherAI/gpt-j-6b',
-    config: { model_type: 'gptj', n_embd: 4096, n_head: 16, n_positions: 2048, rotary_dim: 64 },
-  },
-};
 
 const INTERLEAVED_MODELS = new Set(['gptj', 'codegen', 'chatglm', 'glm', 'glm4', 'cohere', 'cohere2', 'llama4', 'llama4_text']);
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -580,10 +535,11 @@ function alibiSpec(c, { type, mptAlibi, maxPos, options, notes, note, report, us
   return done({ spec, notes, from: { heads: K(headsAt[0]) }, report, alternates: [] }, c, seen, ignored, K);
 }
 
-/** The rope spec of a preset (a key of PRESETS); options as for fromHFConfig. */
+/** The spec of a preset (the id of one of models.js's PRESETS); options as for fromHFConfig. */
 export function fromPreset(name, options = {}) {
-  if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(PRESETS, name)) {
-    throw new PEError('preset', `preset must be one of ${Object.keys(PRESETS).map((k) => `"${k}"`).join(', ')}, got ${describe(name)}`);
+  const preset = PRESETS.find((p) => p.id === name);
+  if (preset === undefined) {
+    throw new PEError('preset', `preset must be one of ${PRESETS.map((p) => `"${p.id}"`).join(', ')}, got ${describe(name)}`);
   }
-  return fromHFConfig(PRESETS[name].config, options);
+  return fromHFConfig(preset.config, options);
 }

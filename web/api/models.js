@@ -300,3 +300,10 @@ export const GALLERY = [
   { id: 'mpt-7b', label: 'MPT 7B (ALiBi)', repo: 'mosaicml/mpt-7b', family: 'MPT',
     config: { model_type: 'mpt', d_model: 4096, n_heads: 32, max_seq_len: 2048, attn_config: { alibi: true, alibi_bias_max: 8 } } },
 ];
+
+/**
+ * The config view's quick picks (web/views/rope/config.js), in the order it shows them: entries
+ * of GALLERY, so each opens exactly as in the gallery. fromPreset (./hfconfig.js) takes their ids.
+ */
+export const PRESETS = ['llama-3.1-8b', 'qwen2.5-7b-yarn', 'mistral-7b-v0.1', 'gpt-neox-20b', 'gpt-j-6b']
+  .map((id) => GALLERY.find((g) => g.id === id));

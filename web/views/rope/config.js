@@ -1,4 +1,4 @@
-// "Paste your model's config": a Hugging Face config.json (or a preset) becomes the page's rope
+// "Paste your model's config": a Hugging Face config.json (or a preset, web/api/models.js) becomes the page's rope
 // spec (web/api/hfconfig.js: fromHFConfig) through ctx.setSpec, so every view shows that model's
 // RoPE. What was read from which key, every positional key used or ignored (and why), and
 // fromHFConfig's notes are listed; a config that cannot be used says why here and leaves the
@@ -6,7 +6,8 @@
 // that kind through a permalink; other layer types (Gemma 3's sliding layers) are one click away.
 import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
-import { PRESETS, fromHFConfig } from '../../api/hfconfig.js';
+import { fromHFConfig } from '../../api/hfconfig.js';
+import { PRESETS } from '../../api/models.js';
 import { ensureRopeStyles } from './common.js';
 import { specLink } from './link.js';
 
@@ -39,9 +40,9 @@ export default {
     let applied = null; // the spec set from a config, to tell when the user has moved on
 
     const chips = h('div', { class: 'chips', role: 'group', 'aria-label': t('rope.cfg.presets') });
-    for (const [key, p] of Object.entries(PRESETS)) {
+    for (const p of PRESETS) {
       chips.append(h('button', {
-        type: 'button', class: 'chip', 'data-preset': key, text: p.label, title: p.repo,
+        type: 'button', class: 'chip', 'data-preset': p.id, text: p.label, title: p.repo,
         on: {
           click: () => {
             area.value = JSON.stringify(p.config, null, 2);
