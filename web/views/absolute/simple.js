@@ -268,21 +268,15 @@ export default {
       plots[tab] ??= new mod.LinePlot(box, { t, xLabel: d.xLabel, yLabel: d.yLabel, label: t(`absolute.simple.chartTitle.${tab}`) });
       for (const [k, p] of Object.entries(plots)) p.el.hidden = k !== tab;
       const plot = plots[tab];
-      plot.chart.update = () => {}; // one Chart.js update, after the styles below (see distance.js)
-      try {
-        plot.setData({ series: d.series.map((s) => ({ label: s.label, values: s.values, dash: s.dash })), x0: d.x0 });
-      } finally {
-        delete plot.chart.update;
-      }
-      plot.chart.data.datasets.forEach((ds, i) => {
-        const s = d.series[i];
-        ds.borderColor = mod.seriesColor(s.color);
-        ds.backgroundColor = ds.borderColor;
-        ds.stepped = s.stepped ? 'middle' : false;
-        ds.borderWidth = s.width ?? (s.stepped ? 2.25 : 1.75);
+      plot.batch(() => { // one Chart.js update for the data, its styles and the axis
+        plot.setData({
+          series: d.series.map((s) => ({
+            label: s.label, values: s.values, dash: s.dash, color: s.color, stepped: s.stepped, width: s.width ?? (s.stepped ? 2.25 : 1.75),
+          })),
+          x0: d.x0,
+        });
+        plot.setAxis('y', { beginAtZero: !!d.fromZero });
       });
-      plot.chart.options.scales.y.beginAtZero = !!d.fromZero;
-      plot.chart.update('none');
       el.dataset.tab = tab;
       el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
       table.set(() => {

@@ -12,7 +12,7 @@
 //
 // Each curve is its kernel's profile (pe.relativeProfile, c/relative.c): the table's own values
 // at each r, O(L) per curve per update, with no formula written again in JS.
-import { h, uid } from '../../plot/dom.js';
+import { cssVar, h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
@@ -42,54 +42,54 @@ function isCausal(kind, spec) {
   return false; // Shaw et al. used it in an encoder: both directions
 }
 
-/** Hatches the masked side (r ≥ 1) of the chart. Registered once, active only where asked. */
-const maskPlugin = {
-  id: 'peBiasMask',
-  beforeDatasetsDraw(chart, _args, opts) {
-    if (!opts?.active) return;
-    const { ctx, chartArea: a, scales } = chart;
-    const x0 = Math.max(a.left, scales.x.getPixelForValue(0.5));
-    if (x0 >= a.right) return;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(x0, a.top, a.right - x0, a.bottom - a.top);
-    ctx.clip();
-    ctx.fillStyle = opts.fill;
-    ctx.fillRect(x0, a.top, a.right - x0, a.bottom - a.top);
-    ctx.strokeStyle = opts.stroke;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let x = x0 - (a.bottom - a.top); x < a.right; x += 7) {
-      ctx.moveTo(x, a.bottom);
-      ctx.lineTo(x + (a.bottom - a.top), a.top);
-    }
-    ctx.stroke();
-    ctx.restore();
-  },
-  // The label goes over the curves, on a plate of the background colour, so it stays readable.
-  afterDatasetsDraw(chart, _args, opts) {
-    if (!opts?.active) return;
-    const { ctx, chartArea: a, scales } = chart;
-    const x0 = Math.max(a.left, scales.x.getPixelForValue(0.5));
-    if (a.right - x0 < 60) return;
-    ctx.save();
-    ctx.font = `12px ${chartFont(chart)}`;
-    const lines = String(opts.label).split('\n');
-    const w = Math.min(a.right - x0 - 8, Math.max(...lines.map((l) => ctx.measureText(l).width)) + 12);
-    const hgt = lines.length * 15 + 8;
-    const cx = (x0 + a.right) / 2;
-    const top = a.top + (a.bottom - a.top) * 0.42;
-    ctx.fillStyle = opts.plate;
-    ctx.fillRect(cx - w / 2, top, w, hgt);
-    ctx.fillStyle = opts.text;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    lines.forEach((l, i) => ctx.fillText(l, cx, top + 5 + i * 15, w - 6));
-    ctx.restore();
-  },
-};
-let maskRegistered = false;
-const chartFont = (chart) => chart.options.font?.family ?? getComputedStyle(document.body).fontFamily ?? 'sans-serif';
+/**
+ * Hatches the masked side (r ≥ 1) of the chart, and labels it over the curves on a plate of the
+ * background colour (so the label stays readable): a LinePlot overlay (plot.setOverlay).
+ * opts: { label, fill, stroke, text, plate }.
+ */
+function maskOverlay(opts) {
+  return {
+    under(g) {
+      const { ctx, area: a } = g;
+      const x0 = Math.max(a.left, g.x(0.5));
+      if (x0 >= a.right) return;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(x0, a.top, a.right - x0, a.bottom - a.top);
+      ctx.clip();
+      ctx.fillStyle = opts.fill;
+      ctx.fillRect(x0, a.top, a.right - x0, a.bottom - a.top);
+      ctx.strokeStyle = opts.stroke;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let x = x0 - (a.bottom - a.top); x < a.right; x += 7) {
+        ctx.moveTo(x, a.bottom);
+        ctx.lineTo(x + (a.bottom - a.top), a.top);
+      }
+      ctx.stroke();
+      ctx.restore();
+    },
+    over(g) {
+      const { ctx, area: a } = g;
+      const x0 = Math.max(a.left, g.x(0.5));
+      if (a.right - x0 < 60) return;
+      ctx.save();
+      ctx.font = `12px ${g.font}`;
+      const lines = String(opts.label).split('\n');
+      const w = Math.min(a.right - x0 - 8, Math.max(...lines.map((l) => ctx.measureText(l).width)) + 12);
+      const hgt = lines.length * 15 + 8;
+      const cx = (x0 + a.right) / 2;
+      const top = a.top + (a.bottom - a.top) * 0.42;
+      ctx.fillStyle = opts.plate;
+      ctx.fillRect(cx - w / 2, top, w, hgt);
+      ctx.fillStyle = opts.text;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'top';
+      lines.forEach((l, i) => ctx.fillText(l, cx, top + 5 + i * 15, w - 6));
+      ctx.restore();
+    },
+  };
+}
 
 export default {
   id: 'relative-distance',
@@ -148,21 +148,9 @@ export default {
       mod = m;
       plot = new m.LinePlot(box, {
         t, xLabel: t('relative.dist.x'), yLabel: t('relative.dist.yLeft'), label: t('relative.dist.aria'),
+        legend: false, // the switches above are the legend
       });
-      const Chart = plot.chart.constructor;
-      if (!maskRegistered) {
-        Chart.register(maskPlugin);
-        maskRegistered = true;
-      }
-      const o = plot.chart.options;
-      o.plugins.legend.display = false; // the switches above are the legend
-      o.scales.y2 = {
-        type: 'linear', position: 'right', beginAtZero: true,
-        title: { display: true, text: t('relative.dist.yRight') },
-        grid: { drawOnChartArea: false },
-        ticks: { precision: 0, callback: (v) => formatInt(v) },
-      };
-      o.plugins.peBiasMask = { active: false };
+      plot.setAxis('y2', { title: t('relative.dist.yRight'), beginAtZero: true, precision: 0, format: (v) => formatInt(v) });
       if (state) drawing.request();
     });
 
@@ -281,40 +269,26 @@ export default {
       const c = curves();
       describeSwitches(params());
       const { out, L, causal } = c;
-      const chart = plot.chart;
-      // One Chart.js update, not two: LinePlot.setData's own update is held back until the
-      // per-curve styles below are in place (an update costs ~5 ms with a dozen curves).
-      chart.update = () => {};
-      try {
-        plot.setData({ series: out.map((s) => ({ label: s.label, values: s.values, dash: s.dash })), x0: -(L - 1) });
-      } finally {
-        delete chart.update; // back to Chart.prototype.update
-      }
-      chart.data.datasets.forEach((ds, i) => {
-        const s = out[i];
-        ds.borderColor = s.color;
-        ds.backgroundColor = s.color;
-        ds.borderWidth = s.width;
-        ds.yAxisID = s.axis;
-        ds.stepped = s.stepped ? 'middle' : false;
-        ds.pointRadius = 0;
-      });
-      const o = chart.options;
       const hasLeft = out.some((s) => s.axis === 'y');
       const hasRight = out.some((s) => s.axis === 'y2');
-      o.scales.y.display = hasLeft;
-      o.scales.y2.display = hasRight;
-      o.scales.y2.ticks.color = o.scales.x.ticks.color;
-      o.scales.y2.title.color = o.scales.x.title.color;
       const maskOn = causal && hasLeft;
-      o.plugins.peBiasMask = {
-        active: maskOn, label: t('relative.dist.masked'),
-        fill: withAlpha(getComputedStyle(document.documentElement).getPropertyValue('--mask-b').trim() || '#f4f5f8', 0.6),
-        stroke: getComputedStyle(document.documentElement).getPropertyValue('--mask-a').trim() || '#dfe2e8',
-        text: o.scales.x.ticks.color,
-        plate: withAlpha(getComputedStyle(document.documentElement).getPropertyValue('--surface').trim() || '#ffffff', 0.85),
-      };
-      chart.update('none');
+      plot.batch(() => { // one Chart.js update (~5 ms with a dozen curves) for data, styles and axes
+        plot.setData({
+          series: out.map((s) => ({
+            label: s.label, values: s.values, dash: s.dash, color: s.color, width: s.width, axis: s.axis, stepped: s.stepped, points: 0,
+          })),
+          x0: -(L - 1),
+        });
+        plot.setAxis('y', { display: hasLeft });
+        plot.setAxis('y2', { display: hasRight });
+        plot.setOverlay(maskOn ? maskOverlay({
+          label: t('relative.dist.masked'),
+          fill: withAlpha(cssVar('--mask-b', '#f4f5f8'), 0.6),
+          stroke: cssVar('--mask-a', '#dfe2e8'),
+          text: cssVar('--muted', '#555'), // the axes' text colour
+          plate: withAlpha(cssVar('--surface', '#ffffff'), 0.85),
+        }) : {});
+      });
       el.dataset.highlight = cur;
       el.dataset.series = String(out.length);
 
