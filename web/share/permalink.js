@@ -46,8 +46,17 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
-const own = (o, k) => o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k);
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Whether two JSON-like values are the same as JSON (what a link writes): the page's and the
+ * links' one test of equal specs and view state.
+ */
+export const sameJSON = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A deep copy of a JSON-like value as JSON carries it (undefined stays undefined): keys holding
+ * undefined are left out, and NaN and ±Infinity become null, as in a link or a form's value.
+ */
+export const copyJSON = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
 class LinkError extends Error {
   /**
@@ -68,7 +77,7 @@ class LinkError extends Error {
 /** A PEError as a `why` (code 'value'), when it says what its field allows; else null. */
 function whyOf(e) {
   if (e?.name !== 'PEError' || !e.expected) return null;
-  return { code: 'value', param: e.param, expected: e.expected, ...(own(e, 'got') ? { got: e.got } : {}) };
+  return { code: 'value', param: e.param, expected: e.expected, ...(Object.hasOwn(e, 'got') ? { got: e.got } : {}) };
 }
 
 /** `{ why }` to spread into a result, or nothing. */
@@ -149,7 +158,7 @@ export function parseValue(text) {
         if (!m) fail('expected a key', 'key');
         const key = m[0];
         if (FORBIDDEN_KEYS.has(key)) fail(`the key “${key}” is not allowed`, 'keyForbidden', key);
-        if (own(out, key)) fail(`the key “${key}” is repeated`, 'keyRepeated', key);
+        if (Object.hasOwn(out, key)) fail(`the key “${key}” is repeated`, 'keyRepeated', key);
         i += key.length;
         if (s[i] !== ':') fail('expected :', 'colon');
         i++;
@@ -215,10 +224,6 @@ function unescape(text) {
 // ---------------------------------------------------------------------------------------------
 // Compact specs
 
-function clone(v) {
-  return v === undefined ? undefined : JSON.parse(JSON.stringify(v));
-}
-
 /**
  * Removes, one by one, every nested key of `root` whose removal leaves `normalize(root)` equal to
  * `target` (deep, into objects and list items). Top-level keys are listed in `keys`. Mutates root.
@@ -226,7 +231,7 @@ function clone(v) {
 function prune(root, keys, normalize, target) {
   const equal = () => {
     try {
-      return same(normalize(root), target);
+      return sameJSON(normalize(root), target);
     } catch {
       return false;
     }
@@ -258,7 +263,7 @@ export function compactSpec(spec) {
   const full = normalizeSpec({ ...d, ...spec });
   const out = {};
   for (const name of Object.keys(SCHEMA[full.kind].fields)) {
-    if (!same(full[name], d[name])) out[name] = clone(full[name]);
+    if (!sameJSON(full[name], d[name])) out[name] = copyJSON(full[name]);
   }
   const normalize = (r) => normalizeSpec({ ...d, ...r, kind: full.kind });
   return prune(out, Object.keys(out).filter((k) => out[k] && typeof out[k] === 'object'), normalize, full);
@@ -270,7 +275,7 @@ export function compactOverrides(specA, overrides) {
   const b = normalizeSpec({ ...a, ...overrides, kind: a.kind });
   const out = {};
   for (const name of Object.keys(SCHEMA[a.kind].fields)) {
-    if (own(overrides, name) && !same(b[name], a[name])) out[name] = clone(b[name]);
+    if (Object.hasOwn(overrides, name) && !sameJSON(b[name], a[name])) out[name] = copyJSON(b[name]);
   }
   const normalize = (r) => normalizeSpec({ ...a, ...r, kind: a.kind });
   return prune(out, Object.keys(out).filter((k) => out[k] && typeof out[k] === 'object'), normalize, b);
@@ -330,7 +335,7 @@ export function encodePermalink({ kind, spec, view = {}, lang = DEFAULT_LANG }) 
 // Decoding
 
 function checkKind(kind) {
-  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(kind) || !own(SCHEMA, kind)) {
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(kind) || !Object.hasOwn(SCHEMA, kind)) {
     throw new LinkError('kind', `“${excerpt(kind)}”`);
   }
   return kind;
@@ -402,7 +407,7 @@ function decodeV1(body) {
     try {
       if (raw === null) throw new LinkError('syntax', `“${excerpt(key)}” has no value`, { code: 'noValue', key: excerpt(key) });
       if (!key.startsWith('~')) {
-        if (!own(fields, key) || FORBIDDEN_KEYS.has(key)) {
+        if (!Object.hasOwn(fields, key) || FORBIDDEN_KEYS.has(key)) {
           throw new LinkError('spec', `“${excerpt(key)}” is not a field of ${kind}`, { code: 'notField', key: excerpt(key), kind });
         }
         spec[key] = parseValue(unescape(raw));
@@ -428,7 +433,7 @@ function decodeV1(body) {
           const v = parseValue(unescape(raw));
           if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new LinkError('view', 'the comparison (~cmp) must be a list of fields in ( )', { code: 'cmpShape' });
           for (const name of Object.keys(v)) {
-            if (!own(fields, name)) throw new LinkError('view', `the comparison changes “${excerpt(name)}”, which is not a field of ${kind}`, { code: 'cmpField', key: excerpt(name), kind });
+            if (!Object.hasOwn(fields, name)) throw new LinkError('view', `the comparison changes “${excerpt(name)}”, which is not a field of ${kind}`, { code: 'cmpField', key: excerpt(name), kind });
           }
           compare = v;
           break;
@@ -485,7 +490,7 @@ function decodeLegacy(body) {
   const fields = SCHEMA[kind].fields;
   const spec = defaults(kind);
   for (const [name, raw] of splitParams(body.slice(q + 1).replace(/\+/g, '%20'))) {
-    if (!own(fields, name) || FORBIDDEN_KEYS.has(name)) throw new LinkError('spec', `“${excerpt(name)}” is not a field of ${kind}`, { code: 'notField', key: excerpt(name), kind });
+    if (!Object.hasOwn(fields, name) || FORBIDDEN_KEYS.has(name)) throw new LinkError('spec', `“${excerpt(name)}” is not a field of ${kind}`, { code: 'notField', key: excerpt(name), kind });
     const text = raw === null ? '' : unescape(raw);
     const f = fields[name];
     if (f.type === 'int' || f.type === 'number') spec[name] = text === '' ? NaN : Number(text);
