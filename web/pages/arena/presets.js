@@ -10,6 +10,8 @@ import { DEFAULTS, ENCODINGS, sameSettings, taskSteps } from './experiment.js';
 const KAZEMNEJAD = { order: [['none', 't5'], ['alibi'], ['rope', 'sinusoidal']] };
 const PAPER_ENCS = ['none', 'sinusoidal', 'alibi', 't5', 'rope'];
 
+// k-back keeps its distance (two back) at every length only in an encoder: in a decoder the answer
+// follows the question and its separator, so the token it needs lies n + 3 places back.
 const preset = (id, s, extra = {}) => ({
   id, ...extra,
   settings: { ...DEFAULTS, enc: ENCODINGS.slice(), steps: taskSteps(s.task ?? DEFAULTS.task, s.causal ?? DEFAULTS.causal), ...s },
@@ -18,11 +20,11 @@ const preset = (id, s, extra = {}) => ({
 export const PRESETS = [
   preset('default', {}),
   preset('kazemnejad-sort', { task: 'sort', causal: true, enc: PAPER_ENCS, min: 1 }, { paper: KAZEMNEJAD }),
-  preset('absolute', { task: 'kback', causal: true, enc: ['sinusoidal', 'learned', 't5', 'rope'], min: 8 }),
-  preset('position-free', { task: 'reverse', causal: false, enc: ['none', 'learned', 'rope'], min: 8 }),
+  preset('absolute', { task: 'kback', causal: false, enc: ['sinusoidal', 'learned', 't5', 'rope'], min: 8 }),
+  preset('position-free', { task: 'kback', causal: false, enc: ['none', 'learned', 'rope'], min: 8 }),
   preset('pi-copy', { task: 'copy', causal: true, enc: ['rope'], min: 16, scaling: 'linear', factor: 'auto' }),
-  preset('pi-kback', { task: 'kback', causal: true, enc: ['rope'], min: 16, scaling: 'linear', factor: 'auto' }),
-  preset('yarn-kback', { task: 'kback', causal: true, enc: ['rope'], min: 16, scaling: 'yarn', factor: 'auto' }),
+  preset('pi-kback', { task: 'kback', causal: false, enc: ['rope'], min: 16, scaling: 'linear', factor: 'auto' }),
+  preset('yarn-kback', { task: 'kback', causal: false, enc: ['rope'], min: 16, scaling: 'yarn', factor: 'auto' }),
   preset('ntk-copy', { task: 'copy', causal: true, enc: ['rope'], min: 16, scaling: 'ntk', factor: 'auto' }),
 ];
 
