@@ -68,6 +68,10 @@ const GEMMA3_TEXT = {
 const CLASS_DEFAULTS = Object.freeze({ __proto__: null, gemma3: GEMMA3_TEXT, gemma3_text: GEMMA3_TEXT });
 
 const SCALING_META = ['rope_theta', 'partial_rotary_factor', 'rope_type', 'type'];
+// Where a config gives its context length and its head count (the first one present is read).
+const MAX_POSITION_KEYS = ['max_position_embeddings', 'n_positions', 'n_ctx', 'seq_length'];
+const HEAD_COUNT_KEYS = ['num_attention_heads', 'n_head', 'n_heads', 'num_heads'];
+const ALIBI_HEAD_COUNT_KEYS = ['n_head', 'n_heads', 'num_attention_heads', 'num_heads'];   // BLOOM, MPT first
 
 /**
  * Keys that bear on positions or on the head's shape. A config key in this list that the reader
@@ -172,34 +176,140 @@ function finish(spec, from, scalingKey) {
   }
 }
 
+// --- what the reader says, in English and Korean ------------------------------------------------
+// Each entry gives [en, ko] for the values it quotes; notes and report rows are made from these.
+
+const TEXT = {
+  textConfig: () => ['Read the language model\'s settings from text_config.', '언어 모델 설정을 text_config에서 읽었습니다.'],
+  classDefaults: (cls, list) => [`Not in the config, so taken from transformers' ${cls} defaults, as the model loads: ${list}.`,
+    `config에 없어서 모델을 불러올 때처럼 transformers ${cls}의 기본값을 썼습니다: ${list}.`],
+  layerSets: (layerTypes, pick, others) => [`rope_parameters has one set per layer type (${layerTypes.join(', ')}): the main spec is ${pick}'s${others.length ? `; ${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} given as ${others.length > 1 ? 'alternates' : 'an alternate'}` : ''}.`,
+    `rope_parameters에 레이어 종류별 설정(${layerTypes.join(', ')})이 있습니다. 기본 스펙은 ${pick}의 것이고${others.length ? `, ${others.join(', ')}은(는) 따로 보여 줍니다` : ''}.`],
+  mlaDim: (dim) => [`the rotary part of each q/k head: dim ${dim} (MLA: only these channels rotate)`, `q/k 헤드에서 회전하는 부분: dim ${dim} (MLA에서는 이 채널만 회전합니다)`],
+  mlaLayout: () => ['DeepSeek\'s MLA rotates interleaved pairs (2i, 2i+1) of the qk_rope_head_dim channels.', 'DeepSeek의 MLA는 qk_rope_head_dim 채널을 (2i, 2i+1)로 짝지어 회전합니다.'],
+  mlaNotHead: () => ['MLA: the rotary width is qk_rope_head_dim, not the full head', 'MLA: 회전 폭은 헤드 전체가 아니라 qk_rope_head_dim입니다'],
+  headDim: (dim) => [`head dimension ${dim}`, `헤드 차원 ${dim}`],
+  headDimDirect: (key) => [`${key} gives the head dimension directly`, `${key} 값이 헤드 차원을 직접 정합니다`],
+  headDimDivided: (hidden, heads, dim) => [`head dimension ${hidden} / ${heads} = ${dim}`, `헤드 차원 ${hidden} / ${heads} = ${dim}`],
+  base: (base) => [`base ${base}`, `밑 ${base}`],
+  noTheta: () => ['No rope_theta in the config: used 10000 (the RoFormer / GPT-J value).', 'config에 rope_theta가 없어 10000 (RoFormer / GPT-J 값)을 썼습니다.'],
+  ropeRatio: (ratio, base) => [`base 10000 × rope_ratio ${ratio} = ${base}`, `밑 10000 × rope_ratio ${ratio} = ${base}`],
+  chatglm: (base) => [`ChatGLM: base = 10000 × rope_ratio = ${base}; only the first half of each head rotates (rotary_dim = head dim / 2), in interleaved pairs.`,
+    `ChatGLM: 밑 = 10000 × rope_ratio = ${base}. 헤드마다 앞쪽 절반만 (rotary_dim = 헤드 차원 / 2) 인접한 두 채널씩 짝지어 회전합니다.`],
+  partial: (partial, dim) => [`rotary fraction ${partial}: rotary_dim = int(${dim} · ${partial}) = ${Math.trunc(dim * partial)}`, `회전 비율 ${partial}: rotary_dim = int(${dim} · ${partial}) = ${Math.trunc(dim * partial)}`],
+  rotaryDim: (rotary, dim, partial) => [`rotary_dim ${rotary} of ${dim} channels: partial_rotary_factor ${partial}`, `${dim}채널 중 rotary_dim ${rotary}: partial_rotary_factor ${partial}`],
+  rotaryDimNote: (rotary, dim, partial) => [`rotary_dim ${rotary} of a ${dim}-channel head: partial_rotary_factor ${partial}.`, `헤드 ${dim}채널 중 rotary_dim ${rotary}: partial_rotary_factor ${partial}.`],
+  interleaved: (type) => [`Pairs are interleaved (2i, 2i+1) in ${type ?? 'this model'}, as in GPT-J's rotate_every_two.`, `${type ?? '이 모델'}은(는) GPT-J의 rotate_every_two처럼 (2i, 2i+1)을 짝짓습니다.`],
+  interleavedPairs: () => ['interleaved pairs', '인접 채널 짝짓기'],
+  cohere2: () => ['Cohere2 (Command R7B): the sliding-window layers use this RoPE; its full-attention layers use no positional encoding at all.',
+    'Cohere2 (Command R7B): 슬라이딩 윈도 레이어가 이 RoPE를 쓰고, 전체 어텐션 레이어는 위치 인코딩을 전혀 쓰지 않습니다.'],
+  maxPos: (maxPos) => [`max_position_embeddings ${maxPos}`, `max_position_embeddings ${maxPos}`],
+  scalingUntyped: (key) => [`${key} has no rope_type (or type), so its keys are not applied: transformers refuses such a config. Add e.g. "rope_type": "linear" to use them`,
+    `${key}에 rope_type(또는 type)이 없어 적용하지 않았습니다. transformers도 이런 config는 받지 않습니다. 쓰려면 "rope_type": "linear"처럼 종류를 적어 주세요`],
+  scalingUntypedNote: (key, keys) => [`${key} gives ${keys.join(', ')} but no rope_type (or type), so it is not applied: transformers refuses such a config. Add e.g. "rope_type": "linear" to use it.`,
+    `${key}에 ${keys.join(', ')}은(는) 있지만 rope_type(또는 type)이 없어 적용하지 않았습니다. transformers도 이런 config는 받지 않습니다. 쓰려면 "rope_type": "linear"처럼 종류를 적어 주세요.`],
+  su: () => ['rope_scaling type "su" is the early name of "longrope" (Phi-3): read as longrope.', 'rope_scaling type "su"는 "longrope"(Phi-3)의 예전 이름이라 longrope로 읽었습니다.'],
+  unknownType: (rtype) => [`${describe(rtype)} is not a scaling PE Lab computes (it knows ${ROPE_TYPES.join(', ')}): the frequencies are shown unscaled`,
+    `${describe(rtype)}은(는) PE Lab이 계산하는 스케일링이 아닙니다 (${ROPE_TYPES.join(', ')}만 압니다). 주파수는 스케일링 없이 보여 줍니다`],
+  unknownTypeKey: (rtype) => [`belongs to the unknown rope_type ${describe(rtype)}`, `알 수 없는 rope_type ${describe(rtype)}의 키입니다`],
+  unknownTypeNote: (at, rtype) => [`${at} ${describe(rtype)} is not a type PE Lab computes, so the frequencies are shown without it; the rest of the config applies.`,
+    `${at} ${describe(rtype)}은(는) PE Lab이 계산하지 않는 종류라 빼고 보여 줍니다. 나머지 설정은 적용했습니다.`],
+  scalingKey: (k, rtype) => [`rope_scaling.${k} of ${rtype}`, `${rtype}의 rope_scaling.${k}`],
+  scalingType: (rtype) => [`scaling type ${rtype}`, `스케일링 종류 ${rtype}`],
+  longropeOriginal: () => ['LongRoPE\'s original context (Phi-3 keeps it at the top level): length is compared with it, and max_position_embeddings / it sets the attention factor',
+    'LongRoPE의 원래 문맥 길이 (Phi-3는 최상위에 둡니다): length를 이 값과 비교하고, max_position_embeddings / 이 값으로 어텐션 배율을 정합니다'],
+  notUsedBy: (rtype) => [`not used by rope_type "${rtype}" in transformers' modeling_rope_utils`, `transformers의 modeling_rope_utils에서 rope_type "${rtype}"이(가) 쓰지 않는 키입니다`],
+  notUsedByNote: (rtype, keys) => [`Not used by rope_type "${rtype}": ${keys.join(', ')}.`, `rope_type "${rtype}"에서 쓰지 않는 키: ${keys.join(', ')}.`],
+  yarnBefore456: (factor, ratio) => [`transformers before 4.56 (PR #40320) replaced factor ${factor} by max_position_embeddings / original_max_position_embeddings = ${ratio} here; PE Lab uses factor, as transformers does now (set rope_scaling.convention to "before_4.56" to see the older result).`,
+    `transformers 4.56 이전(PR #40320 전)은 여기서 factor ${factor} 대신 max_position_embeddings / original_max_position_embeddings = ${ratio}를 썼습니다. PE Lab은 지금의 transformers처럼 factor를 씁니다 (예전 결과를 보려면 rope_scaling.convention을 "before_4.56"으로 바꾸세요).`],
+  noScaling: (mrope) => (mrope ? ['M-RoPE (the default frequencies per axis)', 'M-RoPE (축마다 기본 주파수)'] : ['no scaling', '스케일링 없음']),
+  originalTopLevel: () => ['PE Lab reads it at the top level only for longrope (Phi-3); the other types take it from rope_scaling',
+    'PE Lab은 최상위의 이 값을 longrope(Phi-3)에서만 읽습니다. 다른 종류는 rope_scaling 안의 값을 씁니다'],
+  dynamicLength: () => ['Dynamic NTK changes nothing until length exceeds max_position_embeddings: raise length to see it.',
+    'dynamic NTK는 length가 max_position_embeddings를 넘어야 달라집니다. length를 늘려 보세요.'],
+  longropeLength: (o) => [`LongRoPE uses short_factor up to ${o} positions and long_factor beyond: raise length above ${o} to see the long factors.`,
+    `LongRoPE는 ${o} 위치까지 short_factor를, 그 뒤로는 long_factor를 씁니다. long 배수를 보려면 length를 ${o}보다 크게 하세요.`],
+  localBase: (local) => [`base ${local} of the sliding-window (local) layers, without rope_scaling: shown as an alternate`,
+    `슬라이딩 윈도(로컬) 레이어의 밑 ${local}, rope_scaling 없이: 따로 보여 줍니다`],
+  localAlternate: (local, spec) => [`Sliding-window layers: base ${local}, no scaling (the main spec is the global layers': base ${spec.base}${spec.rope_scaling ? `, ${spec.rope_scaling.rope_type} ×${spec.rope_scaling.factor}` : ''}).`,
+    `슬라이딩 윈도 레이어: 밑 ${local}, 스케일링 없음 (기본 스펙은 전역 레이어의 것: 밑 ${spec.base}${spec.rope_scaling ? `, ${spec.rope_scaling.rope_type} ×${spec.rope_scaling.factor}` : ''}).`],
+  twoBases: (local, spec) => [`Two kinds of layers: the global ones use base ${spec.base}${spec.rope_scaling ? ` with ${spec.rope_scaling.rope_type} scaling` : ''} (shown), the sliding-window ones base ${local} without scaling (an alternate).`,
+    `레이어가 두 종류입니다. 전역 레이어는 밑 ${spec.base}${spec.rope_scaling ? `에 ${spec.rope_scaling.rope_type} 스케일링` : ''}을 쓰고 (지금 보이는 것), 슬라이딩 윈도 레이어는 스케일링 없이 밑 ${local}을 씁니다 (따로 보여 줌).`],
+  layerSet: (name) => [`the ${name} layers' RoPE (an alternate)`, `${name} 레이어의 RoPE (따로 보여 줌)`],
+  layerSetAlternate: (name, alt) => [`${name} layers: base ${alt.base}${alt.rope_scaling ? `, ${alt.rope_scaling.rope_type}` : ', no scaling'}.`, `${name} 레이어: 밑 ${alt.base}${alt.rope_scaling ? `, ${alt.rope_scaling.rope_type}` : ', 스케일링 없음'}.`],
+  mropeSection: (section) => [`M-RoPE: frequency bands for t, h, w = ${JSON.stringify(section)}: opens kind mrope`, `M-RoPE: t, h, w 주파수 구간 ${JSON.stringify(section)}: kind mrope로 엽니다`],
+  mropeMerge: (size) => [`M-RoPE spatial_merge_size ${size}`, `M-RoPE spatial_merge_size ${size}`],
+  mropeTime: (rate) => [`video time ids at ${rate} per second (Qwen2.5-VL)`, `비디오 시간 id: 초당 ${rate} (Qwen2.5-VL)`],
+  mrope: () => ['Qwen2-VL\'s M-RoPE: text, image and video tokens get (t, h, w) position ids and each frequency band follows one of them; opened as kind mrope. For text alone the three ids agree, which is plain RoPE (an alternate).',
+    'Qwen2-VL의 M-RoPE: 텍스트, 이미지, 비디오 토큰이 (t, h, w) 위치 id를 받고, 주파수 구간마다 그중 하나를 따릅니다. kind mrope로 엽니다. 텍스트만 있으면 세 id가 같아 일반 RoPE가 됩니다 (따로 보여 줌).'],
+  mropeText: () => ['Text tokens alone: plain RoPE with the same base and head.', '텍스트 토큰만: 밑과 헤드가 같은 일반 RoPE.'],
+  alibiHeads: (heads) => [`${heads} heads, one ALiBi slope each`, `헤드 ${heads}개, 헤드마다 ALiBi 기울기 하나`],
+  bloom: () => ['BLOOM uses ALiBi (no rotary embedding)', 'BLOOM은 ALiBi를 씁니다 (회전 임베딩 없음)'],
+  mpt: () => ['MPT with ALiBi', 'ALiBi를 쓰는 MPT'],
+  falcon: () => ['ALiBi instead of rotary embeddings', '회전 임베딩 대신 ALiBi'],
+  alibiBiasMax: () => ['slopes 2^(−8k/heads): the same as Press et al.\'s for this head count', '기울기 2^(−8k/헤드 수): 이 헤드 수에서는 Press 외의 것과 같습니다'],
+  alibiBiasMaxOther: (m, heads) => [`PE Lab uses Press et al.'s slopes (as with alibi_bias_max 8 and a power-of-two head count); MPT's own rule for ${quote(m)} / ${heads} heads may differ`,
+    `PE Lab은 Press 외의 기울기를 씁니다 (alibi_bias_max 8, 헤드 수가 2의 거듭제곱일 때와 같음). ${quote(m)} / 헤드 ${heads}개에서는 MPT의 규칙과 다를 수 있습니다`],
+  alibiNoRotation: () => ['ALiBi models do not rotate q and k', 'ALiBi 모델은 q와 k를 회전하지 않습니다'],
+  alibiLength: (maxPos) => [`training length ${maxPos}; ALiBi has no table to run out of, so length is PE Lab's choice`, `학습 길이 ${maxPos}. ALiBi는 표가 없어 길이 제한이 없으므로 length는 PE Lab이 정합니다`],
+  alibi: (heads, length) => [`ALiBi (Press et al.): no rotation; each of the ${heads} heads adds −m_h·(i − j) to its scores. Opened as kind alibi with ${length} positions.`,
+    `ALiBi (Press 외): 회전이 없고, 헤드 ${heads}개가 각자 점수에 −m_h·(i − j)를 더합니다. 위치 ${length}개로 kind alibi를 엽니다.`],
+};
+
+// --- the report ---------------------------------------------------------------------------------
+
 /**
- * Converts a config.json (string, bytes or object) into a spec. options: { length, layout }
- * override what the config implies. Returns { spec, notes, from, report, alternates } (see the
- * top of this file).
+ * What the reader says about one config as it reads it: notes [{ en, ko }], the report of
+ * positional keys [{ key, used, en, ko }], the keys reported so far (seen) and `from` (spec field
+ * → the config key it came from). key(k) names a key as the report shows it (text_config.k when
+ * the language model's settings sit there).
  */
-export function fromHFConfig(input, options = {}) {
-  const notes = [];
-  const note = (en, ko) => notes.push({ en, ko });
-  const report = [];
-  const seen = new Set();
-  const used = (key, en, ko) => {
-    seen.add(key);
-    report.push({ key, used: true, en, ko });
-  };
-  const ignored = (key, en, ko) => {
-    seen.add(key);
-    report.push({ key, used: false, en, ko });
-  };
-  const root = parse(input);
+class Report {
+  constructor() {
+    this.notes = [];
+    this.report = [];
+    this.seen = new Set();
+    this.from = {};
+    this.prefix = '';
+  }
+
+  key(k) {
+    return this.prefix + k;
+  }
+
+  note([en, ko]) {
+    this.notes.push({ en, ko });
+  }
+
+  used(key, [en, ko]) {
+    this.seen.add(key);
+    this.report.push({ key, used: true, en, ko });
+  }
+
+  ignored(key, [en, ko]) {
+    this.seen.add(key);
+    this.report.push({ key, used: false, en, ko });
+  }
+
+  /** Reports the positional keys of c nobody read (OTHER_KEYS), then returns the result. */
+  done(c, spec, alternates, from = this.from) {
+    for (const [key, why] of Object.entries(OTHER_KEYS)) {
+      if (why && has(c, key) && !this.seen.has(this.key(key))) this.ignored(this.key(key), why);
+    }
+    return { spec, notes: this.notes, from, report: this.report, alternates };
+  }
+}
+
+// --- the readers, in the order fromHFConfig calls them -------------------------------------------
+
+/** The config object to read (text_config for a multimodal one), its model_type, class defaults filled in. */
+function readModel(root, r) {
   let c = root;
-  let prefix = '';
   if (isObject(own(c, 'text_config')) && !has(c, 'hidden_size') && !has(c, 'head_dim') && !has(c, 'rope_theta')) {
     c = c.text_config;
-    prefix = 'text_config.';
-    note('Read the language model\'s settings from text_config.', '언어 모델 설정을 text_config에서 읽었습니다.');
+    r.prefix = 'text_config.';
+    r.note(TEXT.textConfig());
   }
-  const K = (k) => prefix + k;   // a key's name as the report shows it
-  const from = {};
   const type = typeof own(c, 'model_type') === 'string' ? c.model_type : typeof own(root, 'model_type') === 'string' ? root.model_type : null;
   // Keys a published config leaves out because transformers' config class supplies them.
   const defaults = lookup(CLASS_DEFAULTS, type);
@@ -207,332 +317,327 @@ export function fromHFConfig(input, options = {}) {
     const missing = Object.keys(defaults.keys).filter((k) => !has(c, k));
     if (missing.length) {
       c = { ...c, ...Object.fromEntries(missing.map((k) => [k, defaults.keys[k]])) };
-      const list = missing.map((k) => `${k} ${defaults.keys[k]}`).join(', ');
-      note(`Not in the config, so taken from transformers' ${defaults.cls} defaults, as the model loads: ${list}.`,
-        `config에 없어서 모델을 불러올 때처럼 transformers ${defaults.cls}의 기본값을 썼습니다: ${list}.`);
+      r.note(TEXT.classDefaults(defaults.cls, missing.map((k) => `${k} ${defaults.keys[k]}`).join(', ')));
     }
   }
+  return { c, type };
+}
 
-  // max_position_embeddings (every kind reads it)
-  const mpeAt = first(c, ['max_position_embeddings', 'n_positions', 'n_ctx', 'seq_length']);
-  let maxPos = null;
-  if (mpeAt) {
-    [from.max_position_embeddings, maxPos] = mpeAt;
-    from.max_position_embeddings = K(from.max_position_embeddings);
-    maxPos = numeric(from.max_position_embeddings, 'max_position_embeddings', maxPos);
+/** max_position_embeddings (every kind reads it): { at (the config's key) or null, maxPos }. */
+function readMaxPos(c, r) {
+  const found = first(c, MAX_POSITION_KEYS);
+  if (!found) return { at: null, maxPos: null };
+  const at = r.key(found[0]);
+  r.from.max_position_embeddings = at;
+  return { at, maxPos: numeric(at, 'max_position_embeddings', found[1]) };
+}
+
+/**
+ * transformers v5's rope_parameters, possibly one set per layer type: { rp (the set the main spec
+ * reads, or null), rpKey (its key), all (rope_parameters when it holds sets), others (the other
+ * layer types) }.
+ */
+function readRopeParameters(c, r) {
+  const rp = isObject(own(c, 'rope_parameters')) ? c.rope_parameters : null;
+  const plain = { rp, rpKey: 'rope_parameters', all: null, others: [] };
+  if (!rp || has(rp, 'rope_type') || has(rp, 'type') || has(rp, 'rope_theta')) return plain;
+  const layerTypes = Object.keys(rp).filter((k) => isObject(rp[k]));
+  const pick = layerTypes.includes('full_attention') ? 'full_attention' : layerTypes[0];
+  if (pick === undefined) return plain;
+  const others = layerTypes.filter((t) => t !== pick);
+  r.note(TEXT.layerSets(layerTypes, pick, others));
+  return { rp: rp[pick], rpKey: `rope_parameters.${pick}`, all: rp, others };
+}
+
+/** The rotary head: { dim, mla, layoutWhy } from MLA's qk_rope_head_dim, head_dim / kv_channels, or hidden ÷ heads. */
+function readHead(c, r) {
+  if (has(c, 'qk_rope_head_dim')) {
+    const dim = positiveInt(r.key('qk_rope_head_dim'), c.qk_rope_head_dim);
+    r.from.dim = r.key('qk_rope_head_dim');
+    r.used(r.key('qk_rope_head_dim'), TEXT.mlaDim(dim));
+    for (const k of ['head_dim', 'hidden_size', 'num_attention_heads']) if (has(c, k)) r.ignored(r.key(k), TEXT.mlaNotHead());
+    return { dim, mla: true, layoutWhy: TEXT.mlaLayout() };
   }
-
-  // --- ALiBi models: no rotation at all, a bias per head ---------------------------------------
-  const mptAlibi = own(own(c, 'attn_config'), 'alibi') === true;
-  if (type === 'bloom' || mptAlibi || own(c, 'alibi') === true) {
-    return alibiSpec(c, { type, mptAlibi, maxPos, options, notes, note, report, used, ignored, seen, K });
+  const headAt = first(c, ['head_dim', 'kv_channels']);
+  if (headAt) {
+    r.from.dim = r.key(headAt[0]);
+    const dim = positiveInt(r.key(headAt[0]), headAt[1]);
+    r.used(r.key(headAt[0]), TEXT.headDim(dim));
+    for (const k of ['hidden_size', 'num_attention_heads']) if (has(c, k)) r.ignored(r.key(k), TEXT.headDimDirect(headAt[0]));
+    return { dim, mla: false, layoutWhy: null };
   }
-
-  // transformers v5 keeps rope settings in rope_parameters, possibly one set per layer type.
-  let rp = isObject(own(c, 'rope_parameters')) ? c.rope_parameters : null;
-  let rpKey = 'rope_parameters';
-  let rpAll = null;   // rope_parameters when it holds one set per layer type
-  const layerSets = [];
-  if (rp && !has(rp, 'rope_type') && !has(rp, 'type') && !has(rp, 'rope_theta')) {
-    const layerTypes = Object.keys(rp).filter((k) => isObject(rp[k]));
-    const pick = layerTypes.includes('full_attention') ? 'full_attention' : layerTypes[0];
-    if (pick !== undefined) {
-      for (const other of layerTypes) if (other !== pick) layerSets.push(other);
-      rpAll = rp;
-      rp = rpAll[pick];
-      rpKey = `rope_parameters.${pick}`;
-      note(`rope_parameters has one set per layer type (${layerTypes.join(', ')}): the main spec is ${pick}'s${layerSets.length ? `; ${layerSets.join(', ')} ${layerSets.length > 1 ? 'are' : 'is'} given as ${layerSets.length > 1 ? 'alternates' : 'an alternate'}` : ''}.`,
-        `rope_parameters에 레이어 종류별 설정(${layerTypes.join(', ')})이 있습니다. 기본 스펙은 ${pick}의 것이고${layerSets.length ? `, ${layerSets.join(', ')}은(는) 따로 보여 줍니다` : ''}.`);
-    }
+  const hidden = first(c, ['hidden_size', 'n_embd', 'd_model']);
+  const heads = first(c, HEAD_COUNT_KEYS);
+  if (!hidden || !heads) {
+    throw new PEError('head_dim', 'the config gives neither head_dim nor hidden_size and num_attention_heads (or n_embd and n_head): the head dimension is unknown');
   }
+  const dim = Math.floor(positiveInt(r.key(hidden[0]), hidden[1]) / positiveInt(r.key(heads[0]), heads[1]));
+  r.from.dim = `${r.key(hidden[0])} / ${r.key(heads[0])}`;
+  if (dim < 1) throw new PEError(r.key(heads[0]), `${heads[0]} (${heads[1]}) is larger than ${hidden[0]} (${hidden[1]}): the head dimension would be 0`);
+  r.used(r.key(hidden[0]), TEXT.headDimDivided(hidden[1], heads[1], dim));
+  r.used(r.key(heads[0]), TEXT.headDimDivided(hidden[1], heads[1], dim));
+  return { dim, mla: false, layoutWhy: null };
+}
 
-  // --- rotary head: MLA, ChatGLM, head_dim, hidden / heads --------------------------------------
-  let dim;
-  let partial = 1;
-  let layoutWhy = null;
-  const mla = has(c, 'qk_rope_head_dim');
-  if (mla) {
-    dim = positiveInt(K('qk_rope_head_dim'), c.qk_rope_head_dim);
-    from.dim = K('qk_rope_head_dim');
-    used(K('qk_rope_head_dim'), `the rotary part of each q/k head: dim ${dim} (MLA: only these channels rotate)`, `q/k 헤드에서 회전하는 부분: dim ${dim} (MLA에서는 이 채널만 회전합니다)`);
-    layoutWhy = ['DeepSeek\'s MLA rotates interleaved pairs (2i, 2i+1) of the qk_rope_head_dim channels.', 'DeepSeek의 MLA는 qk_rope_head_dim 채널을 (2i, 2i+1)로 짝지어 회전합니다.'];
-    for (const k of ['head_dim', 'hidden_size', 'num_attention_heads']) {
-      if (has(c, k)) ignored(K(k), 'MLA: the rotary width is qk_rope_head_dim, not the full head', 'MLA: 회전 폭은 헤드 전체가 아니라 qk_rope_head_dim입니다');
-    }
-  } else {
-    const headAt = first(c, ['head_dim', 'kv_channels']);
-    if (headAt) {
-      from.dim = K(headAt[0]);
-      dim = positiveInt(K(headAt[0]), headAt[1]);
-      used(K(headAt[0]), `head dimension ${dim}`, `헤드 차원 ${dim}`);
-      for (const k of ['hidden_size', 'num_attention_heads']) {
-        if (has(c, k)) ignored(K(k), `${headAt[0]} gives the head dimension directly`, `${headAt[0]} 값이 헤드 차원을 직접 정합니다`);
-      }
-    } else {
-      const hidden = first(c, ['hidden_size', 'n_embd', 'd_model']);
-      const heads = first(c, ['num_attention_heads', 'n_head', 'n_heads', 'num_heads']);
-      if (!hidden || !heads) {
-        throw new PEError('head_dim', 'the config gives neither head_dim nor hidden_size and num_attention_heads (or n_embd and n_head): the head dimension is unknown');
-      }
-      dim = Math.floor(positiveInt(K(hidden[0]), hidden[1]) / positiveInt(K(heads[0]), heads[1]));
-      from.dim = `${K(hidden[0])} / ${K(heads[0])}`;
-      if (dim < 1) throw new PEError(K(heads[0]), `${heads[0]} (${heads[1]}) is larger than ${hidden[0]} (${hidden[1]}): the head dimension would be 0`);
-      used(K(hidden[0]), `head dimension ${hidden[1]} / ${heads[1]} = ${dim}`, `헤드 차원 ${hidden[1]} / ${heads[1]} = ${dim}`);
-      used(K(heads[0]), `head dimension ${hidden[1]} / ${heads[1]} = ${dim}`, `헤드 차원 ${hidden[1]} / ${heads[1]} = ${dim}`);
-    }
-  }
-
-  // --- base ---------------------------------------------------------------------------------------
+/** The base: rope_theta (v5's set first) or its older names, else 10000; ChatGLM's rope_ratio. */
+function readBase(c, type, { rp, rpKey }, r) {
   const baseAt = first(rp, ['rope_theta'], `${rpKey}.`) ?? first(c, ['rope_theta', 'rotary_emb_base', 'rotary_base']);
   let base = 10000;
   if (baseAt) {
-    [from.base, base] = baseAt;
-    if (!baseAt[0].startsWith('rope_parameters')) from.base = K(from.base);
-    base = numeric(from.base, 'base', base);
-    used(from.base, `base ${base}`, `밑 ${base}`);
+    r.from.base = baseAt[0].startsWith('rope_parameters') ? baseAt[0] : r.key(baseAt[0]);
+    base = numeric(r.from.base, 'base', baseAt[1]);
+    r.used(r.from.base, TEXT.base(base));
   } else if (type !== 'chatglm') {
-    note('No rope_theta in the config: used 10000 (the RoFormer / GPT-J value).', 'config에 rope_theta가 없어 10000 (RoFormer / GPT-J 값)을 썼습니다.');
+    r.note(TEXT.noTheta());
   }
   if (type === 'chatglm') {
-    const ratio = has(c, 'rope_ratio') ? positiveNumber(K('rope_ratio'), c.rope_ratio) : 1;
+    const ratio = has(c, 'rope_ratio') ? positiveNumber(r.key('rope_ratio'), c.rope_ratio) : 1;
     base *= ratio;
-    from.base = has(c, 'rope_ratio') ? K('rope_ratio') : from.base;
-    if (has(c, 'rope_ratio')) used(K('rope_ratio'), `base 10000 × rope_ratio ${ratio} = ${base}`, `밑 10000 × rope_ratio ${ratio} = ${base}`);
-    note(`ChatGLM: base = 10000 × rope_ratio = ${base}; only the first half of each head rotates (rotary_dim = head dim / 2), in interleaved pairs.`,
-      `ChatGLM: 밑 = 10000 × rope_ratio = ${base}. 헤드마다 앞쪽 절반만 (rotary_dim = 헤드 차원 / 2) 인접한 두 채널씩 짝지어 회전합니다.`);
+    r.from.base = has(c, 'rope_ratio') ? r.key('rope_ratio') : r.from.base;
+    if (has(c, 'rope_ratio')) r.used(r.key('rope_ratio'), TEXT.ropeRatio(ratio, base));
+    r.note(TEXT.chatglm(base));
   }
+  return base;
+}
 
-  // --- partial rotary -----------------------------------------------------------------------------
+/** partial_rotary_factor: v5's set, partial_rotary_factor / rotary_pct, GPT-J's rotary_dim, ChatGLM's half; MLA 1. */
+function readPartial(c, type, { dim, mla }, { rp, rpKey }, r) {
   const partialAt = first(rp, ['partial_rotary_factor'], `${rpKey}.`) ?? first(c, ['partial_rotary_factor', 'rotary_pct']);
-  if (mla) {
-    // nothing: the whole qk_rope_head_dim rotates
-  } else if (partialAt) {
-    [from.partial_rotary_factor, partial] = partialAt;
-    if (!partialAt[0].startsWith('rope_parameters')) from.partial_rotary_factor = K(from.partial_rotary_factor);
-    partial = numeric(from.partial_rotary_factor, 'partial_rotary_factor', partial);
-    used(from.partial_rotary_factor, `rotary fraction ${partial}: rotary_dim = int(${dim} · ${partial}) = ${Math.trunc(dim * partial)}`, `회전 비율 ${partial}: rotary_dim = int(${dim} · ${partial}) = ${Math.trunc(dim * partial)}`);
-  } else if (has(c, 'rotary_dim')) {
-    const rotary = positiveInt(K('rotary_dim'), c.rotary_dim);
-    if (rotary > dim) throw new PEError(K('rotary_dim'), `rotary_dim (${rotary}) is larger than the head dimension (${dim})`);
+  if (mla) return 1;   // the whole qk_rope_head_dim rotates
+  if (partialAt) {
+    r.from.partial_rotary_factor = partialAt[0].startsWith('rope_parameters') ? partialAt[0] : r.key(partialAt[0]);
+    const partial = numeric(r.from.partial_rotary_factor, 'partial_rotary_factor', partialAt[1]);
+    r.used(r.from.partial_rotary_factor, TEXT.partial(partial, dim));
+    return partial;
+  }
+  if (has(c, 'rotary_dim')) {
+    const rotary = positiveInt(r.key('rotary_dim'), c.rotary_dim);
+    if (rotary > dim) throw new PEError(r.key('rotary_dim'), `rotary_dim (${rotary}) is larger than the head dimension (${dim})`);
     // A factor whose int(dim · factor) is exactly rotary_dim, whatever the rounding of rotary/dim.
-    partial = Math.trunc(dim * (rotary / dim)) === rotary ? rotary / dim : (rotary + 0.5) / dim;
-    from.partial_rotary_factor = K('rotary_dim');
-    used(K('rotary_dim'), `rotary_dim ${rotary} of ${dim} channels: partial_rotary_factor ${partial}`, `${dim}채널 중 rotary_dim ${rotary}: partial_rotary_factor ${partial}`);
-    note(`rotary_dim ${rotary} of a ${dim}-channel head: partial_rotary_factor ${partial}.`,
-      `헤드 ${dim}채널 중 rotary_dim ${rotary}: partial_rotary_factor ${partial}.`);
-  } else if (type === 'chatglm') {
-    partial = 0.5;
-    from.partial_rotary_factor = K('model_type');
+    const partial = Math.trunc(dim * (rotary / dim)) === rotary ? rotary / dim : (rotary + 0.5) / dim;
+    r.from.partial_rotary_factor = r.key('rotary_dim');
+    r.used(r.key('rotary_dim'), TEXT.rotaryDim(rotary, dim, partial));
+    r.note(TEXT.rotaryDimNote(rotary, dim, partial));
+    return partial;
   }
+  if (type === 'chatglm') {
+    r.from.partial_rotary_factor = r.key('model_type');
+    return 0.5;
+  }
+  return 1;
+}
 
-  // --- layout -------------------------------------------------------------------------------------
-  let layout = 'half';
-  if (options.layout !== undefined) {
-    layout = options.layout;
-  } else if (mla ? own(c, 'rope_interleave') !== false : (INTERLEAVED_MODELS.has(type) || own(c, 'rope_interleave') === true || own(c, 'rotary_emb_interleaved') === true)) {
-    layout = 'interleaved';
-    from.layout = mla ? K('qk_rope_head_dim') : own(c, 'rope_interleave') === true ? K('rope_interleave') : own(c, 'rotary_emb_interleaved') === true ? K('rotary_emb_interleaved') : K('model_type');
-    const [en, ko] = layoutWhy ?? [`Pairs are interleaved (2i, 2i+1) in ${type ?? 'this model'}, as in GPT-J's rotate_every_two.`, `${type ?? '이 모델'}은(는) GPT-J의 rotate_every_two처럼 (2i, 2i+1)을 짝짓습니다.`];
-    note(en, ko);
-    if (has(c, 'rope_interleave')) used(K('rope_interleave'), 'interleaved pairs', '인접 채널 짝짓기');
-  }
-  if (type === 'cohere2') {
-    note('Cohere2 (Command R7B): the sliding-window layers use this RoPE; its full-attention layers use no positional encoding at all.',
-      'Cohere2 (Command R7B): 슬라이딩 윈도 레이어가 이 RoPE를 쓰고, 전체 어텐션 레이어는 위치 인코딩을 전혀 쓰지 않습니다.');
-  }
-  if (mpeAt) used(from.max_position_embeddings, `max_position_embeddings ${maxPos}`, `max_position_embeddings ${maxPos}`);
+/** half or interleaved: options.layout, else the model's (GPT-J, ChatGLM, MLA …) or rope_interleave. */
+function readLayout(c, type, { mla, layoutWhy }, options, r) {
+  if (options.layout !== undefined) return options.layout;
+  const interleaved = mla ? own(c, 'rope_interleave') !== false
+    : INTERLEAVED_MODELS.has(type) || own(c, 'rope_interleave') === true || own(c, 'rotary_emb_interleaved') === true;
+  if (!interleaved) return 'half';
+  r.from.layout = r.key(mla ? 'qk_rope_head_dim' : own(c, 'rope_interleave') === true ? 'rope_interleave'
+    : own(c, 'rotary_emb_interleaved') === true ? 'rotary_emb_interleaved' : 'model_type');
+  r.note(layoutWhy ?? TEXT.interleaved(type));
+  if (has(c, 'rope_interleave')) r.used(r.key('rope_interleave'), TEXT.interleavedPairs());
+  return 'interleaved';
+}
 
-  // --- rope_scaling (v4) or the scaling part of rope_parameters (v5) -------------------------------
-  let scaling = null;
-  let scalingKey = K('rope_scaling');
+/**
+ * rope_scaling (v4) or the scaling part of rope_parameters (v5): { scaling (the spec's
+ * rope_scaling or null), scalingKey (where it was read), mropeSection (or null) }.
+ */
+function readScaling(c, { rp, rpKey }, maxPos, r) {
   let raw = null;
-  let mropeSection = null;
+  let scalingKey = r.key('rope_scaling');
   if (isObject(own(c, 'rope_scaling'))) raw = c.rope_scaling;
-  else if (rp) { raw = rp; scalingKey = rpKey; }
-  else if (has(c, 'rope_scaling')) throw new PEError(K('rope_scaling'), `rope_scaling must be null or an object, got ${describe(c.rope_scaling)}`);
-  if (raw) {
-    const typeKey = has(raw, 'rope_type') ? 'rope_type' : 'type';
-    let rtype = own(raw, typeKey) ?? 'default';
-    const scalingKeys = Object.keys(raw).filter((k) => !SCALING_META.includes(k) && raw[k] !== null && k !== 'mrope_section' && k !== 'mrope_interleaved');
-    if (has(raw, 'mrope_section')) mropeSection = raw.mrope_section;
-    if (own(raw, typeKey) == null && scalingKeys.length) {
-      // transformers looks the type up (rope_type, else type) and fails without one; the rest
-      // of the config still applies, and the report says what was left out.
-      for (const k of scalingKeys) {
-        ignored(`${scalingKey}.${k}`, `${scalingKey} has no rope_type (or type), so its keys are not applied: transformers refuses such a config. Add e.g. "rope_type": "linear" to use them`,
-          `${scalingKey}에 rope_type(또는 type)이 없어 적용하지 않았습니다. transformers도 이런 config는 받지 않습니다. 쓰려면 "rope_type": "linear"처럼 종류를 적어 주세요`);
-      }
-      note(`${scalingKey} gives ${scalingKeys.join(', ')} but no rope_type (or type), so it is not applied: transformers refuses such a config. Add e.g. "rope_type": "linear" to use it.`,
-        `${scalingKey}에 ${scalingKeys.join(', ')}은(는) 있지만 rope_type(또는 type)이 없어 적용하지 않았습니다. transformers도 이런 config는 받지 않습니다. 쓰려면 "rope_type": "linear"처럼 종류를 적어 주세요.`);
-    }
-    if (rtype === 'mrope') rtype = 'default';   // Qwen2-VL: default frequencies per axis (mrope_section)
-    if (rtype === 'su') {
-      rtype = 'longrope';
-      note('rope_scaling type "su" is the early name of "longrope" (Phi-3): read as longrope.', 'rope_scaling type "su"는 "longrope"(Phi-3)의 예전 이름이라 longrope로 읽었습니다.');
-    }
-    if (typeof rtype !== 'string' || !ROPE_TYPES.includes(rtype)) {
-      // Not a type PE Lab computes: everything else still applies; the report says what was left out.
-      ignored(`${scalingKey}.${typeKey}`, `${describe(rtype)} is not a scaling PE Lab computes (it knows ${ROPE_TYPES.join(', ')}): the frequencies are shown unscaled`,
-        `${describe(rtype)}은(는) PE Lab이 계산하는 스케일링이 아닙니다 (${ROPE_TYPES.join(', ')}만 압니다). 주파수는 스케일링 없이 보여 줍니다`);
-      for (const k of scalingKeys) ignored(`${scalingKey}.${k}`, `belongs to the unknown rope_type ${describe(rtype)}`, `알 수 없는 rope_type ${describe(rtype)}의 키입니다`);
-      note(`${scalingKey}.${typeKey} ${describe(rtype)} is not a type PE Lab computes, so the frequencies are shown without it; the rest of the config applies.`,
-        `${scalingKey}.${typeKey} ${describe(rtype)}은(는) PE Lab이 계산하지 않는 종류라 빼고 보여 줍니다. 나머지 설정은 적용했습니다.`);
-    } else if (rtype !== 'default') {
-      const variant = lookup(SCALING.variants, rtype);
-      const keep = [...(variant.required ?? []), ...(variant.optional ?? [])];
-      scaling = { rope_type: rtype };
-      for (const k of keep) {
-        if (has(raw, k)) {
-          scaling[k] = raw[k];
-          used(`${scalingKey}.${k}`, `rope_scaling.${k} of ${rtype}`, `${rtype}의 rope_scaling.${k}`);
-        }
-      }
-      used(`${scalingKey}.${typeKey}`, `scaling type ${rtype}`, `스케일링 종류 ${rtype}`);
-      if (rtype === 'longrope' && !has(scaling, 'original_max_position_embeddings') && has(c, 'original_max_position_embeddings')) {
-        scaling.original_max_position_embeddings = c.original_max_position_embeddings;
-        from['rope_scaling.original_max_position_embeddings'] = K('original_max_position_embeddings');
-        used(K('original_max_position_embeddings'), 'LongRoPE\'s original context (Phi-3 keeps it at the top level): length is compared with it, and max_position_embeddings / it sets the attention factor',
-          'LongRoPE의 원래 문맥 길이 (Phi-3는 최상위에 둡니다): length를 이 값과 비교하고, max_position_embeddings / 이 값으로 어텐션 배율을 정합니다');
-      }
-      const dropped = Object.keys(raw).filter((k) => !SCALING_META.includes(k) && !keep.includes(k) && raw[k] !== null);
-      for (const k of dropped) {
-        ignored(`${scalingKey}.${k}`, `not used by rope_type "${rtype}" in transformers' modeling_rope_utils`, `transformers의 modeling_rope_utils에서 rope_type "${rtype}"이(가) 쓰지 않는 키입니다`);
-      }
-      if (dropped.length) {
-        note(`Not used by rope_type "${rtype}": ${dropped.join(', ')}.`, `rope_type "${rtype}"에서 쓰지 않는 키: ${dropped.join(', ')}.`);
-      }
-      const orig = scaling.original_max_position_embeddings;
-      if (rtype === 'yarn' && typeof orig === 'number' && typeof maxPos === 'number' && typeof scaling.factor === 'number' && maxPos !== orig * scaling.factor) {
-        note(`transformers before 4.56 (PR #40320) replaced factor ${scaling.factor} by max_position_embeddings / original_max_position_embeddings = ${maxPos / orig} here; PE Lab uses factor, as transformers does now (set rope_scaling.convention to "before_4.56" to see the older result).`,
-          `transformers 4.56 이전(PR #40320 전)은 여기서 factor ${scaling.factor} 대신 max_position_embeddings / original_max_position_embeddings = ${maxPos / orig}를 썼습니다. PE Lab은 지금의 transformers처럼 factor를 씁니다 (예전 결과를 보려면 rope_scaling.convention을 "before_4.56"으로 바꾸세요).`);
-      }
-    } else if (own(raw, typeKey) != null) {
-      used(`${scalingKey}.${typeKey}`, raw[typeKey] === 'mrope' ? 'M-RoPE (the default frequencies per axis)' : 'no scaling', raw[typeKey] === 'mrope' ? 'M-RoPE (축마다 기본 주파수)' : '스케일링 없음');
-    }
+  else if (rp) [raw, scalingKey] = [rp, rpKey];
+  else if (has(c, 'rope_scaling')) throw new PEError(r.key('rope_scaling'), `rope_scaling must be null or an object, got ${describe(c.rope_scaling)}`);
+  if (!raw) return { scaling: null, scalingKey, mropeSection: null };
+  const mropeSection = has(raw, 'mrope_section') ? raw.mrope_section : null;
+  const typeKey = has(raw, 'rope_type') ? 'rope_type' : 'type';
+  const scalingKeys = Object.keys(raw).filter((k) => !SCALING_META.includes(k) && raw[k] !== null && k !== 'mrope_section' && k !== 'mrope_interleaved');
+  if (own(raw, typeKey) == null && scalingKeys.length) {
+    // transformers looks the type up (rope_type, else type) and fails without one; the rest
+    // of the config still applies, and the report says what was left out.
+    for (const k of scalingKeys) r.ignored(`${scalingKey}.${k}`, TEXT.scalingUntyped(scalingKey));
+    r.note(TEXT.scalingUntypedNote(scalingKey, scalingKeys));
   }
-  if (has(c, 'original_max_position_embeddings') && scaling?.rope_type !== 'longrope' && !seen.has(K('original_max_position_embeddings'))) {
-    ignored(K('original_max_position_embeddings'), 'PE Lab reads it at the top level only for longrope (Phi-3); the other types take it from rope_scaling',
-      'PE Lab은 최상위의 이 값을 longrope(Phi-3)에서만 읽습니다. 다른 종류는 rope_scaling 안의 값을 씁니다');
+  let rtype = own(raw, typeKey) ?? 'default';
+  if (rtype === 'mrope') rtype = 'default';   // Qwen2-VL: default frequencies per axis (mrope_section)
+  if (rtype === 'su') {
+    rtype = 'longrope';
+    r.note(TEXT.su());
   }
-
-  // length
-  let length;
-  if (options.length !== undefined) {
-    length = options.length;
-  } else {
-    length = typeof maxPos === 'number' && Number.isInteger(maxPos) && maxPos >= 1 ? Math.min(maxPos, DEFAULT_LENGTH) : DEFAULT_LENGTH;
-    if (scaling?.rope_type === 'dynamic' && length <= (maxPos ?? 0)) {
-      note('Dynamic NTK changes nothing until length exceeds max_position_embeddings: raise length to see it.',
-        'dynamic NTK는 length가 max_position_embeddings를 넘어야 달라집니다. length를 늘려 보세요.');
-    }
-    if (scaling?.rope_type === 'longrope') {
-      const o = scaling.original_max_position_embeddings ?? maxPos;
-      if (typeof o === 'number' && length <= o) {
-        note(`LongRoPE uses short_factor up to ${o} positions and long_factor beyond: raise length above ${o} to see the long factors.`,
-          `LongRoPE는 ${o} 위치까지 short_factor를, 그 뒤로는 long_factor를 씁니다. long 배수를 보려면 length를 ${o}보다 크게 하세요.`);
-      }
-    }
+  if (typeof rtype !== 'string' || !ROPE_TYPES.includes(rtype)) {
+    // Not a type PE Lab computes: everything else still applies; the report says what was left out.
+    r.ignored(`${scalingKey}.${typeKey}`, TEXT.unknownType(rtype));
+    for (const k of scalingKeys) r.ignored(`${scalingKey}.${k}`, TEXT.unknownTypeKey(rtype));
+    r.note(TEXT.unknownTypeNote(`${scalingKey}.${typeKey}`, rtype));
+    return { scaling: null, scalingKey, mropeSection };
   }
+  if (rtype === 'default') {
+    if (own(raw, typeKey) != null) r.used(`${scalingKey}.${typeKey}`, TEXT.noScaling(raw[typeKey] === 'mrope'));
+    return { scaling: null, scalingKey, mropeSection };
+  }
+  return { scaling: readScalingType(c, raw, rtype, { scalingKey, typeKey }, maxPos, r), scalingKey, mropeSection };
+}
 
-  const spec = finish({
-    kind: 'rope', length, dim, base, layout, partial_rotary_factor: partial, rope_scaling: scaling,
-    max_position_embeddings: maxPos,
-  }, from, scalingKey);
+/** The spec's rope_scaling of a type PE Lab computes: the keys the type uses, the others reported. */
+function readScalingType(c, raw, rtype, { scalingKey, typeKey }, maxPos, r) {
+  const variant = lookup(SCALING.variants, rtype);
+  const keep = [...(variant.required ?? []), ...(variant.optional ?? [])];
+  const scaling = { rope_type: rtype };
+  for (const k of keep) {
+    if (!has(raw, k)) continue;
+    scaling[k] = raw[k];
+    r.used(`${scalingKey}.${k}`, TEXT.scalingKey(k, rtype));
+  }
+  r.used(`${scalingKey}.${typeKey}`, TEXT.scalingType(rtype));
+  if (rtype === 'longrope' && !has(scaling, 'original_max_position_embeddings') && has(c, 'original_max_position_embeddings')) {
+    scaling.original_max_position_embeddings = c.original_max_position_embeddings;
+    r.from['rope_scaling.original_max_position_embeddings'] = r.key('original_max_position_embeddings');
+    r.used(r.key('original_max_position_embeddings'), TEXT.longropeOriginal());
+  }
+  const dropped = Object.keys(raw).filter((k) => !SCALING_META.includes(k) && !keep.includes(k) && raw[k] !== null);
+  for (const k of dropped) r.ignored(`${scalingKey}.${k}`, TEXT.notUsedBy(rtype));
+  if (dropped.length) r.note(TEXT.notUsedByNote(rtype, dropped));
+  const orig = scaling.original_max_position_embeddings;
+  if (rtype === 'yarn' && typeof orig === 'number' && typeof maxPos === 'number' && typeof scaling.factor === 'number' && maxPos !== orig * scaling.factor) {
+    r.note(TEXT.yarnBefore456(scaling.factor, maxPos / orig));
+  }
+  return scaling;
+}
 
-  // --- other layer types: Gemma 3's local base, v5's per-layer rope_parameters ------------------
+/** length: options.length, else min(max_position_embeddings, 4096), with a note when scaling needs more. */
+function readLength(maxPos, scaling, options, r) {
+  if (options.length !== undefined) return options.length;
+  const length = typeof maxPos === 'number' && Number.isInteger(maxPos) && maxPos >= 1 ? Math.min(maxPos, DEFAULT_LENGTH) : DEFAULT_LENGTH;
+  if (scaling?.rope_type === 'dynamic' && length <= (maxPos ?? 0)) r.note(TEXT.dynamicLength());
+  if (scaling?.rope_type === 'longrope') {
+    const o = scaling.original_max_position_embeddings ?? maxPos;
+    if (typeof o === 'number' && length <= o) r.note(TEXT.longropeLength(o));
+  }
+  return length;
+}
+
+/** Other layer types: Gemma 3's local base, v5's per-layer rope_parameters: [{ layers, spec, en, ko }]. */
+function readAlternates(c, spec, { all, others }, scalingKey, r) {
   const alternates = [];
   if (has(c, 'rope_local_base_freq')) {
-    const local = finish({ ...spec, base: c.rope_local_base_freq, rope_scaling: null }, { base: K('rope_local_base_freq') }, scalingKey);
-    used(K('rope_local_base_freq'), `base ${c.rope_local_base_freq} of the sliding-window (local) layers, without rope_scaling: shown as an alternate`,
-      `슬라이딩 윈도(로컬) 레이어의 밑 ${c.rope_local_base_freq}, rope_scaling 없이: 따로 보여 줍니다`);
-    alternates.push({ layers: 'sliding_attention', spec: local,
-      en: `Sliding-window layers: base ${c.rope_local_base_freq}, no scaling (the main spec is the global layers': base ${spec.base}${spec.rope_scaling ? `, ${spec.rope_scaling.rope_type} ×${spec.rope_scaling.factor}` : ''}).`,
-      ko: `슬라이딩 윈도 레이어: 밑 ${c.rope_local_base_freq}, 스케일링 없음 (기본 스펙은 전역 레이어의 것: 밑 ${spec.base}${spec.rope_scaling ? `, ${spec.rope_scaling.rope_type} ×${spec.rope_scaling.factor}` : ''}).` });
-    note(`Two kinds of layers: the global ones use base ${spec.base}${spec.rope_scaling ? ` with ${spec.rope_scaling.rope_type} scaling` : ''} (shown), the sliding-window ones base ${c.rope_local_base_freq} without scaling (an alternate).`,
-      `레이어가 두 종류입니다. 전역 레이어는 밑 ${spec.base}${spec.rope_scaling ? `에 ${spec.rope_scaling.rope_type} 스케일링` : ''}을 쓰고 (지금 보이는 것), 슬라이딩 윈도 레이어는 스케일링 없이 밑 ${c.rope_local_base_freq}을 씁니다 (따로 보여 줌).`);
+    const local = c.rope_local_base_freq;
+    const alt = finish({ ...spec, base: local, rope_scaling: null }, { base: r.key('rope_local_base_freq') }, scalingKey);
+    r.used(r.key('rope_local_base_freq'), TEXT.localBase(local));
+    const [en, ko] = TEXT.localAlternate(local, spec);
+    alternates.push({ layers: 'sliding_attention', spec: alt, en, ko });
+    r.note(TEXT.twoBases(local, spec));
   }
-  for (const name of layerSets) {
-    const set = rpAll[name];
-    const sub = {};
+  for (const name of others) {
+    const set = all[name];
     const t = own(set, 'rope_type') ?? own(set, 'type') ?? 'default';
-    if (t !== 'default' && ROPE_TYPES.includes(t)) {
+    const known = t !== 'default' && ROPE_TYPES.includes(t);
+    const sub = {};
+    if (known) {
       const variant = lookup(SCALING.variants, t);
       for (const k of [...(variant.required ?? []), ...(variant.optional ?? [])]) if (has(set, k)) sub[k] = set[k];
     }
     const alt = finish({
       ...spec, base: has(set, 'rope_theta') ? set.rope_theta : spec.base,
       partial_rotary_factor: has(set, 'partial_rotary_factor') ? set.partial_rotary_factor : spec.partial_rotary_factor,
-      rope_scaling: t !== 'default' && ROPE_TYPES.includes(t) ? { rope_type: t, ...sub } : null,
+      rope_scaling: known ? { rope_type: t, ...sub } : null,
     }, { base: `rope_parameters.${name}.rope_theta` }, `rope_parameters.${name}`);
-    used(`rope_parameters.${name}`, `the ${name} layers' RoPE (an alternate)`, `${name} 레이어의 RoPE (따로 보여 줌)`);
-    alternates.push({ layers: name, spec: alt, en: `${name} layers: base ${alt.base}${alt.rope_scaling ? `, ${alt.rope_scaling.rope_type}` : ', no scaling'}.`, ko: `${name} 레이어: 밑 ${alt.base}${alt.rope_scaling ? `, ${alt.rope_scaling.rope_type}` : ', 스케일링 없음'}.` });
+    r.used(`rope_parameters.${name}`, TEXT.layerSet(name));
+    const [en, ko] = TEXT.layerSetAlternate(name, alt);
+    alternates.push({ layers: name, spec: alt, en, ko });
   }
-
-  // --- M-RoPE: the 3-D position ids of Qwen2-VL ---------------------------------------------------
-  if (mropeSection !== null) {
-    const vision = isObject(own(root, 'vision_config')) ? root.vision_config : {};
-    const mrope = { kind: 'mrope', dim: spec.dim, base: spec.base, mrope_section: mropeSection };
-    if (has(vision, 'spatial_merge_size')) mrope.spatial_merge_size = vision.spatial_merge_size;
-    if (has(vision, 'tokens_per_second')) mrope.tokens_per_second = vision.tokens_per_second;
-    // Each bad value is blamed on the key it came from; dim and base were read for the rope spec.
-    const mspec = finish(mrope, {
-      ...from, mrope_section: `${scalingKey}.mrope_section`,
-      spatial_merge_size: 'vision_config.spatial_merge_size', tokens_per_second: 'vision_config.tokens_per_second',
-    }, scalingKey);
-    used(`${scalingKey}.mrope_section`, `M-RoPE: frequency bands for t, h, w = ${JSON.stringify(mspec.mrope_section)}: opens kind mrope`, `M-RoPE: t, h, w 주파수 구간 ${JSON.stringify(mspec.mrope_section)}: kind mrope로 엽니다`);
-    if (has(vision, 'spatial_merge_size')) {
-      used('vision_config.spatial_merge_size', `M-RoPE spatial_merge_size ${mspec.spatial_merge_size}`, `M-RoPE spatial_merge_size ${mspec.spatial_merge_size}`);
-    }
-    if (has(vision, 'tokens_per_second')) {
-      used('vision_config.tokens_per_second', `video time ids at ${mspec.tokens_per_second} per second (Qwen2.5-VL)`, `비디오 시간 id: 초당 ${mspec.tokens_per_second} (Qwen2.5-VL)`);
-    }
-    note('Qwen2-VL\'s M-RoPE: text, image and video tokens get (t, h, w) position ids and each frequency band follows one of them; opened as kind mrope. For text alone the three ids agree, which is plain RoPE (an alternate).',
-      'Qwen2-VL의 M-RoPE: 텍스트, 이미지, 비디오 토큰이 (t, h, w) 위치 id를 받고, 주파수 구간마다 그중 하나를 따릅니다. kind mrope로 엽니다. 텍스트만 있으면 세 id가 같아 일반 RoPE가 됩니다 (따로 보여 줌).');
-    alternates.unshift({ layers: 'text', spec, en: 'Text tokens alone: plain RoPE with the same base and head.', ko: '텍스트 토큰만: 밑과 헤드가 같은 일반 RoPE.' });
-    return done({ spec: mspec, notes, from, report, alternates }, c, seen, ignored, K);
-  }
-  return done({ spec, notes, from, report, alternates }, c, seen, ignored, K);
+  return alternates;
 }
 
-/** Reports the positional keys nobody read, then returns the result. */
-function done(result, c, seen, ignored, K) {
-  for (const [key, why] of Object.entries(OTHER_KEYS)) {
-    if (why && has(c, key) && !seen.has(K(key))) ignored(K(key), why[0], why[1]);
+/** Qwen2-VL's M-RoPE (3-D position ids): the mrope spec, with vision_config's merge size and time rate. */
+function readMrope(root, spec, mropeSection, scalingKey, r) {
+  const vision = isObject(own(root, 'vision_config')) ? root.vision_config : {};
+  const mrope = { kind: 'mrope', dim: spec.dim, base: spec.base, mrope_section: mropeSection };
+  if (has(vision, 'spatial_merge_size')) mrope.spatial_merge_size = vision.spatial_merge_size;
+  if (has(vision, 'tokens_per_second')) mrope.tokens_per_second = vision.tokens_per_second;
+  // Each bad value is blamed on the key it came from; dim and base were read for the rope spec.
+  const mspec = finish(mrope, {
+    ...r.from, mrope_section: `${scalingKey}.mrope_section`,
+    spatial_merge_size: 'vision_config.spatial_merge_size', tokens_per_second: 'vision_config.tokens_per_second',
+  }, scalingKey);
+  r.used(`${scalingKey}.mrope_section`, TEXT.mropeSection(mspec.mrope_section));
+  if (has(vision, 'spatial_merge_size')) r.used('vision_config.spatial_merge_size', TEXT.mropeMerge(mspec.spatial_merge_size));
+  if (has(vision, 'tokens_per_second')) r.used('vision_config.tokens_per_second', TEXT.mropeTime(mspec.tokens_per_second));
+  r.note(TEXT.mrope());
+  return mspec;
+}
+
+/**
+ * Converts a config.json (string, bytes or object) into a spec. options: { length, layout }
+ * override what the config implies. Returns { spec, notes, from, report, alternates } (see the
+ * top of this file).
+ */
+export function fromHFConfig(input, options = {}) {
+  const r = new Report();
+  const root = parse(input);
+  const { c, type } = readModel(root, r);
+  const { at: maxPosAt, maxPos } = readMaxPos(c, r);
+  const mptAlibi = own(own(c, 'attn_config'), 'alibi') === true;
+  if (type === 'bloom' || mptAlibi || own(c, 'alibi') === true) return alibiSpec(c, type, mptAlibi, maxPos, options, r);
+
+  const params = readRopeParameters(c, r);
+  const head = readHead(c, r);
+  const base = readBase(c, type, params, r);
+  const partial = readPartial(c, type, head, params, r);
+  const layout = readLayout(c, type, head, options, r);
+  if (type === 'cohere2') r.note(TEXT.cohere2());
+  if (maxPosAt) r.used(maxPosAt, TEXT.maxPos(maxPos));
+  const { scaling, scalingKey, mropeSection } = readScaling(c, params, maxPos, r);
+  const originalAt = r.key('original_max_position_embeddings');
+  if (has(c, 'original_max_position_embeddings') && scaling?.rope_type !== 'longrope' && !r.seen.has(originalAt)) {
+    r.ignored(originalAt, TEXT.originalTopLevel());
   }
-  return result;
+  const length = readLength(maxPos, scaling, options, r);
+
+  const spec = finish({
+    kind: 'rope', length, dim: head.dim, base, layout, partial_rotary_factor: partial, rope_scaling: scaling,
+    max_position_embeddings: maxPos,
+  }, r.from, scalingKey);
+  const alternates = readAlternates(c, spec, params, scalingKey, r);
+  if (mropeSection === null) return r.done(c, spec, alternates);
+  const mspec = readMrope(root, spec, mropeSection, scalingKey, r);
+  alternates.unshift({ layers: 'text', spec, en: TEXT.mropeText()[0], ko: TEXT.mropeText()[1] });
+  return r.done(c, mspec, alternates);
 }
 
 /** ALiBi models (BLOOM, MPT, Falcon with alibi: true): kind alibi with the model's head count. */
-function alibiSpec(c, { type, mptAlibi, maxPos, options, notes, note, report, used, ignored, seen, K }) {
-  const headsAt = first(c, ['n_head', 'n_heads', 'num_attention_heads', 'num_heads']);
+function alibiSpec(c, type, mptAlibi, maxPos, options, r) {
+  const headsAt = first(c, ALIBI_HEAD_COUNT_KEYS);
   if (!headsAt) throw new PEError('num_attention_heads', 'an ALiBi model needs its head count (n_head, n_heads or num_attention_heads): the slopes depend on it');
-  const heads = positiveInt(K(headsAt[0]), headsAt[1]);
-  used(K(headsAt[0]), `${heads} heads, one ALiBi slope each`, `헤드 ${heads}개, 헤드마다 ALiBi 기울기 하나`);
-  if (type === 'bloom') used(K('model_type'), 'BLOOM uses ALiBi (no rotary embedding)', 'BLOOM은 ALiBi를 씁니다 (회전 임베딩 없음)');
-  if (mptAlibi) used(K('attn_config.alibi'), 'MPT with ALiBi', 'ALiBi를 쓰는 MPT');
-  if (own(c, 'alibi') === true) used(K('alibi'), 'ALiBi instead of rotary embeddings', '회전 임베딩 대신 ALiBi');
+  const headsKey = r.key(headsAt[0]);
+  const heads = positiveInt(headsKey, headsAt[1]);
+  r.used(headsKey, TEXT.alibiHeads(heads));
+  if (type === 'bloom') r.used(r.key('model_type'), TEXT.bloom());
+  if (mptAlibi) r.used(r.key('attn_config.alibi'), TEXT.mpt());
+  if (own(c, 'alibi') === true) r.used(r.key('alibi'), TEXT.falcon());
   if (mptAlibi && has(c.attn_config, 'alibi_bias_max')) {
     const m = c.attn_config.alibi_bias_max;
-    if (m === 8 && (heads & (heads - 1)) === 0) used(K('attn_config.alibi_bias_max'), 'slopes 2^(−8k/heads): the same as Press et al.\'s for this head count', '기울기 2^(−8k/헤드 수): 이 헤드 수에서는 Press 외의 것과 같습니다');
-    else ignored(K('attn_config.alibi_bias_max'), `PE Lab uses Press et al.'s slopes (as with alibi_bias_max 8 and a power-of-two head count); MPT's own rule for ${quote(m)} / ${heads} heads may differ`, `PE Lab은 Press 외의 기울기를 씁니다 (alibi_bias_max 8, 헤드 수가 2의 거듭제곱일 때와 같음). ${quote(m)} / 헤드 ${heads}개에서는 MPT의 규칙과 다를 수 있습니다`);
+    if (m === 8 && (heads & (heads - 1)) === 0) r.used(r.key('attn_config.alibi_bias_max'), TEXT.alibiBiasMax());
+    else r.ignored(r.key('attn_config.alibi_bias_max'), TEXT.alibiBiasMaxOther(m, heads));
   }
   for (const k of ['rope_theta', 'rotary_emb_base', 'rope_scaling', 'rotary_pct', 'partial_rotary_factor']) {
-    if (has(c, k)) ignored(K(k), 'ALiBi models do not rotate q and k', 'ALiBi 모델은 q와 k를 회전하지 않습니다');
+    if (has(c, k)) r.ignored(r.key(k), TEXT.alibiNoRotation());
   }
-  if (maxPos !== null) used(K(first(c, ['max_position_embeddings', 'n_positions', 'n_ctx', 'seq_length'])[0]), `training length ${maxPos}; ALiBi has no table to run out of, so length is PE Lab's choice`, `학습 길이 ${maxPos}. ALiBi는 표가 없어 길이 제한이 없으므로 length는 PE Lab이 정합니다`);
+  if (maxPos !== null) r.used(r.key(first(c, MAX_POSITION_KEYS)[0]), TEXT.alibiLength(maxPos));
   // [heads, length, length] must fit PE_MAX_ELEMENTS; 256 keeps the heatmaps readable.
   const cap = Math.max(1, Math.min(256, Math.floor(Math.sqrt(2 ** 26 / heads))));
   const length = options.length ?? Math.min(cap, typeof maxPos === 'number' && maxPos >= 1 ? maxPos : cap);
-  note(`ALiBi (Press et al.): no rotation; each of the ${heads} heads adds −m_h·(i − j) to its scores. Opened as kind alibi with ${length} positions.`,
-    `ALiBi (Press 외): 회전이 없고, 헤드 ${heads}개가 각자 점수에 −m_h·(i − j)를 더합니다. 위치 ${length}개로 kind alibi를 엽니다.`);
+  r.note(TEXT.alibi(heads, length));
   let spec;
   try {
     spec = normalizeSpec({ kind: 'alibi', heads, length });
   } catch (e) {
     if (!(e instanceof PEError)) throw e;
-    throw new PEError(e.param === 'heads' ? K(headsAt[0]) : 'length', `${e.param === 'heads' ? K(headsAt[0]) : 'length'}: ${e.message}`);
+    const key = e.param === 'heads' ? headsKey : 'length';
+    throw new PEError(key, `${key}: ${e.message}`);
   }
-  return done({ spec, notes, from: { heads: K(headsAt[0]) }, report, alternates: [] }, c, seen, ignored, K);
+  return r.done(c, spec, [], { heads: headsKey });
 }
 
 /** The spec of a preset (the id of one of models.js's PRESETS); options as for fromHFConfig. */
