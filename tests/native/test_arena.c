@@ -172,6 +172,72 @@ static void test_loops_simd_matches_scalar(void) {
         adam_bad += memcmp(p1, p2, sizeof p1) != 0 || memcmp(m1, m2, sizeof m1) != 0 || memcmp(v1, v2, sizeof v1) != 0;
     }
     CHECK(adam_bad == 0, "AdamW SIMD == scalar bit for bit (%d lengths differ)", adam_bad);
+
+    // LayerNorm at every width up to 23 (every tail c % 4), forward and backward.
+    enum { LR = 5, LC = 23 };
+    static float lx[LR * LC], lw[LC], lb[LC], lo_s[LR * LC], lo_v[LR * LC], lm_s[LR], lm_v[LR], lr_s[LR], lr_v[LR];
+    static float ld[LR * LC], ldi_s[LR * LC], ldi_v[LR * LC], ldw_s[LC], ldw_v[LC], ldb_s[LC], ldb_v[LC], lscr[2 * LC];
+    int ln_bad = 0;
+    for (int32_t c = 1; c <= LC; c++) {
+        const size_t rc = sizeof(float) * (size_t)(LR * c), cc = sizeof(float) * (size_t)c;
+        fill(lx, LR * c);
+        fill(lw, c);
+        fill(lb, c);
+        fill(ld, LR * c);
+        s->layernorm_forward(lo_s, lm_s, lr_s, lx, lw, lb, lscr, LR, c);
+        v->layernorm_forward(lo_v, lm_v, lr_v, lx, lw, lb, lscr, LR, c);
+        ln_bad +=
+            memcmp(lo_s, lo_v, rc) != 0 || memcmp(lm_s, lm_v, sizeof lm_s) != 0 || memcmp(lr_s, lr_v, sizeof lr_s) != 0;
+        fill(ldi_s, LR * c);
+        memcpy(ldi_v, ldi_s, rc);
+        fill(ldw_s, c);
+        memcpy(ldw_v, ldw_s, cc);
+        fill(ldb_s, c);
+        memcpy(ldb_v, ldb_s, cc);
+        s->layernorm_backward(ldi_s, ldw_s, ldb_s, ld, lx, lw, lm_s, lr_s, lscr, LR, c);
+        v->layernorm_backward(ldi_v, ldw_v, ldb_v, ld, lx, lw, lm_s, lr_s, lscr, LR, c);
+        ln_bad += memcmp(ldi_s, ldi_v, rc) != 0 || memcmp(ldw_s, ldw_v, cc) != 0 || memcmp(ldb_s, ldb_v, cc) != 0;
+    }
+    CHECK(ln_bad == 0, "LayerNorm forward/backward SIMD == scalar bit for bit (%d widths differ)", ln_bad);
+
+    // Attention of head sizes 2, 4, 6, 10 at every length up to 9, decoder and encoder (some keys
+    // masked), with and without a bias table, forward and backward.
+    enum { AB = 2, AT = 9, AC = 20, AH = 3 };
+    static float qkv[AB * AT * 3 * AC], abias[AH * (2 * AT - 1)], ao_s[AB * AT * AC], ao_v[AB * AT * AC];
+    static float aw_s[AB * AH * AT * AT], aw_v[AB * AH * AT * AT], akt[AC * ((AT + 3) & ~3)], adatt[AT * AT];
+    static float adout[AB * AT * AC], adq_s[AB * AT * 3 * AC], adq_v[AB * AT * 3 * AC];
+    static float adb_s[AH * (2 * AT - 1)], adb_v[AH * (2 * AT - 1)];
+    const int32_t heads_of[][2] = {{4, 2}, {12, 3}, {12, 2}, {20, 2}};   // d_model, heads
+    int att_bad = 0, att_cases = 0;
+    for (size_t k = 0; k < sizeof heads_of / sizeof *heads_of; k++)
+        for (int32_t t = 1; t <= AT; t++)
+            for (int32_t causal = 0; causal <= 1; causal++)
+                for (int32_t with_bias = 0; with_bias <= 1; with_bias++) {
+                    const int32_t c = heads_of[k][0], h = heads_of[k][1], width = 2 * t - 1;
+                    const int32_t nkeys[AB] = {t, 1 + (t - 1) / 2};
+                    const float *bias = with_bias ? abias : NULL;
+                    const size_t qn = sizeof(float) * (size_t)(AB * t * 3 * c),
+                                 bn = sizeof(float) * (size_t)(h * width);
+                    fill(qkv, AB * t * 3 * c);
+                    fill(abias, h * width);
+                    fill(adout, AB * t * c);
+                    s->attention_forward(ao_s, aw_s, akt, qkv, bias, nkeys, AB, t, c, h, causal);
+                    v->attention_forward(ao_v, aw_v, akt, qkv, bias, nkeys, AB, t, c, h, causal);
+                    att_bad += memcmp(ao_s, ao_v, sizeof(float) * (size_t)(AB * t * c)) != 0 ||
+                               memcmp(aw_s, aw_v, sizeof(float) * (size_t)(AB * h * t * t)) != 0;
+                    memset(adq_s, 0, qn);
+                    memset(adq_v, 0, qn);
+                    memset(adb_s, 0, bn);
+                    memset(adb_v, 0, bn);
+                    s->attention_backward(adq_s, with_bias ? adb_s : NULL, adatt, akt, adout, qkv, aw_s, nkeys, AB, t,
+                                          c, h, causal);
+                    v->attention_backward(adq_v, with_bias ? adb_v : NULL, adatt, akt, adout, qkv, aw_s, nkeys, AB, t,
+                                          c, h, causal);
+                    att_bad += memcmp(adq_s, adq_v, qn) != 0 || memcmp(adb_s, adb_v, bn) != 0;
+                    att_cases++;
+                }
+    CHECK(att_bad == 0, "attention forward/backward SIMD == scalar bit for bit (%d of %d cases differ)", att_bad,
+          att_cases);
 }
 
 // --- 2. whole runs, SIMD vs scalar ---------------------------------------------------------------
