@@ -141,7 +141,24 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
     n = await drawn();
     await page.fill(`${fig} input.wo-text >> nth=1`, 'love I AI');
     await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.drawn) > k, [fig, n]);
-    expect((await measure()).verdict).toBe('differs-encoding');
+    m = await measure();
+    expect(m.verdict).toBe('differs-encoding');
+    // ALiBi's steepest head (of its 8), so the change is one a learner can see, and the verdict
+    // weighs it in percent and in words, never as a bare float.
+    expect(m.head).toBe('0');
+    expect(m.size).toBe('clear');
+    expect(Number(m.outDiff)).toBeGreaterThan(0.05);
+    const alibiVerdict = await page.textContent(`${fig} .wo-verdict`);
+    expect(alibiVerdict).toMatch(/^Different to the model: ALiBi .* \d+ % of a word’s attention moves .*see it in the bars/);
+    expect(alibiVerdict).not.toMatch(/\d\.\d{4,}/);
+    expect(await page.textContent(`${fig} .wo-note`)).toMatch(/random and untrained.*steepest of its 8 heads \(m = 1\/2\)/);
+    // The difference picture is coloured on the attention pictures' scale, not autoscaled to the
+    // largest difference: its colour bar ends at ± the largest weight shown.
+    const diffBar = await page.$$eval(`${fig} .wo-fig:nth-child(3) .wo-cbar-scale > span`, (s) => s.map((x) => x.textContent));
+    const weightBar = await page.$$eval(`${fig} .wo-fig:nth-child(1) .wo-cbar-scale > span`, (s) => s.map((x) => x.textContent));
+    expect(diffBar).toEqual([`−${weightBar[1]}`, weightBar[1]]);
+    expect(Number(m.diffRange)).toBeGreaterThanOrEqual(Number(m.weightDiff));
+    await screenshot(page, 'learn-order-alibi-en');
     // Dragging a word reorders the second sentence (here back to "I love AI": the same sentence).
     n = await drawn();
     await page.dragAndDrop(`${fig} .wo-chip >> nth=0`, `${fig} .wo-chip >> nth=1`);

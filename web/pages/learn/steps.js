@@ -6,6 +6,7 @@
 // Strings: ./strings.js (learn.<step>.*).
 import { formatInt, float32String } from '../../plot/format.js';
 import { mountWordOrder } from '../../views/attention/word-order.js';
+import { demoHeads } from '../../views/attention/order.js';
 import { fraction } from '../../views/common.js';
 import { heatFigure, lineFigure, slider, choice, markDrawn } from './figures.js';
 
@@ -26,7 +27,8 @@ const order = {
     const demo = mountWordOrder(figure, {
       pe, t, a: 'I love AI', b: 'AI love I', encoding: null, causal: false,
       onChange: (s) => {
-        explore('attention', { length: s.b.length, content: 'tokens', tokens: s.b.join(' '), encoding: s.encoding, causal: s.causal, dim: 64, heads: 1 });
+        // The explorer gets the heads the demo computed (ALiBi: its standard 8, the demo shows the steepest).
+        explore('attention', { length: s.b.length, content: 'tokens', tokens: s.b.join(' '), encoding: s.encoding, causal: s.causal, dim: 64, heads: demoHeads(s.encoding).heads });
         markDrawn(figure);
       },
     });

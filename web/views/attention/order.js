@@ -93,14 +93,34 @@ export function orderSpec(words, { encoding = null, causal = false, dim = 64, he
   return { kind: 'attention', length: words.length, dim, heads, encoding: enc, content: 'tokens', tokens: words.join(' '), causal, seed };
 }
 
+/** How many heads the demo gives ALiBi: its standard set, slopes 2^(−8(h + 1)/8) = 1/2 … 1/256. */
+export const ALIBI_DEMO_HEADS = 8;
+
+/**
+ * The heads the demo computes for an encoding, and the one it shows: ALiBi's standard 8 heads and
+ * its steepest (head 0, slope 1/2; one ALiBi head alone would have the gentlest slope, 1/256, and
+ * change the weights by about a thousandth); one head otherwise. { heads, head, slope? }
+ */
+export function demoHeads(encoding) {
+  if (encoding?.kind === 'alibi') return { heads: ALIBI_DEMO_HEADS, head: 0, slope: 2 ** (-8 / ALIBI_DEMO_HEADS) };
+  return { heads: 1, head: null };
+}
+
+/** The [n, n] plane of one head of a [heads, n, n] array, as Float64Array. */
+export function headPlane(data, shape, h) {
+  const n = shape[1];
+  return Float64Array.from(data.subarray(h * n * n, (h + 1) * n * n));
+}
+
 /**
  * Both orders computed and compared. a, b: word lists (b a reordering of a, see matchOrder);
- * options as orderSpec. Returns null when b is not a reordering of a, else
+ * options as orderSpec, plus head: the head to compare (null: the mean of the heads). Returns null when b is not a reordering of a, else
  * { a, b, match, vocab, weightsA, weightsB, backB, diff, mixA, mixB, mixBack, mixDiff, outDiff,
  *   weightDiff, sameSentence, distancesKept } where the planes are head-averaged [n, n] (B's as
  * computed, and put back in A's order), diff = backB − weightsA, mix* the word mixes [n, V] (B's
  * put back in A's order), outDiff = max |mixBack − mixA| (the largest change in what a token
- * receives), weightDiff = max |backB − weightsA| over every head, sameSentence: B reads exactly as
+ * receives), weightDiff = max |backB − weightsA| over every head (over the chosen head only when
+ * one is chosen), sameSentence: B reads exactly as
  * A, distancesKept: the reordering keeps every distance |i − j| between tokens (the identity or
  * the reversal).
  */
@@ -112,14 +132,16 @@ export function compareOrders(pe, a, b, options = {}) {
   const rb = pe.compute(orderSpec(b, options));
   // Every head: B's weights in A's order against A's.
   const [H] = ra.shape;
+  const head = options.head ?? null;
   let weightDiff = 0;
   for (let h = 0; h < H; h++) {
+    if (head !== null && h !== head) continue;
     const pa = ra.data.subarray(h * n * n, (h + 1) * n * n);
     const pb = toOrderA(rb.data.subarray(h * n * n, (h + 1) * n * n), match);
     for (let t = 0; t < n * n; t++) weightDiff = Math.max(weightDiff, Math.abs(pb[t] - pa[t]));
   }
-  const weightsA = meanHeads(ra.data, ra.shape);
-  const weightsB = meanHeads(rb.data, rb.shape);
+  const weightsA = head === null ? meanHeads(ra.data, ra.shape) : headPlane(ra.data, ra.shape, head);
+  const weightsB = head === null ? meanHeads(rb.data, rb.shape) : headPlane(rb.data, rb.shape, head);
   const backB = toOrderA(weightsB, match);
   const diff = new Float64Array(n * n);
   for (let t = 0; t < n * n; t++) diff[t] = backB[t] - weightsA[t];
@@ -137,6 +159,26 @@ export function compareOrders(pe, a, b, options = {}) {
     a, b, match, vocab, weightsA, weightsB, backB, diff, mixA, mixB, mixBack,
     outDiff, weightDiff, sameSentence, distancesKept: identity || reversal, tokensA: ra.tokens, tokensB: rb.tokens,
   };
+}
+
+/**
+ * How large a change in a share of attention (0 … 1) is for the eye: 'none' (rounding), 'tiny'
+ * (under 1 % of a word's attention: nothing to see in a bar), 'small' (under 5 %: a sliver) or
+ * 'clear'.
+ */
+export function effectSize(x) {
+  if (!(x >= 1e-6)) return 'none';
+  if (x < 0.01) return 'tiny';
+  if (x < 0.05) return 'small';
+  return 'clear';
+}
+
+/** A share of attention in percent, with the digits the point needs: '0.13', '1.3', '17' (the strings add %). */
+export function percentOf(x) {
+  const p = x * 100;
+  if (p >= 10) return String(Math.round(p));
+  if (p >= 1) return String(Number(p.toFixed(1)));
+  return String(Number(p.toPrecision(2)));
 }
 
 /** The words of a text (one token per whitespace-separated word). */

@@ -8,12 +8,18 @@
 //
 //   const demo = mountWordOrder(el, { pe, t, a: 'I love AI', b: 'AI love I', encoding: null, causal: false });
 //   demo.set({ encoding: { kind: 'rope' } }); demo.state(); demo.destroy();
-// The element gets data-drawn (a count) and data-out-diff / data-weight-diff / data-verdict after
-// every drawing; every canvas paints through pe.colorize.
+// The word vectors and the head are random and untrained (one seed for both orders), which the
+// demo says; ALiBi gets its standard 8 heads and the steepest is shown (./order.js demoHeads). The
+// difference picture is coloured on the attention pictures' own scale (±the largest weight), so a
+// change too small to see in the weights is too small to see there too; the verdict says how
+// large the largest change is, in percent of a word's attention and in words (effectSize).
+// The element gets data-drawn (a count) and data-out-diff / data-weight-diff / data-verdict /
+// data-size / data-diff-range / data-head after every drawing; every canvas paints through
+// pe.colorize.
 import { h, uid } from '../../plot/dom.js';
 import { registerStrings } from '../../i18n/index.js';
-import { compareOrders, matchOrder, verdictOf, wordsOf } from './order.js';
-import { ensureStyles } from '../common.js';
+import { compareOrders, demoHeads, effectSize, matchOrder, percentOf, verdictOf, wordsOf } from './order.js';
+import { ensureStyles, fraction } from '../common.js';
 
 export const STRINGS = {
   en: {
@@ -34,7 +40,12 @@ export const STRINGS = {
     'wo.figB': 'Attention, second order',
     'wo.figD': 'Difference: second, put back in the first order, − first',
     'wo.weight': 'attention weight',
-    'wo.delta': 'difference',
+    'wo.delta': 'difference, on the attention pictures’ scale',
+    'wo.note': 'The word vectors and the attention head here are random and untrained (the same seed for both orders): the pictures show what the positions change, not what a trained model would attend to.',
+    'wo.alibiHeads': ({ heads, m }) => `ALiBi gives every head its own slope. Shown here is the steepest of its ${heads} heads (m = ${m}), the one that cares most about distance; its gentlest (m = 1/256) takes only 1/256 off a score per position, which barely matters over a few words.`,
+    'wo.size.tiny': ({ pct, word }) => `But the change is tiny: at most ${pct} % of a word’s attention moves (at “${word}”), too little to see in the bars or the pictures.`,
+    'wo.size.small': ({ pct, word }) => `The change is small: at most ${pct} % of a word’s attention moves (at “${word}”); look closely at its bars.`,
+    'wo.size.clear': ({ pct, word }) => `Up to ${pct} % of a word’s attention moves (at “${word}”): you can see it in the bars.`,
     'wo.readout': ({ query, key, value }) => `query ${query} → key ${key}: ${value}`,
     'wo.mixTitle': 'What each word receives: its attention output, as shares of the words it attends to',
     'wo.mixA': 'first order',
@@ -47,9 +58,9 @@ export const STRINGS = {
     'wo.verdict.same-sentence': 'The two orders are the same sentence: reorder the second one to compare.',
     'wo.verdict.distances': ({ out, enc }) => `Identical here too (largest change ${out}): ${enc} without the mask only sees how far apart two words are, and this reordering keeps every distance. Try an order that is not the reverse.`,
     'wo.verdict.same-other': ({ out }) => `Identical (largest change ${out}): this reordering changes nothing the model can see.`,
-    'wo.verdict.differs-mask': ({ out, word }) => `Different (largest change ${out}, at “${word}”): there is no positional encoding, but the causal mask lets each word see only the words before it, and which words come first depends on the order.`,
-    'wo.verdict.differs-encoding': ({ out, word, enc }) => `Different (largest change ${out}, at “${word}”): ${enc} tells attention where each word is, so the same words in another order are a different input.`,
-    'wo.verdict.differs-both': ({ out, word, enc }) => `Different (largest change ${out}, at “${word}”): ${enc} tells attention where each word is, and the causal mask hides the later words as well.`,
+    'wo.verdict.differs-mask': ({ size }) => `Different to the model: there is no positional encoding, but the causal mask lets each word see only the words before it, and which words come first depends on the order. ${size}`,
+    'wo.verdict.differs-encoding': ({ enc, size }) => `Different to the model: ${enc} tells attention where each word is, so the same words in another order are a different input. ${size}`,
+    'wo.verdict.differs-both': ({ enc, size }) => `Different to the model: ${enc} tells attention where each word is, and the causal mask hides the later words as well. ${size}`,
   },
   ko: {
     'wo.a': '첫 번째 순서',
@@ -69,9 +80,14 @@ export const STRINGS = {
     'wo.figB': '어텐션, 두 번째 순서',
     'wo.figD': '차이: 두 번째를 첫 번째 순서로 되돌린 것 − 첫 번째',
     'wo.weight': '어텐션 가중치',
-    'wo.delta': '차이',
+    'wo.delta': '차이 (어텐션 그림과 같은 눈금)',
+    'wo.note': '여기서 단어 벡터와 어텐션 헤드는 학습하지 않은 무작위 값입니다 (두 순서에 같은 시드를 씁니다). 그림이 보여 주는 것은 위치가 무엇을 바꾸는지이지, 학습된 모델이 어디에 주목하는지가 아닙니다.',
+    'wo.alibiHeads': ({ heads, m }) => `ALiBi는 헤드마다 기울기가 다릅니다. 여기서는 헤드 ${heads}개 가운데 거리에 가장 민감한, 가장 가파른 헤드(m = ${m})를 보여 줍니다. 가장 완만한 헤드(m = 1/256)는 한 칸마다 점수를 1/256만 깎으므로, 몇 단어짜리 문장에서는 거의 아무것도 바꾸지 못합니다.`,
+    'wo.size.tiny': ({ pct, word }) => `다만 변화는 아주 작습니다. 한 단어의 어텐션 가운데 많아야 ${pct}%가 옮겨 갈 뿐이라(“${word}”에서), 막대로도 그림으로도 보이지 않습니다.`,
+    'wo.size.small': ({ pct, word }) => `변화는 작습니다. 한 단어의 어텐션 가운데 많아야 ${pct}%가 옮겨 갑니다(“${word}”에서). 막대를 자세히 보세요.`,
+    'wo.size.clear': ({ pct, word }) => `한 단어의 어텐션 가운데 최대 ${pct}%가 옮겨 갑니다(“${word}”에서). 막대에서도 뚜렷이 보입니다.`,
     'wo.readout': ({ query, key, value }) => `쿼리 ${query} → 키 ${key}: ${value}`,
-    'wo.mixTitle': '단어마다 받는 것: 어텐션 출력을, 주의를 준 단어별 몫으로 나타냈습니다',
+    'wo.mixTitle': '단어마다 받는 것: 어텐션 출력에서 각 단어가 차지하는 몫',
     'wo.mixA': '첫 번째 순서',
     'wo.legendA': '위 막대: 첫 번째 순서',
     'wo.sentence': '문장 전체 (평균)',
@@ -82,9 +98,9 @@ export const STRINGS = {
     'wo.verdict.same-sentence': '두 순서가 같은 문장입니다. 두 번째 문장의 순서를 바꿔서 비교해 보세요.',
     'wo.verdict.distances': ({ out, enc }) => `이번에도 똑같습니다 (최대 변화 ${out}). 마스크가 없으면 이 바이어스(${enc})는 두 단어가 얼마나 떨어져 있는지만 보는데, 이 순서는 모든 거리를 그대로 둡니다. 뒤집기가 아닌 다른 순서로 바꿔 보세요.`,
     'wo.verdict.same-other': ({ out }) => `똑같습니다 (최대 변화 ${out}). 이렇게 바꿔서는 모델이 볼 수 있는 것이 달라지지 않습니다.`,
-    'wo.verdict.differs-mask': ({ out, word }) => `달라졌습니다 (최대 변화 ${out}, “${word}”에서). 위치 인코딩은 없지만, 인과 마스크 때문에 각 단어는 앞의 단어만 봅니다. 어떤 단어가 앞에 오느냐는 순서에 달려 있습니다.`,
-    'wo.verdict.differs-encoding': ({ out, word, enc }) => `달라졌습니다 (최대 변화 ${out}, “${word}”에서). 위치 인코딩(${enc})이 단어마다 위치를 알려 주므로, 같은 단어라도 순서가 다르면 다른 입력이 됩니다.`,
-    'wo.verdict.differs-both': ({ out, word, enc }) => `달라졌습니다 (최대 변화 ${out}, “${word}”에서). 위치 인코딩(${enc})이 단어마다 위치를 알려 주고, 인과 마스크도 뒤의 단어를 가립니다.`,
+    'wo.verdict.differs-mask': ({ size }) => `달라졌습니다. 위치 인코딩은 없지만, 인과 마스크 때문에 각 단어는 앞의 단어만 봅니다. 어떤 단어가 앞에 오느냐는 순서에 달려 있습니다. ${size}`,
+    'wo.verdict.differs-encoding': ({ enc, size }) => `달라졌습니다. 위치 인코딩(${enc})이 단어마다 위치를 알려 주므로, 같은 단어라도 순서가 다르면 다른 입력이 됩니다. ${size}`,
+    'wo.verdict.differs-both': ({ enc, size }) => `달라졌습니다. 위치 인코딩(${enc})이 단어마다 위치를 알려 주고, 인과 마스크도 뒤의 단어를 가립니다. ${size}`,
   },
 };
 STRINGS.en['wo.verdict.bag'] = ({ out, a, b }) => `Identical (the largest change in what a word receives is ${out}): with no positions and no mask, attention sees only which words are there, so “${a}” and “${b}” are the same bag of words to it.`;
@@ -203,6 +219,7 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
   const causalBox = h('input', { id: `${id}-causal`, type: 'checkbox', class: 'wo-causal' });
   causalBox.checked = causal;
   const message = h('p', { class: 'wo-message', role: 'status' });
+  const note = h('p', { class: 'wo-note help' });
   const verdict = h('p', { class: 'wo-verdict', 'aria-live': 'polite' });
   const readout = h('p', { class: 'wo-readout', 'aria-live': 'polite' });
   const figA = matrixFigure(t, colorize, t('wo.figA'), t('wo.weight'), readout);
@@ -218,7 +235,7 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
     h('div', { class: 'wo-row' },
       h('div', { class: 'wo-field wo-inline' }, h('label', { for: select.id, text: t('wo.encoding') }), select),
       h('div', { class: 'field-row field-check' }, causalBox, h('label', { for: causalBox.id, text: t('wo.causal') }))),
-    message, verdict,
+    message, verdict, note,
     h('div', { class: 'wo-figs' }, figA.el, figB.el, figD.el),
     readout,
     h('h4', { class: 'wo-mix-title', text: t('wo.mixTitle') }), mix);
@@ -302,7 +319,7 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
     if (keepText) renderChips();
     let c;
     try {
-      c = compareOrders(pe, state.a, state.b, { encoding: state.encoding, causal: state.causal });
+      c = compareOrders(pe, state.a, state.b, { encoding: state.encoding, causal: state.causal, ...demoHeads(state.encoding) });
     } catch (err) {
       message.textContent = err?.message ?? String(err);
       return;
@@ -318,10 +335,11 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
     for (const v of [c.weightsA, c.weightsB]) for (let i = 0; i < v.length; i++) wmax = Math.max(wmax, v[i]);
     figA.draw(c.weightsA, c.a, c.a, [0, wmax || 1], 'viridis');
     figB.draw(c.weightsB, c.b, c.b, [0, wmax || 1], 'viridis');
-    let dmax = 0;
-    for (let i = 0; i < c.diff.length; i++) dmax = Math.max(dmax, Math.abs(c.diff[i]));
-    const span = Math.max(dmax, 1e-3);
+    // The difference on the weights' own scale: a change too small to see in the two pictures
+    // stays faint here too (autoscaling it would paint rounding-sized changes at full colour).
+    const span = wmax || 1;
     figD.draw(c.diff, c.a, c.a, [-span, span], 'diverging');
+    el.dataset.diffRange = String(span);
 
     // What each word receives, first order above second, one colour per word.
     const V = c.vocab.length;
@@ -372,9 +390,15 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
 
     const key = verdictOf(c, state);
     const enc = state.encoding ? ENCODING_NAMES[lang][state.encoding.kind] ?? state.encoding.kind : null;
+    const size = effectSize(c.outDiff);
+    const sizeText = size === 'none' ? '' : t(`wo.size.${size}`, { pct: percentOf(c.outDiff), word: c.a[worst.i] });
     verdict.textContent = t(`wo.verdict.${key}`, {
-      out: num(c.outDiff), word: c.a[worst.i], enc, a: c.a.join(' '), b: c.b.join(' '),
-    });
+      out: num(c.outDiff), word: c.a[worst.i], enc, a: c.a.join(' '), b: c.b.join(' '), size: sizeText,
+    }).trim();
+    const heads = demoHeads(state.encoding);
+    note.textContent = heads.head === null ? t('wo.note') : `${t('wo.note')} ${t('wo.alibiHeads', { heads: heads.heads, m: fraction(heads.slope) })}`;
+    el.dataset.size = size;
+    el.dataset.head = heads.head === null ? 'mean' : String(heads.head);
     verdict.className = `wo-verdict ${key.startsWith('differs') ? 'is-differs' : 'is-same'}`;
     readout.textContent = '';
     el.dataset.outDiff = String(c.outDiff);
