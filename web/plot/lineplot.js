@@ -73,7 +73,7 @@ export class LinePlot {
     this.overlay = {};
     this.held = 0; // batch() depth
     this.pending = false; // an update asked for inside a batch
-    this.tipTitle = (x) => `${this.chart.options.scales.x.title.text} ${formatInt(x)}`;
+    this.tipTitle = this._xTitle; // the tooltip's texts (setTooltip)
     this.tipValue = float32String;
     this.canvas = h('canvas', { 'aria-hidden': 'true' });
     this.box = h('div', {
@@ -241,7 +241,7 @@ export class LinePlot {
    * Takes effect at the next hover: no update.
    */
   setTooltip({ title, value } = {}) {
-    if (title !== undefined) this.tipTitle = title ?? ((x) => `${this.chart.options.scales.x.title.text} ${formatInt(x)}`);
+    if (title !== undefined) this.tipTitle = title ?? this._xTitle;
     if (value !== undefined) this.tipValue = value ?? float32String;
   }
 
@@ -265,6 +265,9 @@ export class LinePlot {
     this.overlay = { under, over };
     this._update();
   }
+
+  /** The tooltip's default heading: the x axis title and x. */
+  _xTitle = (x) => `${this.chart.options.scales.x.title.text} ${formatInt(x)}`;
 
   _drawLayer(layer) {
     const fn = this.overlay[layer];
