@@ -6,6 +6,11 @@ import { describe, it, expect } from 'vitest';
 import LEARN from '../web/pages/learn/strings.js';
 import { STRINGS as WORD_ORDER } from '../web/views/attention/word-order.js';
 import { STEP_IDS } from '../web/pages/learn/steps.js';
+import ROPE from '../web/views/rope/strings.js';
+import ATTENTION from '../web/views/attention/strings.js';
+import RELATIVE from '../web/views/relative/strings.js';
+import VISION from '../web/views/vision/strings.js';
+import PRECISION from '../web/views/precision/strings.js';
 
 /** An argument that reads as 7 wherever a string asks for a number or a field of it. */
 const seven = new Proxy({}, {
@@ -47,6 +52,35 @@ describe('Learn steps', () => {
       for (const part of ['title', 'summary', 'lead', 'try']) {
         expect(LEARN.en[`learn.${id}.${part}`], `en ${id}.${part}`).toBeDefined();
         expect(LEARN.ko[`learn.${id}.${part}`], `ko ${id}.${part}`).toBeDefined();
+      }
+    }
+  });
+});
+
+describe('Learn strings say what is true, in the words a learner reads', () => {
+  it('step 10 does not call LongRoPE missing: it names the explorer view that draws it', () => {
+    for (const lang of ['en', 'ko']) {
+      const note = LEARN[lang]['learn.scaling.note'];
+      expect(note, lang).not.toMatch(/no longrope|longrope 종류가 없/i);
+      expect(note, lang).toContain(ROPE[lang]['rope.long.title']);
+      expect(note, lang).toContain('"longrope"');
+    }
+  });
+
+  it('agrees in number with 1 (one pair keeps its wavelength, one is stretched)', () => {
+    const one = LEARN.en['learn.scaling.derived']({ name: 'YaRN', kept: 1, full: 1, pairs: 64, f: 8, first: '1', last: '8', context: '32,768' });
+    expect(one).toContain('1 of 64 pairs keeps its wavelength, 1 is stretched the full 8×');
+    const many = LEARN.en['learn.scaling.derived']({ name: 'YaRN', kept: 20, full: 2, pairs: 64, f: 8, first: '1', last: '8', context: '32,768' });
+    expect(many).toContain('20 of 64 pairs keep their wavelength, 2 are stretched the full 8×');
+  });
+
+  it('Korean avoids words that mislead: 짝짓기 (mating), 열 두 (twelve), 나눗수, 어텐션 mixed with 주의', () => {
+    const BAD = [/짝짓기/, /열 두/, /나눗수/, /주의를 (준|기울)/];
+    for (const [name, dict] of [['learn', LEARN.ko], ['word order', WORD_ORDER.ko], ['attention', ATTENTION.ko], ['rope', ROPE.ko],
+      ['relative', RELATIVE.ko], ['vision', VISION.ko], ['precision', PRECISION.ko]]) {
+      for (const [key, value] of Object.entries(dict)) {
+        const text = render(value);
+        for (const bad of BAD) expect(text, `${name} ${key}`).not.toMatch(bad);
       }
     }
   });

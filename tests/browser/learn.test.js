@@ -71,6 +71,8 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
         const before = await painted();
         expect(before.painted, `${lang} ${id} painted`).toBeGreaterThan(0);
         expect(before.distinct, `${lang} ${id} colours`).toBeGreaterThan(1);
+        // Numbers in sentences carry the digits the point needs, not a float32's nine (as opened).
+        expect(await page.evaluate(() => document.querySelector('.learn').innerText), `${lang} ${id}: long float digits`).not.toMatch(/\d\.\d{6,}/);
         // The step's control: move it and wait for a new drawing that looks different.
         const n = await drawn();
         const control = page.locator('[data-learn-control]').first();
@@ -97,17 +99,32 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
         const text = await page.evaluate(() => document.querySelector('.learn').innerText);
         expect(text, `${lang} ${id}`).not.toMatch(/\blearn\.|\bwo\.[a-z]/);
         expect(text, `${lang} ${id}`).not.toMatch(/undefined|NaN|\[object/);
+        // … and after the control moved.
+        expect(text, `${lang} ${id}: long float digits`).not.toMatch(/\d\.\d{6,}/);
         if (lang === 'ko') {
           const words = (text.match(/[A-Za-z][A-Za-z0-9_.()'-]*/g) ?? []).filter((w) => !/[(_]/.test(w) && !/^e-?[0-9]+$/.test(w) && !NAMES.has(w.replace(/[.,)]+$/, '')) && w.length > 2);
           expect(words, `${id}: English words in Korean text`).toEqual([]);
         }
         // The explorer link carries this step's setting.
         expect(await page.getAttribute('.learn-explore', 'href'), id).toMatch(/^#/);
-        if (i === 0 || id === 'rope') await screenshot(page, `learn-${id}-${lang}`);
+        if (i === 0 || id === 'rope' || id === 'scaling') await screenshot(page, `learn-${id}-${lang}`);
       }
       expect(logProblems(log)).toEqual({});
     });
   }
+
+  it('sentences round their numbers: the RoPE step at base 100 (its question) says 0.0133 rad, not 0.013335214', async () => {
+    await open('?lang=en#learn/rope', 'rope');
+    const n = await drawn();
+    await page.locator('[data-learn-control]').first().evaluate((el) => {
+      el.value = '2';   // log10(100)
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction((k) => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0) > k, n);
+    const text = await page.textContent('.learn-derived');
+    expect(text).toContain('the slowest 0.0133 rad');
+    expect(text).not.toMatch(/\d\.\d{6,}/);
+  });
 
   it('the word-order step: the same words in another order are identical without positions, different with them', async () => {
     await open('?lang=en#learn/order', 'order');

@@ -4,14 +4,15 @@
 // env.controls, writes env.derived, and calls env.explore(kind, spec) with what "open this in
 // the explorer" should show. env: { pe, t, lang, figure, controls, derived, explore }.
 // Strings: ./strings.js (learn.<step>.*).
-import { formatInt, float32String } from '../../plot/format.js';
+import { formatInt } from '../../plot/format.js';
 import { mountWordOrder } from '../../views/attention/word-order.js';
 import { demoHeads } from '../../views/attention/order.js';
 import { fraction } from '../../views/common.js';
 import { heatFigure, lineFigure, slider, choice, markDrawn } from './figures.js';
 
 const fx = (v, digits = 2) => (Math.abs(v) >= 1e4 ? formatInt(Math.round(v)) : Number(v.toFixed(digits)).toString());
-const sci = (v) => (v === 0 ? '0' : Math.abs(v) < 1e-3 ? v.toExponential(1) : float32String(v));
+/** A number in a sentence: three significant digits (a float32's nine say nothing a learner needs), tiny ones as 2.4e-7. */
+const sci = (v) => (v === 0 ? '0' : Math.abs(v) < 1e-3 ? v.toExponential(1) : Number(v.toPrecision(3)).toString());
 
 /** Row p of a [rows, cols] table as a Float64Array. */
 const row = (r, p) => Float64Array.from(r.data.subarray(p * r.shape[1], (p + 1) * r.shape[1]));

@@ -178,9 +178,9 @@ const en = {
   ],
   'learn.scaling.linear': 'PI (linear)',
   'learn.scaling.ntk': 'NTK-aware',
-  'learn.scaling.derived': ({ name, kept, full, pairs, f, first, last, context }) => `${name} at ${f}×: ${kept} of ${pairs} pairs keep their wavelength, ${full} are stretched the full ${f}×; pair 0 by ${first}×, the last pair by ${last}×. Trained on 4,096 tokens, the model should then reach about ${context}.`,
+  'learn.scaling.derived': ({ name, kept, full, pairs, f, first, last, context }) => `${name} at ${f}×: ${kept} of ${pairs} pairs ${kept === 1 ? 'keeps its' : 'keep their'} wavelength, ${full} ${full === 1 ? 'is' : 'are'} stretched the full ${f}×; pair 0 by ${first}×, the last pair by ${last}×. Trained on 4,096 tokens, the model should then reach about ${context}.`,
   'learn.scaling.derivedOne': 'At factor 1 nothing is stretched: every curve lies at 1×.',
-  'learn.scaling.note': 'LongRoPE (used by Phi-3) goes a step further: instead of a formula, it searches a stretch factor for every pair, with one list for short inputs and one for long ones (short_factor and long_factor in config.json). PE Lab has no longrope kind yet, so it is not drawn here; its curve would be jagged, set pair by pair by the search, rather than one smooth formula.',
+  'learn.scaling.note': 'LongRoPE (used by Phi-3) goes a step further: instead of a formula, a search picks a stretch factor for every pair, with one list for short inputs and one for long ones (short_factor and long_factor in config.json). Its curve is jagged, set pair by pair, and it has no single factor to slide, so it is not drawn here. In the explorer, choose RoPE with rope_type "longrope" (or load Phi-3.5-mini’s published factors): its own view, “LongRoPE: a factor for every pair”, draws both lists.',
   'learn.scaling.try': 'Choose PI and then YaRN at factor 8. Which pairs does PI change that YaRN leaves alone, and why might that keep short-range word order intact?',
 
   // 11
@@ -269,7 +269,7 @@ const ko = {
 
   // 2
   'learn.sinusoids.title': '사인파와 파장',
-  'learn.sinusoids.summary': '열 두 개가 한 쌍이 되어, 파장이 저마다 다른 사인과 코사인을 담습니다.',
+  'learn.sinusoids.summary': '두 열이 한 쌍을 이루어, 파장이 저마다 다른 사인과 코사인을 담습니다.',
   'learn.sinusoids.lead': [
     '원래 트랜스포머는 위치 p에 사인과 코사인으로 이루어진 벡터를 줍니다. 2i번째 열에는 sin(p·ωᵢ), 2i + 1번째 열에는 cos(p·ωᵢ)가 들어가고, ωᵢ = base^(−2i/d)입니다.',
     '왼쪽 열은 빠르게 진동해서 이웃한 위치를 구별하고, 오른쪽 열은 천천히 변해서 문장의 앞과 뒤를 구별합니다. 열 하나를 위에서 아래로 따라가면 그 열의 파동이 보입니다.',
@@ -351,7 +351,7 @@ const ko = {
   'learn.rope.title': 'RoPE: 쿼리와 키를 회전합니다',
   'learn.rope.summary': 'q를 m·θ, k를 n·θ만큼 돌리면 점수는 m − n에만 달립니다.',
   'learn.rope.lead': [
-    'RoPE는 아무것도 더하지 않습니다. q와 k를 숫자 두 개씩 짝지어, 짝마다 위치에 비례하는 각도만큼 돌립니다. 위치 m의 쿼리는 m·θᵢ, 위치 n의 키는 n·θᵢ만큼 돌아갑니다.',
+    'RoPE는 아무것도 더하지 않습니다. q와 k의 숫자를 두 개씩 묶어 쌍을 만들고, 쌍마다 위치에 비례하는 각도만큼 돌립니다. 위치 m의 쿼리는 m·θᵢ, 위치 n의 키는 n·θᵢ만큼 돌아갑니다.',
     '내적은 두 벡터 사이의 각도만 보므로, 점수는 (m − n)·θᵢ에만 달립니다. 별도의 표 없이 상대 위치가 생기는 셈입니다. 그림은 고정된 q 하나와 k 하나를 모든 위치에 놓고, 점수 q_m·k_n을 색으로 칠합니다.',
   ],
   'learn.rope.derived': ({ dev, scale, first, last, turn, pairs }) => `대각선 하나(m − n이 같은 칸)를 따라가면 점수는 많아야 ${dev}만큼 변하고, 점수 자체는 ${scale}까지 갑니다. 거리만 중요하다는 뜻입니다. ${pairs}쌍 가운데 가장 빠른 쌍은 위치마다 ${first} rad, 가장 느린 쌍은 ${last} rad씩 돌아서 ${turn}칸마다 한 바퀴를 돕니다.`,
@@ -381,7 +381,7 @@ const ko = {
   'learn.scaling.ntk': 'NTK 방식',
   'learn.scaling.derived': ({ name, kept, full, pairs, f, first, last, context }) => `${name}, ${f}배: ${pairs}쌍 가운데 ${kept}쌍은 파장이 그대로이고, ${full}쌍은 ${f}배를 다 늘립니다. 0번 쌍은 ${first}배, 마지막 쌍은 ${last}배입니다. 4,096토큰으로 학습한 모델이 대략 ${context}토큰까지 닿게 됩니다.`,
   'learn.scaling.derivedOne': '배수가 1이면 아무것도 늘어나지 않습니다. 모든 곡선이 1배에 놓입니다.',
-  'learn.scaling.note': 'LongRoPE(Phi-3에서 사용)는 한 걸음 더 나아갑니다. 공식 대신 쌍마다 늘릴 배수를 탐색으로 찾고, 짧은 입력용과 긴 입력용 목록을 따로 둡니다 (config.json의 short_factor, long_factor). PE Lab에는 아직 longrope 종류가 없어 여기에 그리지 않았습니다. LongRoPE의 곡선은 이런 매끈한 공식 대신, 쌍마다 탐색으로 정한 들쭉날쭉한 모양이 됩니다.',
+  'learn.scaling.note': 'LongRoPE(Phi-3에서 사용)는 한 걸음 더 나아갑니다. 공식 대신 쌍마다 늘릴 배수를 탐색으로 찾고, 짧은 입력용과 긴 입력용 목록을 따로 둡니다 (config.json의 short_factor, long_factor). 곡선이 쌍마다 들쭉날쭉하고 움직일 배수 하나가 따로 없어서 이 단계에서는 그리지 않습니다. 탐색기에서 RoPE를 고르고 rope_type을 "longrope"로 바꾸거나 공개된 Phi 모델의 배수를 불러오면, 전용 보기 “LongRoPE: 쌍마다 다른 배수”가 두 목록을 그려 줍니다.',
   'learn.scaling.try': '배수 8에서 PI와 YaRN을 차례로 골라 보세요. PI는 바꾸는데 YaRN은 그대로 두는 쌍은 어느 것이고, 그 덕분에 가까운 단어 순서가 어떻게 지켜질까요?',
 
   // 11
