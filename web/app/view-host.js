@@ -1,6 +1,7 @@
 // The views of the chosen kind's output (the registry: web/app/views.js): each in its section
 // (an advanced one folded until opened; a lazy one mounted when it comes near the screen), handed
-// every new state, and left alone while out of sight.
+// every new state, and left alone while out of sight. A view whose update throws keeps its last
+// picture and says why in its section until its next update succeeds.
 import { SCHEMA } from '../api/pe.js';
 import { h } from '../plot/dom.js';
 import { watchVisibility, whenNearViewport } from '../views/lazy.js';
@@ -67,7 +68,7 @@ export function mountViews(info, actions) {
       class: `view card view-${view.id}${folded ? ' is-folded' : ''}`, id: `view-${view.id}`, 'aria-labelledby': titleId, tabindex: -1,
     }, fold ?? [head, body]);
     app.viewsBox.append(section);
-    const entry = { view, handle: null, section, fold };
+    const entry = { view, handle: null, section, body, fold };
     app.views.push(entry);
     if (fold) {
       fold.addEventListener('toggle', () => {
@@ -155,16 +156,37 @@ function watchSight(entry) {
   };
 }
 
-/** Hands a state to one view, timed (the `view-update` event). */
+/**
+ * Hands a state to one view, timed (the `view-update` event). A view that throws keeps what it
+ * drew last and says why in its section; its next update that succeeds takes the message away.
+ */
 function runView(entry, next) {
   const { view, handle } = entry;
   try {
     const t0 = performance.now();
     handle.update(next);
     emit('view-update', { id: view.id, ms: performance.now() - t0 });
+    showViewError(entry, null);
   } catch (err) {
     console.error(`view ${view.id} failed to update`, err);
+    showViewError(entry, err);
   }
+}
+
+/** The line above a view's body that says its last update failed (err), or nothing (null). */
+function showViewError(entry, err) {
+  if (!err) {
+    if (entry.error && !entry.error.hidden) {
+      entry.error.hidden = true;
+      entry.error.textContent = '';
+      delete entry.section.dataset.error;
+    }
+    return;
+  }
+  entry.error ??= entry.body.parentNode.insertBefore(h('p', { class: 'field-error view-error', role: 'status' }), entry.body);
+  entry.error.textContent = app.t('app.viewFailed', err?.message ?? String(err));
+  entry.error.hidden = false;
+  entry.section.dataset.error = 'update';
 }
 
 /** A state with what the view missed while out of sight merged into its changes (and forgotten). */

@@ -25,6 +25,7 @@ export default {
   'app.reset': 'Reset to defaults',
   'app.fieldError': (label) => `Check “${label}”:`,
   'app.otherError': (msg) => `Something went wrong: ${msg}`,
+  'app.viewFailed': (msg) => `This view could not be redrawn and still shows what it drew before: ${msg}`,
 
   'app.unload': 'Back to the parameters',
   'app.loadedNote': (label) => `Showing a trained table from a file: ${label}. The parameters below do not apply to it.`,

@@ -25,6 +25,7 @@ export default {
   'app.reset': '기본값으로 되돌리기',
   'app.fieldError': (label) => `‘${label}’ 값을 확인하세요:`,
   'app.otherError': (msg) => `문제가 생겼습니다: ${msg}`,
+  'app.viewFailed': (msg) => `이 보기를 다시 그리지 못해 이전에 그린 그림을 그대로 보여 줍니다: ${msg}`,
 
   'app.unload': '파라미터로 돌아가기',
   'app.loadedNote': (label) => `파일에서 불러온 학습된 표를 보여 주고 있습니다: ${label}. 아래 파라미터는 이 표에 적용되지 않습니다.`,
