@@ -118,6 +118,7 @@ describe.skipIf(avail.skip)('relative views in Chromium', () => {
     const list8 = await page.textContent(`${HEADS} .bias-slopes`);
     expect(list8).toContain('1/2 = 2−1 = 0.5');
     expect(list8).toContain('1/256 = 2−8 = 0.00390625');
+    expect(await page.textContent(`${HEADS} .bias-order`)).toMatch(/^The steepest is head 0 \(m = 1\/2\) and the gentlest head 7 \(m = 1\/256\)/);
     expect(await page.locator(`${HEADS} .bias-slopes li`).count()).toBe(8);
     await shot('relative-heads-8', HEADS);
 
@@ -130,6 +131,10 @@ describe.skipIf(avail.skip)('relative views in Chromium', () => {
     expect(await page.textContent(`${HEADS} .bias-slopes li >> nth=8`)).toMatch(/m₈ = 2−0\.5 ≈ 0\.70710677/);
     expect(await page.textContent(`${HEADS} .bias-slopes li >> nth=11`)).toMatch(/m₁₁ = 2−3\.5 ≈ 0\.088388346/);
     expect(await page.textContent(`${HEADS} .bias-formula`)).toMatch(/12 is not a power of two/);
+    // Which heads are steep is read from the slopes: at 12 heads head 8 is the steepest, and the
+    // view never says the steep heads are "the first ones".
+    expect(await page.textContent(`${HEADS} .bias-order`)).toBe('The slopes are not in head order: the steepest is head 8 (m = 0.7071), the gentlest head 7 (m = 1/256). From steepest to gentlest: heads 8, 0, 9, 1, 10, 2, 11, 3, 4, 5, 6, 7.');
+    expect(await page.textContent(HEADS)).not.toMatch(/\(the first ones\)/);
 
     // A thumbnail is a button that picks the head of the big heatmap.
     await page.focus(`${HEADS} .bias-thumb >> nth=3`);
@@ -167,6 +172,7 @@ describe.skipIf(avail.skip)('relative views in Chromium', () => {
     expect(await page.textContent(`${DIST} h3`)).toBe('거리에 따른 편향: 모든 방식 한눈에');
     expect(await page.textContent(`${HEADS} h3`)).toBe('모든 헤드를 한 번에');
     expect(await page.textContent(`${HEADS} .bias-formula`)).toMatch(/헤드 8개 \(2의 거듭제곱\): 기울기는 등비수열/);
+    expect(await page.textContent(`${HEADS} .bias-order`)).toMatch(/^가장 가파른 헤드는 0번\(m = 1\/2\)/);
     await page.locator('#view-relative-distance').scrollIntoViewIfNeeded();
     await shot('relative-ko-distance', DIST);
     await shot('relative-ko-heads', HEADS);

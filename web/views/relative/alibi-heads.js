@@ -25,6 +25,7 @@ function slopePower(m) {
 
 const THUMB = 112; // sample points per side
 const MAX_THUMBS = 64;
+const MAX_ORDER = 16; // heads named in the steepest-to-gentlest order before "…"
 
 export default {
   id: 'alibi-heads',
@@ -55,7 +56,8 @@ export default {
     const slopeTitle = h('h4', { class: 'bias-subtitle', text: t('relative.heads.slopesTitle') });
     const formula = h('p', { class: 'help bias-formula' });
     const slopeList = h('ol', { class: 'bias-slopes', start: 0 });
-    el.append(h('section', { class: 'bias-slope-box', 'aria-label': t('relative.heads.slopesTitle') }, slopeTitle, formula, slopeList));
+    const orderNote = h('p', { class: 'help bias-order' });
+    el.append(h('section', { class: 'bias-slope-box', 'aria-label': t('relative.heads.slopesTitle') }, slopeTitle, formula, orderNote, slopeList));
     const table = new DataTable(el, { summary: t('table.summary') });
 
     const rampCanvas = h('canvas', { class: 'bias-ramp', width: 128, height: 1, 'aria-hidden': 'true' });
@@ -91,6 +93,17 @@ export default {
         const e = 8 / heads;
         formula.textContent = pow2 ? t('relative.heads.formulaPow2', heads, slopeText(slopes[0]).short, e === 1 ? '−(h + 1)' : `−${formatValue(e)}·(h + 1)`)
           : t('relative.heads.formulaOther', heads, 2 ** Math.floor(Math.log2(heads)));
+        // Which heads are steep, read from the slopes: for a head count that is not a power of two
+        // they interleave (12 heads: 8, 0, 9, 1, …), so "the first heads" would be wrong.
+        const ranked = Array.from(slopes, (m, hd) => hd).sort((x, y) => slopes[y] - slopes[x] || x - y);
+        const sorted = ranked.every((hd, i) => hd === i);
+        const shown = ranked.length > MAX_ORDER ? [...ranked.slice(0, MAX_ORDER), '…'] : ranked;
+        orderNote.hidden = heads < 2;
+        orderNote.textContent = heads < 2 ? '' : t('relative.heads.order', {
+          sorted, steep: ranked[0], mSteep: slopeText(slopes[ranked[0]]).short,
+          gentle: ranked[heads - 1], mGentle: slopeText(slopes[ranked[heads - 1]]).short, order: shown.join(', '),
+        });
+        el.dataset.steepest = String(ranked[0]);
         slopeList.replaceChildren(...Array.from(slopes, (m, hd) => {
           const s = slopeText(m);
           const p = s.p;

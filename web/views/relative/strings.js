@@ -36,7 +36,7 @@ const strings = {
 
     // --- ALiBi heads
     'relative.heads.title': 'Every head at once',
-    'relative.heads.explain': 'All heads of the table side by side: the same ramp away from the diagonal, only the slope m differs. Steep heads (the first ones) see only the last few tokens; gentle heads look far back, so together they cover short and long ranges. The hatched triangle is the causal mask. Choose a head to show it in the big heatmap above.',
+    'relative.heads.explain': 'All heads of the table side by side: the same ramp away from the diagonal, only the slope m differs. Steep heads see only the last few tokens; gentle heads look far back, so together they cover short and long ranges. Which heads are the steep ones is read from the slopes below: with a head count that is not a power of two, the slopes are not in head order. The hatched triangle is the causal mask. Choose a head to show it in the big heatmap above.',
     'relative.heads.scale': 'Colours',
     'relative.heads.scaleShared': 'one scale for all heads',
     'relative.heads.scaleOwn': 'each head its own',
@@ -50,6 +50,9 @@ const strings = {
     'relative.heads.slopesTitle': 'Slopes m_h',
     'relative.heads.formulaPow2': (heads, ratio, e) => `${heads} heads, a power of two: the slopes are a geometric sequence, m_h = 2^(${e}). The first is ${ratio}, and each next head’s slope is the one before times ${ratio}.`,
     'relative.heads.formulaOther': (heads, c) => `${heads} is not a power of two: the first ${c} slopes are those of ${c} heads; the others are every second slope of ${2 * c} heads, which sit halfway between the first ones on a log scale.`,
+    'relative.heads.order': ({ sorted, steep, mSteep, gentle, mGentle, order }) => (sorted
+      ? `The steepest is head ${steep} (m = ${mSteep}) and the gentlest head ${gentle} (m = ${mGentle}); the slope falls from each head to the next.`
+      : `The slopes are not in head order: the steepest is head ${steep} (m = ${mSteep}), the gentlest head ${gentle} (m = ${mGentle}). From steepest to gentlest: heads ${order}.`),
     'relative.heads.stats': (count, P, ms) => `${count} heads · ${P} × ${P} samples each · drawn in ${ms} ms`,
     'relative.heads.tableCaption': (heads) => `Slopes of the ${heads} heads and the bias they give at a few distances`,
     'relative.heads.power': 'as a power of 2',
@@ -83,7 +86,7 @@ const strings = {
 
     // --- ALiBi 헤드
     'relative.heads.title': '모든 헤드를 한 번에',
-    'relative.heads.explain': '표의 모든 헤드를 나란히 놓았습니다. 대각선에서 멀어질수록 내려가는 모양은 같고, 기울기 m만 다릅니다. 기울기가 가파른 앞쪽 헤드는 바로 앞 몇 토큰만 보고, 완만한 헤드는 멀리까지 봅니다. 그래서 헤드들이 함께 가까운 거리와 먼 거리를 모두 맡습니다. 빗금 친 삼각형은 causal 마스크입니다. 헤드를 고르면 위의 큰 히트맵에 나타납니다.',
+    'relative.heads.explain': '표의 모든 헤드를 나란히 놓았습니다. 대각선에서 멀어질수록 내려가는 모양은 같고, 기울기 m만 다릅니다. 기울기가 가파른 헤드는 바로 앞 몇 토큰만 보고, 완만한 헤드는 멀리까지 봅니다. 어느 헤드가 가파른지는 아래 기울기 목록에서 읽습니다. 헤드 수가 2의 거듭제곱이 아니면 기울기가 헤드 번호 순서대로 놓이지 않습니다. 그래서 헤드들이 함께 가까운 거리와 먼 거리를 모두 맡습니다. 빗금 친 삼각형은 causal 마스크입니다. 헤드를 고르면 위의 큰 히트맵에 나타납니다.',
     'relative.heads.scale': '색',
     'relative.heads.scaleShared': '모든 헤드에 같은 눈금',
     'relative.heads.scaleOwn': '헤드마다 따로',
@@ -97,6 +100,9 @@ const strings = {
     'relative.heads.slopesTitle': '기울기 m_h',
     'relative.heads.formulaPow2': (heads, ratio, e) => `헤드 ${heads}개 (2의 거듭제곱): 기울기는 등비수열 m_h = 2^(${e})입니다. 첫 기울기는 ${ratio}이고, 다음 헤드의 기울기는 앞 기울기에 ${ratio}를 곱한 값입니다.`,
     'relative.heads.formulaOther': (heads, c) => `${heads}는 2의 거듭제곱이 아닙니다. 앞의 ${c}개는 헤드 ${c}개일 때의 기울기이고, 나머지는 헤드 ${2 * c}개일 때의 기울기를 하나 걸러 가져온 것으로, 로그 눈금에서 앞의 기울기들 사이 한가운데에 놓입니다.`,
+    'relative.heads.order': ({ sorted, steep, mSteep, gentle, mGentle, order }) => (sorted
+      ? `가장 가파른 헤드는 ${steep}번(m = ${mSteep}), 가장 완만한 헤드는 ${gentle}번(m = ${mGentle})입니다. 기울기는 헤드 번호를 따라 차례로 줄어듭니다.`
+      : `기울기가 헤드 번호 순서대로 놓이지 않습니다. 가장 가파른 헤드는 ${steep}번(m = ${mSteep}), 가장 완만한 헤드는 ${gentle}번(m = ${mGentle})입니다. 가파른 것부터 차례로 놓으면 ${order}번 헤드입니다.`),
     'relative.heads.stats': (count, P, ms) => `헤드 ${count}개 · 헤드마다 ${P} × ${P} 표본 · 그리는 데 ${ms} ms`,
     'relative.heads.tableCaption': (heads) => `헤드 ${heads}개의 기울기와 몇몇 거리에서의 편향`,
     'relative.heads.power': '2의 거듭제곱으로',
