@@ -1,4 +1,4 @@
-// Browser tests of the explorer's table of contents and folded (advanced) views (web/app/app.js,
+// Browser tests of the explorer's table of contents and folded (advanced) views (web/app/toc.js,
 // web/app/views.js ADVANCED): the contents list every view of the kind in the page language, a
 // click scrolls to the view without touching the address bar (it holds the permalink), a folded
 // view mounts only when opened, and everything follows a language switch.

@@ -1,4 +1,4 @@
-// The page computes a large output into the shown result's array (web/app/app.js reusable,
+// The page computes a large output into the shown result's array (web/app/compute.js reusable,
 // pe.compute's options.reuse): a drag at 2000 × 1600 then copies 12.8 MB a frame into memory the
 // page already has instead of allocating it. What must hold: every view draws the new values,
 // never a stale cache keyed by the array (the heatmap's colour range over every head, the vision

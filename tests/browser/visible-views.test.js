@@ -1,4 +1,4 @@
-// Browser tests of the page's update scheduling (web/app/app.js updateViews, web/views/lazy.js
+// Browser tests of the page's update scheduling (web/app/view-host.js updateViews, web/views/lazy.js
 // watchVisibility) and of the heatmap's "input to screen" line: a view out of sight does no work
 // on a change and catches up, with the latest state, when it comes into view; the heatmap says how
 // long the user waited, in both languages. Behaviour only, never timing.
