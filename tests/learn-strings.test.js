@@ -84,4 +84,12 @@ describe('Learn strings say what is true, in the words a learner reads', () => {
       }
     }
   });
+
+  it('precision sentences agree in number with 1', () => {
+    const P = PRECISION.en;
+    expect(P['precision.pos.collide']('300', '1')).toBe('From position 300 on, 1 row is identical to the row before it.');
+    expect(P['precision.pos.collide']('300', '12')).toBe('From position 300 on, 12 rows are identical to the row before them.');
+    expect(P['precision.pair.lost']('9', '1', '64', '0.5', '0')).toMatch(/1 of 64 pairs has an error of at least half its step: it no longer tells 9/);
+    expect(P['precision.col.some']('257', '1', '100', '1', 'bf16')).toMatch(/1 of the 100 neighbouring rows \(1 %\) is identical/);
+  });
 });

@@ -3,6 +3,9 @@
 // imports this first). Numbers arrive formatted unless noted; recipe names arrive as labels.
 import { registerStrings } from '../../i18n/index.js';
 
+/** Whether a count (a number or its formatted text) is exactly one, for English agreement. */
+const one = (n) => String(n) === '1';
+
 const en = {
   'precision.yes': 'yes',
   'precision.no': 'no',
@@ -19,7 +22,7 @@ const en = {
   'precision.pos.jumpTo': (power, n) => `${power} = ${n}`,
   'precision.pos.stats': (a, b, n) => `positions ${a} – ${b} · ${n} rows`,
   'precision.pos.worst': (e, p, recipe) => `Worst angle error with ${recipe}: ${e} rad, at position ${p}.`,
-  'precision.pos.collide': (p, n) => `From position ${p} on, ${n} rows are identical to the row before them.`,
+  'precision.pos.collide': (p, n) => `From position ${p} on, ${n} ${one(n) ? 'row is identical to the row before it' : 'rows are identical to the row before them'}.`,
   'precision.pos.noCollide': 'No two neighbouring positions share a cos/sin row here.',
   'precision.pos.mark': (p) => `first collision: ${p}`,
   'precision.pos.aria': 'Worst angle error of each position on a log scale, against the position. + and − zoom, arrow keys move, 0 shows everything.',
@@ -39,7 +42,7 @@ const en = {
   'precision.pair.series': (p, recipe) => `error at ${p}, ${recipe}`,
   'precision.pair.half': 'half a step, ω_i / 2',
   'precision.pair.lostCol': 'error ≥ ω_i / 2?',
-  'precision.pair.lost': (p, k, n, e, i) => `At position ${p}, ${k} of ${n} pairs have an error of at least half their step: they no longer tell ${p} from its neighbours. The largest error is ${e} rad, in pair ${i}.`,
+  'precision.pair.lost': (p, k, n, e, i) => `At position ${p}, ${k} of ${n} pairs ${one(k) ? 'has an error of at least half its step: it no longer tells' : 'have an error of at least half their step: they no longer tell'} ${p} from its neighbours. The largest error is ${e} rad, in pair ${i}.`,
   'precision.pair.fine': (p, n, e, i) => `At position ${p}, all ${n} pairs stay within half a step of the exact angle. The largest error is ${e} rad, in pair ${i}.`,
   'precision.pair.aria': 'Angle error of every pair at the chosen position, with half of each pair’s step, on a log scale',
   'precision.pair.caption': (p) => `Angle error of every pair at position ${p}`,
@@ -48,7 +51,7 @@ const en = {
   'precision.col.title': 'Collisions: positions that become the same',
   'precision.col.explain': 'A collision is a position whose cos and sin, in every pair, are exactly those of the position before it: the model receives the same rotation twice and cannot tell the two tokens apart by position at all. The curve counts the collided rows so far.',
   'precision.col.none': (a, b, recipe) => `With ${recipe}, no two neighbouring positions in ${a} – ${b} collide: every position gets its own cos/sin row.`,
-  'precision.col.some': (p, n, total, share, recipe) => `With ${recipe}, positions start to collide at ${p}: ${n} of the ${total} neighbouring rows (${share} %) are identical to the row before.`,
+  'precision.col.some': (p, n, total, share, recipe) => `With ${recipe}, positions start to collide at ${p}: ${n} of the ${total} neighbouring rows (${share} %) ${one(n) ? 'is' : 'are'} identical to the row before.`,
   'precision.col.whyPosition': (dtype, gap, p, prev, q) => `The positions are stored in ${dtype}, whose numbers near ${p} are ${gap} apart, so ${prev} and ${p} are both stored as ${q}.`,
   'precision.col.whyOverflow': (dtype, p) => `From ${p} on the positions overflow ${dtype} (they become ∞), so every row is the same row of NaNs.`,
   'precision.col.whyPhase': (dtype, p, angle, gap) => `The positions are still distinct, but the angles are stored in ${dtype}: near ${p} the fastest pair’s angle (about ${angle} rad) can only move in steps of ${gap} rad, so in every pair it lands on the same value as at the position before.`,
@@ -102,13 +105,15 @@ const en = {
   'precision.model.context': 'Context length',
   'precision.model.recipe': 'Recipe',
   'precision.model.stats': (label, dim, base, type) => `${label} · rotary dim ${dim} · rope_theta ${base} · scaling ${type}`,
-  'precision.model.lost': (recipe, ctx, k, n, which, from) => `With ${recipe}, at ${ctx} tokens ${k} of ${n} pairs can no longer tell neighbouring positions apart (${which}); the first losses show by position ${from}.`,
+  // `from` is where the first checked window with a lost pair starts: the loss lies somewhere in
+  // that window, not at its first position, and the windows before it showed none.
+  'precision.model.lost': (recipe, ctx, k, n, which, from) => `With ${recipe}, at ${ctx} tokens ${k} of ${n} pairs can no longer tell neighbouring positions apart (${which}). The first checked window where a pair is lost is the one that starts at position ${from}; the windows before it lose none.`,
   'precision.model.fine': (recipe, ctx, n) => `With ${recipe}, all ${n} pairs still tell neighbouring positions apart up to ${ctx} tokens.`,
   'precision.model.all': 'every pair',
   'precision.model.fastest': (k, list) => `the ${k} fastest, pairs ${list}`,
   'precision.model.slowest': (k, list) => `the ${k} slowest, pairs ${list}`,
   'precision.model.worst': (e, p) => `Worst angle error: ${e} rad, at position ${p}.`,
-  'precision.model.collide': (p) => `Whole rows collide (neighbouring positions get identical cos/sin) by position ${p} at the latest.`,
+  'precision.model.collide': (p) => `Whole rows collide too: the first collision found in the checked windows (a position whose cos/sin equal its neighbour’s) is at position ${p}. Positions between the windows are not checked, so one could come earlier.`,
   'precision.model.how': (w, n) => `Computed over ${n} windows of ${w} positions, ending at powers of two and at the context; a pair counts as lost when its error reaches half its step, ω_i / 2.`,
   'precision.model.failed': (msg) => `Not computed: ${msg}`,
   'precision.model.show': 'Show the end of this context above',
@@ -231,13 +236,13 @@ const ko = {
   'precision.model.context': '문맥 길이',
   'precision.model.recipe': '레시피',
   'precision.model.stats': (label, dim, base, type) => `${label} · 회전 차원 ${dim} · rope_theta ${base} · 스케일링 ${type}`,
-  'precision.model.lost': (recipe, ctx, k, n, which, from) => `${recipe}에서는 토큰 ${ctx}개에 이르면 쌍 ${n}개 중 ${k}개가 이웃 위치를 더 이상 구별하지 못합니다(${which}). 이런 손실은 위치 ${from}에서 이미 나타납니다.`,
+  'precision.model.lost': (recipe, ctx, k, n, which, from) => `${recipe}에서는 토큰 ${ctx}개에 이르면 쌍 ${n}개 중 ${k}개가 이웃 위치를 더 이상 구별하지 못합니다(${which}). 검사한 구간 가운데 처음으로 쌍을 잃는 구간은 위치 ${from}에서 시작하는 구간이고, 그 앞의 구간들에서는 잃은 쌍이 없습니다.`,
   'precision.model.fine': (recipe, ctx, n) => `${recipe}에서는 토큰 ${ctx}개까지 쌍 ${n}개 모두 이웃 위치를 구별합니다.`,
   'precision.model.all': '모든 쌍',
   'precision.model.fastest': (k, list) => `가장 빠른 ${k}개, 쌍 ${list}`,
   'precision.model.slowest': (k, list) => `가장 느린 ${k}개, 쌍 ${list}`,
   'precision.model.worst': (e, p) => `가장 큰 각도 오차는 위치 ${p}에서 ${e} 라디안입니다.`,
-  'precision.model.collide': (p) => `늦어도 위치 ${p}에서는 이미 행 전체가 충돌합니다 (이웃 위치의 cos/sin이 똑같아집니다).`,
+  'precision.model.collide': (p) => `행 전체가 충돌하기도 합니다. 검사한 구간에서 찾은 첫 충돌(cos/sin이 이웃 위치와 똑같아지는 위치)은 위치 ${p}입니다. 구간 사이의 위치는 검사하지 않으므로, 그보다 앞에서 충돌할 수도 있습니다.`,
   'precision.model.how': (w, n) => `위치 ${w}개짜리 구간 ${n}개(2의 거듭제곱과 문맥 끝에서 끝나는 구간)로 계산했습니다. 오차가 한 걸음의 절반 ω_i / 2에 이르면 그 쌍을 잃은 것으로 셉니다.`,
   'precision.model.failed': (msg) => `계산하지 못했습니다: ${msg}`,
   'precision.model.show': '이 문맥의 끝을 위에서 보기',
