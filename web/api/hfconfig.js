@@ -339,14 +339,15 @@ function readMaxPos(c, r) {
  */
 function readRopeParameters(c, r) {
   const rp = isObject(own(c, 'rope_parameters')) ? c.rope_parameters : null;
-  const plain = { rp, rpKey: 'rope_parameters', all: null, others: [] };
+  // Keys as the config spells them: text_config.rope_parameters… when the text model is nested.
+  const plain = { rp, rpKey: r.key('rope_parameters'), all: null, others: [] };
   if (!rp || has(rp, 'rope_type') || has(rp, 'type') || has(rp, 'rope_theta')) return plain;
   const layerTypes = Object.keys(rp).filter((k) => isObject(rp[k]));
   const pick = layerTypes.includes('full_attention') ? 'full_attention' : layerTypes[0];
   if (pick === undefined) return plain;
   const others = layerTypes.filter((t) => t !== pick);
   r.note(TEXT.layerSets(layerTypes, pick, others));
-  return { rp: rp[pick], rpKey: `rope_parameters.${pick}`, all: rp, others };
+  return { rp: rp[pick], rpKey: r.key(`rope_parameters.${pick}`), all: rp, others };
 }
 
 /** The rotary head: { dim, mla, layoutWhy } from MLA's qk_rope_head_dim, head_dim / kv_channels, or hidden ÷ heads. */
@@ -381,10 +382,11 @@ function readHead(c, r) {
 
 /** The base: rope_theta (v5's set first) or its older names, else 10000; ChatGLM's rope_ratio. */
 function readBase(c, type, { rp, rpKey }, r) {
-  const baseAt = first(rp, ['rope_theta'], `${rpKey}.`) ?? first(c, ['rope_theta', 'rotary_emb_base', 'rotary_base']);
+  const inSet = first(rp, ['rope_theta'], `${rpKey}.`);
+  const baseAt = inSet ?? first(c, ['rope_theta', 'rotary_emb_base', 'rotary_base']);
   let base = 10000;
   if (baseAt) {
-    r.from.base = baseAt[0].startsWith('rope_parameters') ? baseAt[0] : r.key(baseAt[0]);
+    r.from.base = inSet ? baseAt[0] : r.key(baseAt[0]);
     base = numeric(r.from.base, 'base', baseAt[1]);
     r.used(r.from.base, TEXT.base(base));
   } else if (type !== 'chatglm') {
@@ -402,10 +404,11 @@ function readBase(c, type, { rp, rpKey }, r) {
 
 /** partial_rotary_factor: v5's set, partial_rotary_factor / rotary_pct, GPT-J's rotary_dim, ChatGLM's half; MLA 1. */
 function readPartial(c, type, { dim, mla }, { rp, rpKey }, r) {
-  const partialAt = first(rp, ['partial_rotary_factor'], `${rpKey}.`) ?? first(c, ['partial_rotary_factor', 'rotary_pct']);
+  const inSet = first(rp, ['partial_rotary_factor'], `${rpKey}.`);
+  const partialAt = inSet ?? first(c, ['partial_rotary_factor', 'rotary_pct']);
   if (mla) return 1;   // the whole qk_rope_head_dim rotates
   if (partialAt) {
-    r.from.partial_rotary_factor = partialAt[0].startsWith('rope_parameters') ? partialAt[0] : r.key(partialAt[0]);
+    r.from.partial_rotary_factor = inSet ? partialAt[0] : r.key(partialAt[0]);
     const partial = numeric(r.from.partial_rotary_factor, 'partial_rotary_factor', partialAt[1]);
     r.used(r.from.partial_rotary_factor, TEXT.partial(partial, dim));
     return partial;
@@ -542,8 +545,8 @@ function readAlternates(c, spec, { all, others }, scalingKey, r) {
       ...spec, base: has(set, 'rope_theta') ? set.rope_theta : spec.base,
       partial_rotary_factor: has(set, 'partial_rotary_factor') ? set.partial_rotary_factor : spec.partial_rotary_factor,
       rope_scaling: known ? { rope_type: t, ...sub } : null,
-    }, { base: `rope_parameters.${name}.rope_theta` }, `rope_parameters.${name}`);
-    r.used(`rope_parameters.${name}`, TEXT.layerSet(name));
+    }, { base: r.key(`rope_parameters.${name}.rope_theta`) }, r.key(`rope_parameters.${name}`));
+    r.used(r.key(`rope_parameters.${name}`), TEXT.layerSet(name));
     const [en, ko] = TEXT.layerSetAlternate(name, alt);
     alternates.push({ layers: name, spec: alt, en, ko });
   }
@@ -634,7 +637,8 @@ function alibiSpec(c, type, mptAlibi, maxPos, options, r) {
     spec = normalizeSpec({ kind: 'alibi', heads, length });
   } catch (e) {
     if (!(e instanceof PEError)) throw e;
-    const key = e.param === 'heads' ? headsKey : 'length';
+    // A length from the config's own maximum (max_position_embeddings 3.7) is that key's fault.
+    const key = e.param === 'heads' ? headsKey : options.length === undefined && maxPos !== null ? r.key(first(c, MAX_POSITION_KEYS)[0]) : 'length';
     throw new PEError(key, `${key}: ${e.message}`);
   }
   return r.done(c, spec, [], { heads: headsKey });
