@@ -209,7 +209,7 @@ describe('outputs and views of every kind in the schema', () => {
       expect(ids.includes('properties'), kind).toBe(info.additive);
       const series = defaultSeries(info);
       expect(series.list.length, kind).toBeGreaterThan(0);
-      expect(displayData({ result: r, info, shared: {} }).length).toBe(r.data.length);
+      expect(displayData({ result: r, info, shared: {} }, pe).length).toBe(r.data.length);
     }
     expect(outputInfo('sinusoidal', SCHEMA.sinusoidal, [128, 64]).class).toBe('table');
   });
