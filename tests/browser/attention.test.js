@@ -151,6 +151,9 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
     expect(await page.getAttribute(`${EXTRA} .chart-box`, 'aria-label')).toMatch(/entropy .* training length 128/);
     const c0 = await canvasStats(page, `${EXTRA} .chart-box canvas`);
     expect(c0.painted).toBeGreaterThan(1000);
+    // The training length is marked on the chart where the note says extrapolation starts.
+    expect(await page.evaluate((s) => document.querySelector(`${s} .view-body`).dataset.markT, EXTRA)).toBe('128');
+    expect(await page.textContent(`${EXTRA} .attn-note`)).toMatch(/right of the dashed line at 128 is extrapolation/);
     await shot('attention-extrapolation-entropy', EXTRA);
     let n = await drawn(EXTRA);
     await page.selectOption(`${EXTRA} select[id$=metric]`, 'mass');
@@ -162,6 +165,7 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
     await page.fill(`${EXTRA} input[id$=-t]`, '64');
     await drawnAfter(EXTRA, n);
     expect(await page.textContent(`${EXTRA} .attn-note`)).toMatch(/T = 64; positions 0 … 255/);
+    expect(await page.evaluate((s) => document.querySelector(`${s} .view-body`).dataset.markT, EXTRA)).toBe('64');
   });
 
   it('computes the extrapolation curves as the kernel reports them, with the expected shapes', async () => {

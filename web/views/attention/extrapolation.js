@@ -11,6 +11,9 @@ import { maxHeads } from '../../api/schema/attention.js';
 import { ensureAttentionStyles } from './common.js';
 import { makePlot, readInt } from '../common.js';
 
+/** The training-length marker: a mid grey, readable on light and dark themes and unlike any curve. */
+const MARK_COLOR = '#808080';
+
 const FACTOR = 4;
 const HEADS = 8;
 const T_MIN = 8;
@@ -116,7 +119,12 @@ export default {
       }
       plot.setLabels({ y: t(`attention.extra.${m}`) });
       plot.box.setAttribute('aria-label', label);
-      plot.setData({ series, x0: 0 });
+      // The training length, marked where the note says extrapolation starts.
+      plot.batch(() => {
+        plot.setMarkers([{ x: facts.train, label: t('attention.extra.mark', facts.train), color: MARK_COLOR }]);
+        plot.setData({ series, x0: 0 });
+      });
+      el.dataset.markT = String(facts.train);
       plotted = `${factsKey}|${m}`;
       el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
       note.textContent = t('attention.extra.note', { t: facts.train, n: facts.length, heads: facts.heads });

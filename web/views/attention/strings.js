@@ -64,7 +64,8 @@ const en = {
   'attention.extra.alibi': 'ALiBi',
   'attention.extra.computing': 'computing…',
   'attention.extra.stats': (ms) => `computed in ${ms}`,
-  'attention.extra.note': ({ t, n, heads }) => `Training length T = ${t}; positions 0 … ${n - 1} (4T), ${heads} heads averaged. Everything right of ${t} is extrapolation.`,
+  'attention.extra.note': ({ t, n, heads }) => `Training length T = ${t}; positions 0 … ${n - 1} (4T), ${heads} heads averaged. Everything right of the dashed line at ${t} is extrapolation.`,
+  'attention.extra.mark': (t) => `T = ${t}: end of training`,
   'attention.extra.aria': ({ metric, n, t }) => `Line plot of the ${metric} of each encoding's attention against the query position, 0 to ${n - 1}, training length ${t}.`,
   'attention.extra.caption': (metric) => `The ${metric} of each encoding's attention at sampled query positions`,
 };
@@ -128,7 +129,8 @@ const ko = {
   'attention.extra.alibi': 'ALiBi',
   'attention.extra.computing': '계산 중…',
   'attention.extra.stats': (ms) => `계산 ${ms}`,
-  'attention.extra.note': ({ t, n, heads }) => `학습 길이 T = ${t}, 위치 0 … ${n - 1} (4T), 헤드 ${heads}개 평균. ${t}보다 오른쪽은 모두 외삽입니다.`,
+  'attention.extra.note': ({ t, n, heads }) => `학습 길이 T = ${t}, 위치 0 … ${n - 1} (4T), 헤드 ${heads}개 평균. ${t}에 그은 점선보다 오른쪽은 모두 외삽입니다.`,
+  'attention.extra.mark': (t) => `T = ${t}: 학습 길이 끝`,
   'attention.extra.aria': ({ metric, n, t }) => `인코딩별 어텐션의 ${metric}을 쿼리 위치 0부터 ${n - 1}까지 그린 선 그래프, 학습 길이 ${t}.`,
   'attention.extra.caption': (metric) => `일부 쿼리 위치에서 인코딩별 어텐션의 ${metric}`,
 };
