@@ -75,6 +75,23 @@ describe.skipIf(avail.skip)('vision views in Chromium', () => {
     const first = await canvasStats(page, BIG);
     expect(first.painted).toBe(first.width * first.height);
     expect(first.distinct).toBeGreaterThan(10);
+    // Row and column numbers beside the picture, each at the centre of the square it names.
+    const ticks = await page.evaluate((s) => {
+      const canvas = document.querySelector(`${s} .vs-big canvas`).getBoundingClientRect();
+      const read = (sel, horizontal) => [...document.querySelectorAll(`${s} .vs-big ${sel} .vg-tick`)].map((el) => {
+        const r = el.getBoundingClientRect();
+        return { text: el.textContent, at: horizontal ? (r.left + r.right) / 2 - canvas.left : (r.top + r.bottom) / 2 - canvas.top };
+      });
+      return { x: read('.vg-xticks', true), y: read('.vg-yticks', false), width: canvas.width, height: canvas.height,
+        titles: [...document.querySelectorAll(`${s} .vs-big .vg-xtitle, ${s} .vs-big .vg-ytitle`)].map((el) => el.textContent) };
+    }, SIM);
+    expect(ticks.titles).toEqual(['row ↓', 'column →']);
+    for (const [axis, size] of [['x', ticks.width], ['y', ticks.height]]) {
+      expect(ticks[axis].length, axis).toBeGreaterThan(2);
+      expect(ticks[axis][0].text, axis).toBe('0');
+      const n = Number(ticks[axis][1].text) * size / (ticks[axis][1].at - ticks[axis][0].at);   // squares along the axis
+      for (const tk of ticks[axis]) expect(Math.abs(tk.at - ((Number(tk.text) + 0.5) / n) * size), `${axis} ${tk.text}`).toBeLessThan(2);
+    }
     // Three small multiples, one per layout, the current one marked.
     const figs = await page.$$eval(`${SIM} .vs-multiples .vs-fig`, (fs) => fs.map((f) => ({
       name: f.querySelector('.vs-fig-name')?.textContent, current: f.classList.contains('is-current'),

@@ -8,14 +8,31 @@
 //   (ghost: outline the pick dashed, e.g. the same place in another frame; mark: another cell to
 //   outline dashed, e.g. a patch with the very same vector)
 //   g.setLabel(text); g.destroy();
+// With axes: { x, y } (titles, e.g. 'column', 'row') the picture gets row and column numbers
+// beside it, at the centres of the squares they name (every square on small grids, a round step
+// on large ones: gridTicks).
 import { h } from '../../plot/dom.js';
+
+const NICE_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
+
+/** The indices 0 … n − 1 to number on an axis: at most about `most`, a round step apart (and the last when it fits). */
+export function gridTicks(n, most = 8) {
+  if (n <= 0) return [];
+  const raw = Math.max(1, Math.ceil((n - 1) / Math.max(1, most - 1)));
+  const step = NICE_STEPS.find((s) => s >= raw) ?? raw;
+  const out = [];
+  for (let i = 0; i < n; i += step) out.push(i);
+  const last = out[out.length - 1];
+  if (n - 1 - last > step / 2) out.push(n - 1);   // the last square too, unless it would crowd the one before
+  return out;
+}
 
 // Backing-store pixels along the longer side (before devicePixelRatio), about the size shown.
 const TARGET = 420;
 const TARGET_SMALL = 210;
 
 export class GridImage {
-  constructor(root, { colorize, label = '', small = false, onPick = null, onHover = null }) {
+  constructor(root, { colorize, label = '', small = false, onPick = null, onHover = null, axes = null }) {
     this.colorize = colorize;
     this.onPick = onPick;
     this.onHover = onHover;
@@ -24,7 +41,18 @@ export class GridImage {
       class: `vg${small ? ' vg-small' : ''}`, tabindex: onPick ? 0 : null, role: onPick ? 'application' : 'img',
       'aria-label': label,
     }, this.canvas);
-    root.append(this.el);
+    if (axes) {
+      this.xTicks = h('div', { class: 'vg-xticks', 'aria-hidden': 'true' });
+      this.yTicks = h('div', { class: 'vg-yticks', 'aria-hidden': 'true' });
+      this.ticksKey = '';
+      root.append(h('div', { class: 'vg-axes' },
+        h('span', { class: 'vg-ytitle', 'aria-hidden': 'true', text: `${axes.y} ↓` }), h('span'),
+        this.yTicks, this.el,
+        h('span'), this.xTicks,
+        h('span'), h('span', { class: 'vg-xtitle', 'aria-hidden': 'true', text: `${axes.x} →` })));
+    } else {
+      root.append(this.el);
+    }
     this.ctx = this.canvas.getContext('2d');
     this.src = document.createElement('canvas');
     this.srcCtx = this.src.getContext('2d');
@@ -60,6 +88,20 @@ export class GridImage {
     c.drawImage(this.src, 0, 0, w, hgt);
     if (mark) this._outline(mark, scale, dpr, true);
     if (pick) this._outline(pick, scale, dpr, ghost);
+    this._ticks(rows, cols);
+  }
+
+  /** Row and column numbers at the centres of their squares (when the picture has axes). */
+  _ticks(rows, cols) {
+    if (!this.xTicks || this.ticksKey === `${rows}×${cols}`) return;
+    this.ticksKey = `${rows}×${cols}`;
+    const place = (box, n, prop) => box.replaceChildren(...gridTicks(n).map((i) => {
+      const tick = h('span', { class: 'vg-tick', text: String(i) });
+      tick.style[prop] = `${((i + 0.5) / n) * 100}%`;
+      return tick;
+    }));
+    place(this.xTicks, cols, 'left');
+    place(this.yTicks, rows, 'top');
   }
 
   /**
@@ -126,6 +168,6 @@ export class GridImage {
   }
 
   destroy() {
-    this.el.remove();
+    (this.el.closest('.vg-axes') ?? this.el).remove();
   }
 }

@@ -105,6 +105,7 @@ export default {
     el.append(h('div', { class: 'vs-main' }, bigBox, side));
     const big = new GridImage(bigBox, {
       colorize: ctx.colorize,
+      axes: { x: t('vision.sim.col'), y: t('vision.sim.row') },
       onPick: ({ row, col }) => setPick({ ...pick, row, col }),
       onHover: (cell) => {
         hover = cell;
