@@ -72,6 +72,9 @@ describe('Learn strings say what is true, in the words a learner reads', () => {
     expect(one).toContain('1 of 64 pairs keeps its wavelength, 1 is stretched the full 8×');
     const many = LEARN.en['learn.scaling.derived']({ name: 'YaRN', kept: 20, full: 2, pairs: 64, f: 8, first: '1', last: '8', context: '32,768' });
     expect(many).toContain('20 of 64 pairs keep their wavelength, 2 are stretched the full 8×');
+    const slow = (n) => LEARN.en['learn.sinusoids.derived']({ first: '6.28', lastIndex: 31, lastCols: '62, 63', last: '54,000', L: 128, slow: n, pairs: 32 });
+    expect(slow(1)).toContain('1 of the 32 pairs has a wavelength over four times the 128 positions shown, so it barely moves here.');
+    expect(slow(9)).toContain('9 of the 32 pairs have wavelengths over four times the 128 positions shown, so they barely move here.');
   });
 
   it('Korean avoids words that mislead: 짝짓기 (mating), 열 두 (twelve), 나눗수, 어텐션 mixed with 주의', () => {

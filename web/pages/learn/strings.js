@@ -73,7 +73,7 @@ const en = {
     'The original Transformer gives position p a vector of sines and cosines: column 2i holds sin(p·ωᵢ) and column 2i + 1 holds cos(p·ωᵢ), with ωᵢ = base^(−2i/d).',
     'The left columns oscillate fast and tell neighbours apart; the right columns change slowly and tell the beginning from the end. Read down a column to see its wave.',
   ],
-  'learn.sinusoids.derived': ({ first, lastIndex, lastCols, last, L, slow, pairs }) => `Pair 0 (columns 0, 1) repeats every ${first} positions; pair ${lastIndex} (columns ${lastCols}) every ${last}. ${slow} of the ${pairs} pairs have a wavelength over four times the ${L} positions shown, so they barely move here.`,
+  'learn.sinusoids.derived': ({ first, lastIndex, lastCols, last, L, slow, pairs }) => `Pair 0 (columns 0, 1) repeats every ${first} positions; pair ${lastIndex} (columns ${lastCols}) every ${last}. ${slow} of the ${pairs} pairs ${slow === 1 ? 'has a wavelength' : 'have wavelengths'} over four times the ${L} positions shown, so ${slow === 1 ? 'it barely moves' : 'they barely move'} here.`,
   'learn.sinusoids.try': 'Set the base to 20000. Which columns change, and which stay as they were? (The wavelength is 2π·base^(2i/d): for i = 0 the base does not enter.)',
 
   // 3
