@@ -131,6 +131,9 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
       for (const c of row) expect(c).toMatch(/^\d\.\d\d( \[\d\.\d\d–\d\.\d\d\])?$/);
     }
     await page.waitForFunction(() => Number(document.querySelector('.arena').dataset.tableSteps) === 120);
+    // The learned table and its similarity are drawn by the C resampler, as every heatmap of the page.
+    expect(await page.$$eval('.arena-pane .hm-plot, .arena-pane [data-resampler]', (els) => els.map((e) => e.dataset.resampler).filter(Boolean)))
+      .toEqual(['render', 'render']);
     await page.waitForFunction(() => !!document.querySelector('.arena').dataset.attention);
     const att = await canvasStats(page, '.arena-att-canvas');
     expect(att.distinct).toBeGreaterThan(5);

@@ -17,6 +17,7 @@ import { h, uid } from '../../plot/dom.js';
 import { formatInt } from '../../plot/format.js';
 import { Heatmap } from '../../plot/heatmap.js';
 import { cosineSimilarity } from '../../model/similarity.js';
+import { heatmapKernels } from '../../model/pixels.js';
 import { ensureStyles } from '../../views/common.js';
 import {
   COLOR, ENCODINGS, EVAL_SAMPLES, FACTORS, LIMITS, METRICS, SCALINGS, TASKS, interval95, readSettings, sameSettings,
@@ -152,12 +153,14 @@ export default {
     tableCard.append(h('h3', { text: t('arena.table.title') }), h('p', { class: 'arena-help', text: t('arena.table.explain') }),
       h('p', { class: 'arena-note', text: t('arena.table.lastRow') }), tablePanes, tableStatus);
     root.append(tableCard);
+    // The C resampler and colours (heatmapKernels), as every other heatmap of the page.
+    const kernels = heatmapKernels(pe);
     const hmTable = new Heatmap(tablePane, {
-      colorize, t, compact: true, colormap: 'diverging', label: t('arena.table.values'),
+      ...kernels, t, compact: true, colormap: 'diverging', label: t('arena.table.values'),
       axes: { x: t('arena.axis.dim'), y: t('arena.axis.position'), value: t('arena.axis.value') },
     });
     const hmSim = new Heatmap(simPane, {
-      colorize, t, compact: true, colormap: 'diverging', label: t('arena.table.sim'),
+      ...kernels, t, compact: true, colormap: 'diverging', label: t('arena.table.sim'),
       axes: { x: t('arena.axis.position'), y: t('arena.axis.position'), value: t('arena.axis.cosine') },
     });
 
