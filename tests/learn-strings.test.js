@@ -11,6 +11,9 @@ import ATTENTION from '../web/views/attention/strings.js';
 import RELATIVE from '../web/views/relative/strings.js';
 import VISION from '../web/views/vision/strings.js';
 import PRECISION from '../web/views/precision/strings.js';
+import PAGE_KO from '../web/i18n/ko.js';
+import PAGE_EN from '../web/i18n/en.js';
+import { readFileSync } from 'node:fs';
 
 /** An argument that reads as 7 wherever a string asks for a number or a field of it. */
 const seven = new Proxy({}, {
@@ -86,6 +89,19 @@ describe('Learn strings say what is true, in the words a learner reads', () => {
         for (const bad of BAD) expect(text, `${name} ${key}`).not.toMatch(bad);
       }
     }
+    for (const [key, value] of Object.entries(PAGE_KO)) {
+      for (const bad of BAD) expect(render(value), `i18n/ko ${key}`).not.toMatch(bad);
+    }
+    // The schema's labels and help, and the config reader's report, carry Korean text too.
+    for (const file of ['../web/api/schema/rope.js', '../web/api/schema/index.js', '../web/api/hfconfig.js']) {
+      const text = readFileSync(new URL(file, import.meta.url), 'utf8');
+      for (const bad of BAD) expect(text, file).not.toMatch(bad);
+    }
+  });
+
+  it('the linearity note agrees in number with 1 (span 1 dimension)', () => {
+    expect(PAGE_EN['view.properties.linear.note'](5, 1)).toContain('span 1 dimension (');
+    expect(PAGE_EN['view.properties.linear.note'](5, 3)).toContain('span 3 dimensions (');
   });
 
   it('precision sentences agree in number with 1', () => {

@@ -200,7 +200,7 @@ const TEXT = {
   rotaryDim: (rotary, dim, partial) => [`rotary_dim ${rotary} of ${dim} channels: partial_rotary_factor ${partial}`, `${dim}채널 중 rotary_dim ${rotary}: partial_rotary_factor ${partial}`],
   rotaryDimNote: (rotary, dim, partial) => [`rotary_dim ${rotary} of a ${dim}-channel head: partial_rotary_factor ${partial}.`, `헤드 ${dim}채널 중 rotary_dim ${rotary}: partial_rotary_factor ${partial}.`],
   interleaved: (type) => [`Pairs are interleaved (2i, 2i+1) in ${type ?? 'this model'}, as in GPT-J's rotate_every_two.`, `${type ?? '이 모델'}은(는) GPT-J의 rotate_every_two처럼 (2i, 2i+1)을 짝짓습니다.`],
-  interleavedPairs: () => ['interleaved pairs', '인접 채널 짝짓기'],
+  interleavedPairs: () => ['interleaved pairs', '인접 채널 짝 구성'],
   cohere2: () => ['Cohere2 (Command R7B): the sliding-window layers use this RoPE; its full-attention layers use no positional encoding at all.',
     'Cohere2 (Command R7B): 슬라이딩 윈도 레이어가 이 RoPE를 쓰고, 전체 어텐션 레이어는 위치 인코딩을 전혀 쓰지 않습니다.'],
   maxPos: (maxPos) => [`max_position_embeddings ${maxPos}`, `max_position_embeddings ${maxPos}`],

@@ -172,7 +172,7 @@ export default {
   'view.properties.linear.yes': 'Yes: one matrix per shift, exact up to float32 rounding.',
   'view.properties.linear.no': 'No: no single matrix maps every position to the one k steps later.',
   'view.properties.linear.underdetermined': (n, rank) => `Inconclusive: the ${n} positions used have independent vectors (rank ${rank}), so some matrix fits any shift. Lengthen the table or lower the dimension.`,
-  'view.properties.linear.note': (n, rank) => `Fitted on ${n} positions, whose vectors span ${rank} dimensions (numerically, to one part in a million).`,
+  'view.properties.linear.note': (n, rank) => `Fitted on ${n} positions, whose vectors span ${rank} dimension${rank === 1 ? '' : 's'} (numerically, to one part in a million).`,
   'view.properties.linear.notePairs': (n) => `Fitted on ${n} positions with one 2 × 2 map per pair of columns (the table is too large for the full fit here). The best full matrix can only do better, so a residual near 0 settles it.`,
   'view.properties.linear.short': 'Needs at least 4 positions.',
   'view.properties.linear.large': (maxDim) => `Not computed: at this length the fit takes too long here for more than about ${maxDim} dimensions. Lower the dimension to see it.`,

@@ -173,7 +173,7 @@ export default {
   'view.properties.linear.no': '아닙니다: 모든 위치를 k칸 뒤로 보내는 행렬 하나는 없습니다.',
   'view.properties.linear.underdetermined': (n, rank) => `판단할 수 없음: 사용한 위치 ${n}개의 벡터가 서로 독립(랭크 ${rank})이라 어떤 이동이든 맞추는 행렬이 있습니다. 길이를 늘리거나 차원을 줄여 보세요.`,
   'view.properties.linear.note': (n, rank) => `위치 ${n}개로 맞췄고, 그 벡터들은 (백만분의 일 정밀도에서 수치적으로) ${rank}차원을 차지합니다.`,
-  'view.properties.linear.notePairs': (n) => `표가 커서 전체 행렬 대신, 열 두 개씩 짝지어 짝마다 2 × 2 행렬 하나로 위치 ${n}개에 맞췄습니다. 전체 행렬은 이보다 더 잘 맞출 수밖에 없으니, 잔차가 0에 가까우면 그것으로 충분히 확인됩니다.`,
+  'view.properties.linear.notePairs': (n) => `표가 커서 전체 행렬 대신, 두 열씩 묶어 쌍마다 2 × 2 행렬 하나로 위치 ${n}개에 맞췄습니다. 전체 행렬은 이보다 더 잘 맞출 수밖에 없으니, 잔차가 0에 가까우면 그것으로 충분히 확인됩니다.`,
   'view.properties.linear.short': '위치가 적어도 4개 있어야 합니다.',
   'view.properties.linear.large': (maxDim) => `계산하지 않음: 이 길이에서는 차원이 약 ${maxDim}보다 크면 여기서 맞추는 데 너무 오래 걸립니다. 차원을 줄이면 볼 수 있습니다.`,
   'view.properties.consistency.title': '상대 위치의 일관성',

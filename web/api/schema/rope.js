@@ -191,7 +191,7 @@ const scalingFields = {
     label: { en: 'Short factors (per pair)', ko: '짧은 문맥 배수 (쌍마다)' },
     help: {
       en: 'LongRoPE: one divisor per frequency pair (rotary_dim/2 numbers), used while length ≤ the original context: θ_i = base^(−2i/d) / short_factor[i].',
-      ko: 'LongRoPE: 주파수 쌍마다 하나씩인 나눗수 (rotary_dim/2개). length가 원래 문맥 길이 이하일 때 씁니다: θ_i = base^(−2i/d) / short_factor[i].',
+      ko: 'LongRoPE: 주파수 쌍마다 하나씩 나누는 수 (rotary_dim/2개). length가 원래 문맥 길이 이하일 때 씁니다: θ_i = base^(−2i/d) / short_factor[i].',
     },
   },
   long_factor: {
@@ -200,7 +200,7 @@ const scalingFields = {
     label: { en: 'Long factors (per pair)', ko: '긴 문맥 배수 (쌍마다)' },
     help: {
       en: 'LongRoPE: the divisors used once length exceeds the original context (rotary_dim/2 numbers).',
-      ko: 'LongRoPE: length가 원래 문맥 길이를 넘으면 쓰는 나눗수 (rotary_dim/2개).',
+      ko: 'LongRoPE: length가 원래 문맥 길이를 넘으면 쓰는 나누는 수 (rotary_dim/2개).',
     },
   },
   convention: {
@@ -265,7 +265,7 @@ export default {
       },
       layout: {
         type: 'enum', default: 'half', values: ['half', 'interleaved'],
-        label: { en: 'Pairing', ko: '짝짓기' },
+        label: { en: 'Pairing', ko: '짝 구성' },
         help: {
           en: 'half: channel i pairs with i + rotary_dim/2 (GPT-NeoX, Hugging Face rotate_half). interleaved: 2i pairs with 2i+1 (RoFormer, GPT-J).',
           ko: 'half: 채널 i와 i + rotary_dim/2가 짝 (GPT-NeoX, Hugging Face rotate_half). interleaved: 2i와 2i+1이 짝 (RoFormer, GPT-J).',
