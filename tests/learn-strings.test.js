@@ -93,7 +93,7 @@ describe('Learn strings say what is true, in the words a learner reads', () => {
       for (const bad of BAD) expect(render(value), `i18n/ko ${key}`).not.toMatch(bad);
     }
     // The schema's labels and help, and the config reader's report, carry Korean text too.
-    for (const file of ['../web/api/schema/rope.js', '../web/api/schema/index.js', '../web/api/hfconfig.js']) {
+    for (const file of ['../web/api/schema/rope.js', '../web/api/schema/index.js', '../web/api/hfconfig-text.js']) {
       const text = readFileSync(new URL(file, import.meta.url), 'utf8');
       for (const bad of BAD) expect(text, file).not.toMatch(bad);
     }

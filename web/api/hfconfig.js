@@ -43,6 +43,7 @@
 import { PEError, normalizeSpec, describe, checkValue } from './spec.js';
 import ropeSchema, { ROPE_TYPES } from './schema/rope.js';
 import { PRESETS } from './models.js';
+import { TEXT } from './hfconfig-text.js';
 
 const ROPE_FIELDS = ropeSchema.rope.fields;
 const SCALING = ROPE_FIELDS.rope_scaling;
@@ -142,8 +143,6 @@ function numeric(key, name, value) {
   throw new PEError(key, `${key} must be a number, got ${describe(value)}`);
 }
 
-/** A value as the notes quote it: a number or string as is, anything else described. */
-const quote = (v) => (typeof v === 'number' || typeof v === 'string' ? String(v) : describe(v));
 
 /** A positive finite number read from the config, or a PEError naming its key. */
 function positiveNumber(key, value) {
@@ -176,85 +175,6 @@ function finish(spec, from, scalingKey) {
   }
 }
 
-// --- what the reader says, in English and Korean ------------------------------------------------
-// Each entry gives [en, ko] for the values it quotes; notes and report rows are made from these.
-
-const TEXT = {
-  textConfig: () => ['Read the language model\'s settings from text_config.', '언어 모델 설정을 text_config에서 읽었습니다.'],
-  classDefaults: (cls, list) => [`Not in the config, so taken from transformers' ${cls} defaults, as the model loads: ${list}.`,
-    `config에 없어서 모델을 불러올 때처럼 transformers ${cls}의 기본값을 썼습니다: ${list}.`],
-  layerSets: (layerTypes, pick, others) => [`rope_parameters has one set per layer type (${layerTypes.join(', ')}): the main spec is ${pick}'s${others.length ? `; ${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} given as ${others.length > 1 ? 'alternates' : 'an alternate'}` : ''}.`,
-    `rope_parameters에 레이어 종류별 설정(${layerTypes.join(', ')})이 있습니다. 기본 스펙은 ${pick}의 것이고${others.length ? `, ${others.join(', ')}은(는) 따로 보여 줍니다` : ''}.`],
-  mlaDim: (dim) => [`the rotary part of each q/k head: dim ${dim} (MLA: only these channels rotate)`, `q/k 헤드에서 회전하는 부분: dim ${dim} (MLA에서는 이 채널만 회전합니다)`],
-  mlaLayout: () => ['DeepSeek\'s MLA rotates interleaved pairs (2i, 2i+1) of the qk_rope_head_dim channels.', 'DeepSeek의 MLA는 qk_rope_head_dim 채널을 (2i, 2i+1)로 짝지어 회전합니다.'],
-  mlaNotHead: () => ['MLA: the rotary width is qk_rope_head_dim, not the full head', 'MLA: 회전 폭은 헤드 전체가 아니라 qk_rope_head_dim입니다'],
-  headDim: (dim) => [`head dimension ${dim}`, `헤드 차원 ${dim}`],
-  headDimDirect: (key) => [`${key} gives the head dimension directly`, `${key} 값이 헤드 차원을 직접 정합니다`],
-  headDimDivided: (hidden, heads, dim) => [`head dimension ${hidden} / ${heads} = ${dim}`, `헤드 차원 ${hidden} / ${heads} = ${dim}`],
-  base: (base) => [`base ${base}`, `밑 ${base}`],
-  noTheta: () => ['No rope_theta in the config: used 10000 (the RoFormer / GPT-J value).', 'config에 rope_theta가 없어 10000 (RoFormer / GPT-J 값)을 썼습니다.'],
-  ropeRatio: (ratio, base) => [`base 10000 × rope_ratio ${ratio} = ${base}`, `밑 10000 × rope_ratio ${ratio} = ${base}`],
-  chatglm: (base) => [`ChatGLM: base = 10000 × rope_ratio = ${base}; only the first half of each head rotates (rotary_dim = head dim / 2), in interleaved pairs.`,
-    `ChatGLM: 밑 = 10000 × rope_ratio = ${base}. 헤드마다 앞쪽 절반만 (rotary_dim = 헤드 차원 / 2) 인접한 두 채널씩 짝지어 회전합니다.`],
-  partial: (partial, dim) => [`rotary fraction ${partial}: rotary_dim = int(${dim} · ${partial}) = ${Math.trunc(dim * partial)}`, `회전 비율 ${partial}: rotary_dim = int(${dim} · ${partial}) = ${Math.trunc(dim * partial)}`],
-  rotaryDim: (rotary, dim, partial) => [`rotary_dim ${rotary} of ${dim} channels: partial_rotary_factor ${partial}`, `${dim}채널 중 rotary_dim ${rotary}: partial_rotary_factor ${partial}`],
-  rotaryDimNote: (rotary, dim, partial) => [`rotary_dim ${rotary} of a ${dim}-channel head: partial_rotary_factor ${partial}.`, `헤드 ${dim}채널 중 rotary_dim ${rotary}: partial_rotary_factor ${partial}.`],
-  interleaved: (type) => [`Pairs are interleaved (2i, 2i+1) in ${type ?? 'this model'}, as in GPT-J's rotate_every_two.`, `${type ?? '이 모델'}은(는) GPT-J의 rotate_every_two처럼 (2i, 2i+1)을 짝짓습니다.`],
-  interleavedPairs: () => ['interleaved pairs', '인접 채널 짝 구성'],
-  cohere2: () => ['Cohere2 (Command R7B): the sliding-window layers use this RoPE; its full-attention layers use no positional encoding at all.',
-    'Cohere2 (Command R7B): 슬라이딩 윈도 레이어가 이 RoPE를 쓰고, 전체 어텐션 레이어는 위치 인코딩을 전혀 쓰지 않습니다.'],
-  maxPos: (maxPos) => [`max_position_embeddings ${maxPos}`, `max_position_embeddings ${maxPos}`],
-  scalingUntyped: (key) => [`${key} has no rope_type (or type), so its keys are not applied: transformers refuses such a config. Add e.g. "rope_type": "linear" to use them`,
-    `${key}에 rope_type(또는 type)이 없어 적용하지 않았습니다. transformers도 이런 config는 받지 않습니다. 쓰려면 "rope_type": "linear"처럼 종류를 적어 주세요`],
-  scalingUntypedNote: (key, keys) => [`${key} gives ${keys.join(', ')} but no rope_type (or type), so it is not applied: transformers refuses such a config. Add e.g. "rope_type": "linear" to use it.`,
-    `${key}에 ${keys.join(', ')}은(는) 있지만 rope_type(또는 type)이 없어 적용하지 않았습니다. transformers도 이런 config는 받지 않습니다. 쓰려면 "rope_type": "linear"처럼 종류를 적어 주세요.`],
-  su: () => ['rope_scaling type "su" is the early name of "longrope" (Phi-3): read as longrope.', 'rope_scaling type "su"는 "longrope"(Phi-3)의 예전 이름이라 longrope로 읽었습니다.'],
-  unknownType: (rtype) => [`${describe(rtype)} is not a scaling PE Lab computes (it knows ${ROPE_TYPES.join(', ')}): the frequencies are shown unscaled`,
-    `${describe(rtype)}은(는) PE Lab이 계산하는 스케일링이 아닙니다 (${ROPE_TYPES.join(', ')}만 압니다). 주파수는 스케일링 없이 보여 줍니다`],
-  unknownTypeKey: (rtype) => [`belongs to the unknown rope_type ${describe(rtype)}`, `알 수 없는 rope_type ${describe(rtype)}의 키입니다`],
-  unknownTypeNote: (at, rtype) => [`${at} ${describe(rtype)} is not a type PE Lab computes, so the frequencies are shown without it; the rest of the config applies.`,
-    `${at} ${describe(rtype)}은(는) PE Lab이 계산하지 않는 종류라 빼고 보여 줍니다. 나머지 설정은 적용했습니다.`],
-  scalingKey: (k, rtype) => [`rope_scaling.${k} of ${rtype}`, `${rtype}의 rope_scaling.${k}`],
-  scalingType: (rtype) => [`scaling type ${rtype}`, `스케일링 종류 ${rtype}`],
-  longropeOriginal: () => ['LongRoPE\'s original context (Phi-3 keeps it at the top level): length is compared with it, and max_position_embeddings / it sets the attention factor',
-    'LongRoPE의 원래 문맥 길이 (Phi-3는 최상위에 둡니다): length를 이 값과 비교하고, max_position_embeddings / 이 값으로 어텐션 배율을 정합니다'],
-  notUsedBy: (rtype) => [`not used by rope_type "${rtype}" in transformers' modeling_rope_utils`, `transformers의 modeling_rope_utils에서 rope_type "${rtype}"이(가) 쓰지 않는 키입니다`],
-  notUsedByNote: (rtype, keys) => [`Not used by rope_type "${rtype}": ${keys.join(', ')}.`, `rope_type "${rtype}"에서 쓰지 않는 키: ${keys.join(', ')}.`],
-  yarnBefore456: (factor, ratio) => [`transformers before 4.56 (PR #40320) replaced factor ${factor} by max_position_embeddings / original_max_position_embeddings = ${ratio} here; PE Lab uses factor, as transformers does now (set rope_scaling.convention to "before_4.56" to see the older result).`,
-    `transformers 4.56 이전(PR #40320 전)은 여기서 factor ${factor} 대신 max_position_embeddings / original_max_position_embeddings = ${ratio}를 썼습니다. PE Lab은 지금의 transformers처럼 factor를 씁니다 (예전 결과를 보려면 rope_scaling.convention을 "before_4.56"으로 바꾸세요).`],
-  noScaling: (mrope) => (mrope ? ['M-RoPE (the default frequencies per axis)', 'M-RoPE (축마다 기본 주파수)'] : ['no scaling', '스케일링 없음']),
-  originalTopLevel: () => ['PE Lab reads it at the top level only for longrope (Phi-3); the other types take it from rope_scaling',
-    'PE Lab은 최상위의 이 값을 longrope(Phi-3)에서만 읽습니다. 다른 종류는 rope_scaling 안의 값을 씁니다'],
-  dynamicLength: () => ['Dynamic NTK changes nothing until length exceeds max_position_embeddings: raise length to see it.',
-    'dynamic NTK는 length가 max_position_embeddings를 넘어야 달라집니다. length를 늘려 보세요.'],
-  longropeLength: (o) => [`LongRoPE uses short_factor up to ${o} positions and long_factor beyond: raise length above ${o} to see the long factors.`,
-    `LongRoPE는 ${o} 위치까지 short_factor를, 그 뒤로는 long_factor를 씁니다. long 배수를 보려면 length를 ${o}보다 크게 하세요.`],
-  localBase: (local) => [`base ${local} of the sliding-window (local) layers, without rope_scaling: shown as an alternate`,
-    `슬라이딩 윈도(로컬) 레이어의 밑 ${local}, rope_scaling 없이: 따로 보여 줍니다`],
-  localAlternate: (local, spec) => [`Sliding-window layers: base ${local}, no scaling (the main spec is the global layers': base ${spec.base}${spec.rope_scaling ? `, ${spec.rope_scaling.rope_type} ×${spec.rope_scaling.factor}` : ''}).`,
-    `슬라이딩 윈도 레이어: 밑 ${local}, 스케일링 없음 (기본 스펙은 전역 레이어의 것: 밑 ${spec.base}${spec.rope_scaling ? `, ${spec.rope_scaling.rope_type} ×${spec.rope_scaling.factor}` : ''}).`],
-  twoBases: (local, spec) => [`Two kinds of layers: the global ones use base ${spec.base}${spec.rope_scaling ? ` with ${spec.rope_scaling.rope_type} scaling` : ''} (shown), the sliding-window ones base ${local} without scaling (an alternate).`,
-    `레이어가 두 종류입니다. 전역 레이어는 밑 ${spec.base}${spec.rope_scaling ? `에 ${spec.rope_scaling.rope_type} 스케일링` : ''}을 쓰고 (지금 보이는 것), 슬라이딩 윈도 레이어는 스케일링 없이 밑 ${local}을 씁니다 (따로 보여 줌).`],
-  layerSet: (name) => [`the ${name} layers' RoPE (an alternate)`, `${name} 레이어의 RoPE (따로 보여 줌)`],
-  layerSetAlternate: (name, alt) => [`${name} layers: base ${alt.base}${alt.rope_scaling ? `, ${alt.rope_scaling.rope_type}` : ', no scaling'}.`, `${name} 레이어: 밑 ${alt.base}${alt.rope_scaling ? `, ${alt.rope_scaling.rope_type}` : ', 스케일링 없음'}.`],
-  mropeSection: (section) => [`M-RoPE: frequency bands for t, h, w = ${JSON.stringify(section)}: opens kind mrope`, `M-RoPE: t, h, w 주파수 구간 ${JSON.stringify(section)}: kind mrope로 엽니다`],
-  mropeMerge: (size) => [`M-RoPE spatial_merge_size ${size}`, `M-RoPE spatial_merge_size ${size}`],
-  mropeTime: (rate) => [`video time ids at ${rate} per second (Qwen2.5-VL)`, `비디오 시간 id: 초당 ${rate} (Qwen2.5-VL)`],
-  mrope: () => ['Qwen2-VL\'s M-RoPE: text, image and video tokens get (t, h, w) position ids and each frequency band follows one of them; opened as kind mrope. For text alone the three ids agree, which is plain RoPE (an alternate).',
-    'Qwen2-VL의 M-RoPE: 텍스트, 이미지, 비디오 토큰이 (t, h, w) 위치 id를 받고, 주파수 구간마다 그중 하나를 따릅니다. kind mrope로 엽니다. 텍스트만 있으면 세 id가 같아 일반 RoPE가 됩니다 (따로 보여 줌).'],
-  mropeText: () => ['Text tokens alone: plain RoPE with the same base and head.', '텍스트 토큰만: 밑과 헤드가 같은 일반 RoPE.'],
-  alibiHeads: (heads) => [`${heads} heads, one ALiBi slope each`, `헤드 ${heads}개, 헤드마다 ALiBi 기울기 하나`],
-  bloom: () => ['BLOOM uses ALiBi (no rotary embedding)', 'BLOOM은 ALiBi를 씁니다 (회전 임베딩 없음)'],
-  mpt: () => ['MPT with ALiBi', 'ALiBi를 쓰는 MPT'],
-  falcon: () => ['ALiBi instead of rotary embeddings', '회전 임베딩 대신 ALiBi'],
-  alibiBiasMax: () => ['slopes 2^(−8k/heads): the same as Press et al.\'s for this head count', '기울기 2^(−8k/헤드 수): 이 헤드 수에서는 Press 외의 것과 같습니다'],
-  alibiBiasMaxOther: (m, heads) => [`PE Lab uses Press et al.'s slopes (as with alibi_bias_max 8 and a power-of-two head count); MPT's own rule for ${quote(m)} / ${heads} heads may differ`,
-    `PE Lab은 Press 외의 기울기를 씁니다 (alibi_bias_max 8, 헤드 수가 2의 거듭제곱일 때와 같음). ${quote(m)} / 헤드 ${heads}개에서는 MPT의 규칙과 다를 수 있습니다`],
-  alibiNoRotation: () => ['ALiBi models do not rotate q and k', 'ALiBi 모델은 q와 k를 회전하지 않습니다'],
-  alibiLength: (maxPos) => [`training length ${maxPos}; ALiBi has no table to run out of, so length is PE Lab's choice`, `학습 길이 ${maxPos}. ALiBi는 표가 없어 길이 제한이 없으므로 length는 PE Lab이 정합니다`],
-  alibi: (heads, length) => [`ALiBi (Press et al.): no rotation; each of the ${heads} heads adds −m_h·(i − j) to its scores. Opened as kind alibi with ${length} positions.`,
-    `ALiBi (Press 외): 회전이 없고, 헤드 ${heads}개가 각자 점수에 −m_h·(i − j)를 더합니다. 위치 ${length}개로 kind alibi를 엽니다.`],
-};
 
 // --- the report ---------------------------------------------------------------------------------
 
