@@ -78,22 +78,33 @@ describe.skipIf(avail.skip)('vision views in Chromium', () => {
     // Row and column numbers beside the picture, each at the centre of the square it names.
     const ticks = await page.evaluate((s) => {
       const canvas = document.querySelector(`${s} .vs-big canvas`).getBoundingClientRect();
-      const read = (sel, horizontal) => [...document.querySelectorAll(`${s} .vs-big ${sel} .vg-tick`)].map((el) => {
-        const r = el.getBoundingClientRect();
-        return { text: el.textContent, at: horizontal ? (r.left + r.right) / 2 - canvas.left : (r.top + r.bottom) / 2 - canvas.top };
-      });
-      return { x: read('.vg-xticks', true), y: read('.vg-yticks', false), width: canvas.width, height: canvas.height,
+      const boxOf = (sel) => document.querySelector(`${s} .vs-big ${sel}`).getBoundingClientRect();
+      const read = (sel, horizontal) => {
+        const box = boxOf(sel);
+        return [...document.querySelectorAll(`${s} .vs-big ${sel} .vg-tick`)].map((el) => {
+          const r = el.getBoundingClientRect();
+          return { text: el.textContent, at: horizontal ? (r.left + r.right) / 2 - box.left : (r.top + r.bottom) / 2 - box.top };
+        });
+      };
+      const x = boxOf('.vg-xticks');
+      const y = boxOf('.vg-yticks');
+      return { x: read('.vg-xticks', true), y: read('.vg-yticks', false),
+        xBox: { from: x.left - canvas.left, size: x.width }, yBox: { from: y.top - canvas.top, size: y.height },
+        width: canvas.width, height: canvas.height,
         titles: [...document.querySelectorAll(`${s} .vs-big .vg-xtitle, ${s} .vs-big .vg-ytitle`)].map((el) => el.textContent) };
     }, SIM);
     expect(ticks.titles).toEqual(['row ↓', 'column →']);
-    for (const [axis, size] of [['x', ticks.width], ['y', ticks.height]]) {
+    for (const [axis, size, box] of [['x', ticks.width, ticks.xBox], ['y', ticks.height, ticks.yBox]]) {
+      // The numbers' strip spans the picture exactly (the picture's 1 px border aside)…
+      expect(Math.abs(box.from), `${axis} strip starts with the picture`).toBeLessThanOrEqual(1);
+      expect(Math.abs(box.size - size), `${axis} strip as long as the picture`).toBeLessThanOrEqual(2);
       expect(ticks[axis].length, axis).toBeGreaterThan(2);
       expect(ticks[axis][0].text, axis).toBe('0');
-      const n = Number(ticks[axis][1].text) * size / (ticks[axis][1].at - ticks[axis][0].at);   // squares along the axis
-      // Within a quarter of a square of its centre (a tick at a square's edge is half a square off);
-      // the text's own box and the picture's border move the measured centre by a pixel or two.
-      const square = size / n;
-      for (const tk of ticks[axis]) expect(Math.abs(tk.at - ((Number(tk.text) + 0.5) / n) * size), `${axis} ${tk.text}`).toBeLessThan(square / 4);
+      // …and each number sits at the centre of the square it names, within a quarter of a square
+      // (a number at a square's edge is half a square off).
+      const n = Number(ticks[axis][1].text) * box.size / (ticks[axis][1].at - ticks[axis][0].at);   // squares along the axis
+      const square = box.size / n;
+      for (const tk of ticks[axis]) expect(Math.abs(tk.at - ((Number(tk.text) + 0.5) / n) * box.size), `${axis} ${tk.text}`).toBeLessThan(square / 4);
     }
     // Three small multiples, one per layout, the current one marked.
     const figs = await page.$$eval(`${SIM} .vs-multiples .vs-fig`, (fs) => fs.map((f) => ({
