@@ -141,7 +141,12 @@ describe('a paper\'s ranking against the measured one', () => {
     expect(agree[0]).toMatch(/The paper's ranking beyond the training length: none ≈ t5 > rope\./);
     expect(agree[1]).toMatch(/All 2 of the paper's ordered pairs hold here beyond the spread of all 3 seeds: the measured ranking agrees/);
     const reversed = paperCheck(makeJobs({ none: { 32: [0.1, 0.2, 0.15] }, t5: { 32: [0.6, 0.7, 0.65] }, rope: { 32: [0.3, 0.4, 0.35] } }), s, paper, en);
-    expect(reversed[1]).toMatch(/disagrees with the paper: 1 of its 2 ordered pairs are reversed beyond the spread of all 3 seeds \(rope > none\); 1 hold \(t5 > rope\)/);
+    expect(reversed[1]).toMatch(/disagrees with the paper: 1 of its 2 ordered pairs is reversed beyond the spread of all 3 seeds \(rope > none\); 1 holds \(t5 > rope\)/);
+    // English agreement with one, and with two seeds ("both", not "all 2").
+    const two = (p) => ({ n: 2, total: 2, reversed: [], agrees: [], unresolved: [], ...p });
+    expect(en('arena.paper.verdict.partly', two({ agrees: ['t5 > rope'], unresolved: ['none > t5'] })))
+      .toMatch(/1 holds here beyond the spread of both seeds \(t5 > rope\) and 1 is not resolved/);
+    expect(en('arena.find.allKeep', { min: '0.90', unit: 'tokens', n: 2 })).toMatch(/in both seeds\.$/);
     const overlap = paperCheck(makeJobs({ none: { 32: [0.3, 0.8, 0.5] }, t5: { 32: [0.3, 0.7, 0.5] }, rope: { 32: [0.3, 0.6, 0.5] } }), s, paper, ko);
     expect(overlap[1]).toMatch(/가려지는 쌍은 없습니다.*일치한다고도, 어긋난다고도 할 수 없습니다/);
   });

@@ -2,6 +2,10 @@
 import { registerStrings } from '../../i18n/index.js';
 
 const enList = (names) => (names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+/** 'all 3 seeds', 'both seeds' (and 'the one seed'): English for every seed of n. */
+const allOf = (n) => (n === 1 ? 'the one' : n === 2 ? 'both' : `all ${n}`);
+/** The verb agreeing with a count: agree(1, 'is', 'are'). */
+const agree = (k, one, many) => (k === 1 ? one : many);
 // Korean particles after a name, by whether it ends in a consonant as read aloud: Hangul from its
 // last syllable, Latin names from how they are read (ALiBi 알리바이, RoPE 로프, T5 티파이브, …).
 const SPOKEN_CONSONANT = { ALiBi: false, RoPE: false, T5: false, NoPE: false, PI: false, NTK: false, YaRN: true };
@@ -98,9 +102,9 @@ const en = {
   'arena.list': (names) => enList(names),
   'arena.unit.seq': 'whole sequences',
   'arena.unit.tok': 'tokens',
-  'arena.find.contrast': (p) => `In all ${p.n} seeds, ${p.hi} keeps at least ${p.a} of the ${p.unit} at 2× while ${p.lo} gets at most ${p.b}: every seed of the one is above every seed of the other.${p.ties.length ? ` ${enList(p.ties)} ${p.ties.length === 1 ? 'overlaps' : 'overlap'} with ${p.hi}: the seeds do not tell ${p.ties.length === 1 ? 'them' : 'these'} apart from it.` : ''}`,
-  'arena.find.allKeep': (p) => `At 2× every encoding that fit keeps at least ${p.min} of the ${p.unit} in all ${p.n} seeds.`,
-  'arena.find.allFall': (p) => `At 2× every encoding that fit gets fewer than half of the ${p.unit} right in all ${p.n} seeds (the highest seed: ${p.enc}, ${p.max}).`,
+  'arena.find.contrast': (p) => `In ${allOf(p.n)} seeds, ${p.hi} keeps at least ${p.a} of the ${p.unit} at 2× while ${p.lo} gets at most ${p.b}: every seed of the one is above every seed of the other.${p.ties.length ? ` ${enList(p.ties)} ${p.ties.length === 1 ? 'overlaps' : 'overlap'} with ${p.hi}: the seeds do not tell ${p.ties.length === 1 ? 'them' : 'these'} apart from it.` : ''}`,
+  'arena.find.allKeep': (p) => `At 2× every encoding that fit keeps at least ${p.min} of the ${p.unit} in ${allOf(p.n)} seeds.`,
+  'arena.find.allFall': (p) => `At 2× every encoding that fit gets fewer than half of the ${p.unit} right in ${allOf(p.n)} seeds (the highest seed: ${p.enc}, ${p.max}).`,
   'arena.find.one': (p) => `At 2× (${p.L2} symbols), ${p.enc}, the only encoding that fit, gets ${p.at} of the ${p.unit} right over ${p.n} seeds.`,
   'arena.table.title': 'The learned table as it trains',
   'arena.table.explain': 'Left: the learned encoding\'s position table (one row per position of a training sequence). Right: the cosine similarity of every pair of rows. A table that learns smooth, sine-like patterns shows a red band along the diagonal that fades with distance: nearby positions look alike.',
@@ -183,10 +187,10 @@ const en = {
   'arena.find.scaled.loss': (p) => `At 2× (${p.L2} symbols), rope with ${p.type} scaling at evaluation gets ${p.s} of the ${p.unit} right against ${p.p} without: lower in ${p.n - p.k} of ${p.n} seeds, beyond the seeds' spread; here the scaling hurts.`,
   'arena.find.scaled.same': (p) => `At 2× (${p.L2} symbols), rope with ${p.type} scaling at evaluation gets ${p.s} of the ${p.unit} right against ${p.p} without (higher in ${p.k} of ${p.n} seeds): within the seeds' spread, so no effect is shown.`,
   'arena.paper.rankings': (p) => `The paper's ranking beyond the training length: ${p.paper}. Measured here at 2× (${p.L2} symbols), ${p.unit} right over ${p.n} seeds: ${p.measured}.`,
-  'arena.paper.verdict.agrees': (p) => `All ${p.total} of the paper's ordered pairs hold here beyond the spread of all ${p.n} seeds: the measured ranking agrees with the paper.`,
-  'arena.paper.verdict.partly': (p) => `Of the paper's ${p.total} ordered pairs, ${p.agrees.length} hold here beyond the spread of all ${p.n} seeds (${p.agrees.join(', ')}) and ${p.unresolved.length} are not resolved, their ranges overlapping (${p.unresolved.join(', ')}); no pair is reversed. The measured ranking agrees with the paper as far as the seeds can tell.`,
+  'arena.paper.verdict.agrees': (p) => `All ${p.total} of the paper's ordered pairs hold here beyond the spread of ${allOf(p.n)} seeds: the measured ranking agrees with the paper.`,
+  'arena.paper.verdict.partly': (p) => `Of the paper's ${p.total} ordered pairs, ${p.agrees.length} ${agree(p.agrees.length, 'holds', 'hold')} here beyond the spread of ${allOf(p.n)} seeds (${p.agrees.join(', ')}) and ${p.unresolved.length} ${agree(p.unresolved.length, 'is', 'are')} not resolved, their ranges overlapping (${p.unresolved.join(', ')}); no pair is reversed. The measured ranking agrees with the paper as far as the seeds can tell.`,
   'arena.paper.verdict.unresolved': (p) => `None of the paper's ${p.total} ordered pairs is resolved here: the ranges of the ${p.n} seeds overlap (${p.unresolved.join(', ')}). The measurement neither agrees nor disagrees.`,
-  'arena.paper.verdict.disagrees': (p) => `The measured ranking disagrees with the paper: ${p.reversed.length} of its ${p.total} ordered pairs are reversed beyond the spread of all ${p.n} seeds (${p.reversed.join(', ')})${p.agrees.length ? `; ${p.agrees.length} hold (${p.agrees.join(', ')})` : ''}${p.unresolved.length ? `; ${p.unresolved.length} overlap (${p.unresolved.join(', ')})` : ''}.`,
+  'arena.paper.verdict.disagrees': (p) => `The measured ranking disagrees with the paper: ${p.reversed.length} of its ${p.total} ordered pairs ${agree(p.reversed.length, 'is', 'are')} reversed beyond the spread of ${allOf(p.n)} seeds (${p.reversed.join(', ')})${p.agrees.length ? `; ${p.agrees.length} ${agree(p.agrees.length, 'holds', 'hold')} (${p.agrees.join(', ')})` : ''}${p.unresolved.length ? `; ${p.unresolved.length} ${agree(p.unresolved.length, 'overlaps', 'overlap')} (${p.unresolved.join(', ')})` : ''}.`,
   'arena.script.head': (p) => `${p.seeds} seed${p.seeds === 1 ? '' : 's'} from ${p.base}; ${p.samples} examples per point; mean [min–max] over seeds; ${p.seconds} s on one thread.`,
 };
 
