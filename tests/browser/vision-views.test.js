@@ -68,6 +68,30 @@ describe.skipIf(avail.skip)('vision views in Chromium', () => {
     await close?.();
   });
 
+  it('announces its pictures only once its stylesheet applies (vision.css arrives late)', async () => {
+    // Under load the pictures once drew, and said so, before vision.css had loaded: bare-sized
+    // canvases, and row and column numbers that did not line up with them.
+    const s = await openPage({ avail });
+    try {
+      let release;
+      const gate = new Promise((r) => { release = r; });
+      await s.page.route(/\/views\/vision\/vision\.css/, async (route) => {
+        await gate;
+        await route.continue();
+      });
+      await gotoApp(s.page, `${s.server.url}?lang=en#sinusoidal2d`);
+      await s.page.waitForSelector(SIM, { state: 'attached' });
+      await s.page.locator(SIM).scrollIntoViewIfNeeded();
+      await s.page.waitForFunction((sel) => document.querySelector(`${sel} .view-body`)?.dataset.draws, SIM);
+      for (let i = 0; i < 3; i++) await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+      expect(await s.page.evaluate((sel) => document.querySelector(`${sel} .view-body`).dataset.multiples ?? null, SIM)).toBe(null);
+      release();
+      await s.page.waitForFunction((sel) => document.querySelector(`${sel} .view-body`).dataset.multiples, SIM);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('sinusoidal2d: the similarity picture renders, and changes with the picked patch and the layout', async () => {
     await open('#sinusoidal2d');
     await reveal(SIM);

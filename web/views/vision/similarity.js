@@ -62,7 +62,7 @@ export default {
   explain: (info) => both(`vision.sim.explain.${info.kind}`),
 
   mount(el, ctx) {
-    ensureVisionStyles();
+    const styled = ensureVisionStyles(); // settles when vision.css applies (it is loaded on demand)
     const { t, pe } = ctx;
     const id = uid('vsim');
     const section = () => el.closest('section') ?? el;
@@ -372,7 +372,9 @@ export default {
         if (j.label) j.f.image.setLabel(t('vision.sim.aria', { what: j.label, where: where(pick), rows: grid.rows, cols: grid.cols, ...extent(j.v) }));
       }
       stats.textContent = t('vision.sim.stats', formatMs(mainMs + performance.now() - t0));
-      el.dataset.multiples = String(Number(el.dataset.multiples || 0) + 1);
+      // Announced once the stylesheet applies too: before it, the pictures have their bare size
+      // and the row and column numbers do not line up with them.
+      styled.then(() => { el.dataset.multiples = String(Number(el.dataset.multiples || 0) + 1); });
     }
 
     function extent(v) {
