@@ -212,6 +212,16 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
     await page.evaluate((s) => document.querySelector(s).scrollIntoView({ block: 'start' }), HEADS);
     await nextFrames(page);
     const updates = () => page.evaluate(() => ['attention-heads', 'attention-row'].map((v) => (window.__peLab.viewMs[v] ?? []).length));
+    // One change first, until both views have updated: then the page has seen them in sight (on a
+    // busy machine its visibility watch can report a frame or two after the scroll, and a view out
+    // of sight skips changes and catches up once, which the count below would read as a miss).
+    const warm = await updates();
+    await page.evaluate(() => {
+      const input = document.getElementById('f-attention-encoding');
+      input.value = JSON.stringify({ kind: 'rope', base: 9999 });
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction((w) => ['attention-heads', 'attention-row'].every((v, i) => (window.__peLab.viewMs[v] ?? []).length > w[i]), warm);
     const before = await updates();
     // Change RoPE's base through the encoding field (the extrapolation view does not depend on it,
     // so every view but that one redraws): compute + the heads and query views in sight.
