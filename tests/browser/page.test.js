@@ -278,6 +278,11 @@ describe.skipIf(avail.skip)('PE Lab page in Chromium', () => {
   });
 
   it('compares two settings and shows the difference', async () => {
+    // In sight first, as a reader sees it: a view out of sight catches up with the kind shown when
+    // it comes into view and rebuilds its chips then, and a click landing in that moment (one run
+    // under load) hit a chip being replaced.
+    await page.locator('#view-compare').scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
     await page.click('#view-compare .chip:has-text("Layout: concat")');
     await page.waitForSelector('#view-compare .compare-active:not([hidden])');
     const maps = await page.$$('#view-compare canvas.hm-canvas');
