@@ -5,7 +5,7 @@
 // table from a file) through the actions here. Timings go out as events (web/app/events.js).
 import { SCHEMA } from '../api/pe.js';
 import { outputInfo } from '../model/output.js';
-import { sameJSON } from '../share/permalink.js';
+import { sameJSON } from '../model/json.js';
 import { clearErrors, showError } from './errors.js';
 import { emit } from './events.js';
 import { app, currentState, layoutKey } from './state.js';

@@ -32,7 +32,7 @@
 //   anything else  a text box holding JSON
 
 import { h } from '../plot/dom.js';
-import { copyJSON } from '../share/permalink.js';
+import { copyJSON } from '../model/json.js';
 import { makeField } from './fields.js';
 
 // The descriptor helpers and slider scales live in their own modules; this one still exports them.

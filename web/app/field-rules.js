@@ -1,7 +1,7 @@
 // What the schema's descriptors say about a field, without the DOM: whether a field is optional,
 // whether a sub-field applies to its object's current value, the value an object starts with, and
 // a typed list of numbers.
-import { copyJSON } from '../share/permalink.js';
+import { copyJSON } from '../model/json.js';
 
 export const isOptional = (desc) => desc.default === null && !desc.required;
 

@@ -33,30 +33,20 @@
 import { SCHEMA } from '../api/schema/index.js';
 import { defaults, normalizeSpec } from '../api/spec.js';
 import { checkView, MAX_SERIES, TRANSFORMS, VIEW_DEFAULTS } from '../model/view-state.js';
+import { sameJSON, copyJSON } from '../model/json.js';
 
 export const PERMALINK_VERSION = 1;
 /** Longest fragment decoded (characters); longer ones are refused as a whole. */
 export const MAX_FRAGMENT = 262144;
 /** Deepest nesting of objects and lists in one value. */
 export const MAX_DEPTH = 16;
-export { TRANSFORMS, VIEW_DEFAULTS };
+export { TRANSFORMS, VIEW_DEFAULTS, sameJSON, copyJSON };
 export const DEFAULT_LANG = 'en';
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
-/**
- * Whether two JSON-like values are the same as JSON (what a link writes): the page's and the
- * links' one test of equal specs and view state.
- */
-export const sameJSON = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-/**
- * A deep copy of a JSON-like value as JSON carries it (undefined stays undefined): keys holding
- * undefined are left out, and NaN and ±Infinity become null, as in a link or a form's value.
- */
-export const copyJSON = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
 class LinkError extends Error {
   /**

@@ -9,8 +9,8 @@ import { float32String, formatInt, formatValue } from '../../plot/format.js';
 import { scanValues } from '../../plot/resample.js';
 import { displayData, outputInfo, rowOffset, sliceOffset } from '../../model/output.js';
 import { heatmapKernels } from '../../model/pixels.js';
+import { sameJSON } from '../../model/json.js';
 
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * One-click comparisons from the schema: each other value of an enum or bool, each example of an
@@ -156,7 +156,7 @@ export default {
           // B's overrides: the fields where B differs from A.
           overrides = {};
           for (const name of Object.keys(schema.fields)) {
-            if (!same(values[name], state.spec[name])) overrides[name] = values[name];
+            if (!sameJSON(values[name], state.spec[name])) overrides[name] = values[name];
           }
           recompute();
         },
@@ -259,7 +259,7 @@ export default {
     renderIntro();
     return {
       update(next) {
-        const specChanged = !state || !same(state.spec, next.spec);
+        const specChanged = !state || !sameJSON(state.spec, next.spec);
         state = next;
         panes.classList.toggle('stale', !!next.stale);
         const wanted = next.shared.compare ?? null;

@@ -10,9 +10,9 @@ import { fromHFConfig } from '../../api/hfconfig.js';
 import { PRESETS } from '../../api/models.js';
 import { ensureRopeStyles } from './common.js';
 import { specLink } from './link.js';
+import { sameJSON } from '../../model/json.js';
 
 const SHOWN = ['base', 'dim', 'partial_rotary_factor', 'layout', 'rope_scaling', 'max_position_embeddings', 'length'];
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 function showValue(v) {
   if (v === null || v === undefined) return '—';
@@ -145,7 +145,7 @@ export default {
     return {
       update(next) {
         if (!applied || !next.changed.has('result')) return;
-        const moved = SHOWN.some((k) => !same(next.spec[k], applied[k]));
+        const moved = SHOWN.some((k) => !sameJSON(next.spec[k], applied[k]));
         const note = done.querySelector('.rope-moved');
         if (note) note.hidden = !moved;
       },

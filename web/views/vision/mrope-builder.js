@@ -13,6 +13,7 @@ import { formatInt, formatMs, formatValue, niceTicks } from '../../plot/format.j
 import mropeSchema, { PE_MROPE_MAX_SEGMENTS } from '../../api/schema/mrope.js';
 import { segmentSpans } from './math.js';
 import { ensureVisionStyles } from './style.js';
+import { sameJSON } from '../../model/json.js';
 
 const WINDOW = 96; // tokens per page of the id table
 const AXES = ['t', 'h', 'w'];
@@ -24,7 +25,7 @@ const SEGMENT_FIELDS = mropeSchema.mrope.fields.segments.item.fields;
 const canon = (s) => (s.type === 'text' ? { type: 'text', length: s.length }
   : s.type === 'image' ? { type: 'image', t: s.t, h: s.h, w: s.w }
     : { type: 'video', t: s.t, h: s.h, w: s.w, second_per_grid_t: s.second_per_grid_t ?? 1 });
-const sameList = (a, b) => JSON.stringify(a.map(canon)) === JSON.stringify(b.map(canon));
+const sameList = (a, b) => sameJSON(a.map(canon), b.map(canon));
 
 /** What is wrong with one field of a segment (as the API would say it), or ''. */
 function fieldProblem(t, seg, name, merge) {
