@@ -12,6 +12,7 @@ import { COLORMAPS } from '../api/colormaps.js';
 import { displayData, rowOffset, sliceOffset, valueName } from './output.js';
 import { defaultSeries } from './series.js';
 
+/** Most curves one line plot draws: the explorer's chosen curves, the attention row's heads. */
 export const MAX_CURVES = 8;
 
 /**

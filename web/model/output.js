@@ -13,6 +13,7 @@
 // A kind may say more in its schema: `view: { class, axes: { row, col, head, value } }` with
 // axis names as { en, ko }; otherwise the class comes from the kind's group and the shape.
 import { both } from '../i18n/index.js';
+import { TRANSFORMS } from './view-state.js';
 
 const ADDITIVE_GROUPS = new Set(['absolute', 'vision']);
 const PAIRWISE_GROUPS = new Set(['relative', 'attention']);
@@ -90,10 +91,10 @@ export function sliceOffset(info, s) {
 // --- what the views draw: the values themselves, or (for rotary angles) a function of them
 
 /** The display transforms a class offers, the first being the default (null: values as they are). */
-const TRANSFORMS = { angles: ['cos', 'sin', 'angle', 'wrapped'] };
+const CLASS_TRANSFORMS = { angles: TRANSFORMS };
 
 export function transformsFor(info) {
-  return TRANSFORMS[info.class] ?? null;
+  return CLASS_TRANSFORMS[info.class] ?? null;
 }
 
 /** The transform in use for this output and shared state (null when none applies). */

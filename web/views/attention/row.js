@@ -5,8 +5,8 @@ import { h, uid } from '../../plot/dom.js';
 import { DataTable, spread } from '../datatable.js';
 import { ensureAttentionStyles, meanRow, tokenLabel, weightText } from './common.js';
 import { makePlot, readInt } from '../common.js';
+import { MAX_CURVES } from '../../model/figure.js';
 
-const MAX_CURVES = 8;
 const TOP = 5;
 
 export default {

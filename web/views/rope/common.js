@@ -104,3 +104,23 @@ export function gaussian(n, seed) {
   }
   return out;
 }
+
+/**
+ * The handle of a rope view drawn as one line plot in `box`: keeps the state (setState), greys the
+ * box while the result is stale, re-themes the plot, and asks `screen` (a drawer) to redraw when
+ * one of `redrawOn` changed. plot() returns the LinePlot once plotReady has resolved.
+ */
+export function linePlotView({ box, screen, plot, plotReady, setState, redrawOn = ['result'] }) {
+  return {
+    update(next) {
+      setState(next);
+      box.classList.toggle('stale', !!next.stale);
+      if (next.changed.has('theme')) plot()?.applyTheme();
+      if (redrawOn.some((key) => next.changed.has(key))) screen.request();
+    },
+    destroy() {
+      screen.destroy();
+      plotReady.then(() => plot()?.destroy());
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { formatInt, formatValue } from '../../plot/format.js';
 import { longropeOriginal, longropeList, longropeScale } from '../../api/schema/rope.js';
 import { phi35Spec } from '../../api/models.js';
 import { DataTable, spread } from '../datatable.js';
-import { ensureRopeStyles, ropeType, formatLength, logAxis } from './common.js';
+import { ensureRopeStyles, ropeType, formatLength, logAxis, linePlotView } from './common.js';
 import { drawer, makePlot } from '../common.js';
 
 /**
@@ -111,17 +111,8 @@ export default {
       return true;
     }
 
-    return {
-      update(next) {
-        state = next;
-        box.classList.toggle('stale', !!next.stale);
-        if (next.changed.has('theme')) plot?.applyTheme();
-        if (next.changed.has('result')) screen.request();
-      },
-      destroy() {
-        screen.destroy();
-        plotReady.then(() => plot?.destroy());
-      },
-    };
+    return linePlotView({
+      box, screen, plotReady, plot: () => plot, setState: (next) => { state = next; },
+    });
   },
 };

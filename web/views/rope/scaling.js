@@ -9,7 +9,7 @@ import { both } from '../../i18n/index.js';
 import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import {
-  ensureRopeStyles, trainingContext, ropeType, sameFreqAtLength, formatLength, METHODS, DEFAULT_FACTOR,
+  ensureRopeStyles, trainingContext, ropeType, sameFreqAtLength, formatLength, METHODS, DEFAULT_FACTOR, linePlotView,
 } from './common.js';
 import { drawer, makePlot, numberField, readInt } from '../common.js';
 
@@ -197,17 +197,8 @@ export default {
       return !!plot;
     }
 
-    return {
-      update(next) {
-        state = next;
-        box.classList.toggle('stale', !!next.stale);
-        if (next.changed.has('theme')) plot?.applyTheme();
-        if (next.changed.has('result') || next.changed.has('shared:ropeContext')) screen.request();
-      },
-      destroy() {
-        screen.destroy();
-        plotReady.then(() => plot?.destroy());
-      },
-    };
+    return linePlotView({
+      box, screen, plotReady, plot: () => plot, setState: (next) => { state = next; }, redrawOn: ['result', 'shared:ropeContext'],
+    });
   },
 };

@@ -8,6 +8,7 @@ import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable } from '../datatable.js';
 import {
   ensureRopeStyles, trainingContext, targetContext, ropeType, unscaled, formatLength, logAxis, isAxialSpec,
+  linePlotView,
 } from './common.js';
 import { drawer, makePlot, numberField, readInt } from '../common.js';
 
@@ -150,17 +151,8 @@ export default {
       return !!plot;
     }
 
-    return {
-      update(next) {
-        state = next;
-        box.classList.toggle('stale', !!next.stale);
-        if (next.changed.has('theme')) plot?.applyTheme();
-        if (next.changed.has('result') || next.changed.has('shared:ropeContext')) screen.request();
-      },
-      destroy() {
-        screen.destroy();
-        plotReady.then(() => plot?.destroy());
-      },
-    };
+    return linePlotView({
+      box, screen, plotReady, plot: () => plot, setState: (next) => { state = next; }, redrawOn: ['result', 'shared:ropeContext'],
+    });
   },
 };
