@@ -304,9 +304,33 @@ void pe_inv_freq_float32_pow(double *f, const double *omega, const pe_rope_confi
 
 static inline int same_value(double a, double b) { return a == b || (a != a && b != b); }
 
-pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
-                                    double *scratch, int32_t offset, const int32_t dtypes[4], const pe_rope_config *c,
-                                    pe_round_array_fn round_fn, pe_phase_array_fn phase_fn) {
+// LongRoPE's list for rows offset .. offset + length − 1. transformers (Phi-3's
+// LongRoPE, _compute_longrope_parameters) takes seq_len = max(position_ids) + 1 and uses
+//   ext = long_factor  if seq_len > o,  short_factor otherwise
+// (o = original_max_position_embeddings, else max_position_embeddings; the pair i's frequency is
+// then ω_i = 1 / (ext_i · base^(2i/d))). Here seq_len = offset + length: the table is the end of
+// that sequence. c/rope.c compares length alone (its rows start at 0), so it is handed the chosen
+// list as both of its lists. lists were checked (pe_rope_check_lists).
+static pe_rope_lists longrope_side(const pe_rope_config *c, int32_t offset, const pe_rope_lists *lists) {
+    const int64_t o =
+        c->original_max_position_embeddings > 0 ? c->original_max_position_embeddings : c->max_position_embeddings;
+    const double *ext = (int64_t)offset + c->length > o ? lists->long_factor : lists->short_factor;
+    return (pe_rope_lists){ext, ext};
+}
+
+// ω_i of a checked config into omega (n = rotary_dim/2): as `rope` computes it, LongRoPE's from the
+// list longrope_side chooses. Returns pe_rope_inv_freq_lists' status.
+static pe_status exact_omega(double *omega, const pe_rope_config *c, int32_t offset, const pe_rope_lists *lists) {
+    double attention_factor;   // not part of this kind's output
+    if (c->rope_type != PE_ROPE_LONGROPE) return pe_rope_inv_freq(omega, &attention_factor, c);
+    const pe_rope_lists side = longrope_side(c, offset, lists);
+    return pe_rope_inv_freq_lists(omega, &attention_factor, c, &side);
+}
+
+// The kernel (pe_rope_precision_variant) with LongRoPE's lists (NULL for every other type).
+static pe_status precision_kernel(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
+                                  double *scratch, int32_t offset, const int32_t dtypes[4], const pe_rope_config *c,
+                                  pe_round_array_fn round_fn, pe_phase_array_fn phase_fn, const pe_rope_lists *lists) {
     if (out == NULL) return PE_ERR_ARG(1);
     if (cos_out == NULL) return PE_ERR_ARG(2);
     if (sin_out == NULL) return PE_ERR_ARG(3);
@@ -319,7 +343,7 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
     if (c == NULL) return PE_ERR_ARG(FIRST_SPEC + 1);
     if (round_fn == NULL) return PE_ERR_ARG(28);
     if (phase_fn == NULL) return PE_ERR_ARG(29);
-    pe_status status = pe_rope_check(c);
+    pe_status status = pe_rope_check_lists(c, lists);
     if (status > 100 && status < 200) return PE_ERR_ARG(FIRST_SPEC + PE_ERR_ARG_INDEX(status));
     if (status != PE_OK) return status;
     const int32_t length = c->length, n = pe_rope_rotary_dim(c) / 2;
@@ -333,8 +357,7 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
     double *phi = scratch + 3 * (size_t)n;
     double *cur_c = scratch + 4 * (size_t)n, *cur_s = scratch + 5 * (size_t)n;
     double *prev_c = scratch + 6 * (size_t)n, *prev_s = scratch + 7 * (size_t)n;
-    double attention_factor;   // not part of this kind's output
-    status = pe_rope_inv_freq(omega, &attention_factor, c);
+    status = exact_omega(omega, c, offset, lists);
     if (status > 100 && status < 200) return PE_ERR_ARG(FIRST_SPEC + PE_ERR_ARG_INDEX(status));
     if (status != PE_OK) return status;
 
@@ -385,6 +408,13 @@ pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, 
     stats[0] = collisions;
     stats[1] = first_collision;
     return PE_OK;
+}
+
+pe_status pe_rope_precision_variant(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
+                                    double *scratch, int32_t offset, const int32_t dtypes[4], const pe_rope_config *c,
+                                    pe_round_array_fn round_fn, pe_phase_array_fn phase_fn) {
+    return precision_kernel(out, cos_out, sin_out, row_error, stats, scratch, offset, dtypes, c, round_fn, phase_fn,
+                            NULL);
 }
 
 // --- the sweep: row_error and collisions only ------------------------------------------------------
@@ -676,9 +706,10 @@ int pe_precision_fast_entry_pair(const double phi[2], int32_t table_dtype, const
 #endif
 }
 
-pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, double *scratch, int32_t offset,
-                                          const int32_t dtypes[4], const pe_rope_config *c, pe_round_array_fn round_fn,
-                                          pe_phase_array_fn phase_fn) {
+// The sweep (pe_rope_precision_sweep_variant) with LongRoPE's lists (NULL for every other type).
+static pe_status sweep_kernel(float *row_error, double *stats, double *scratch, int32_t offset, const int32_t dtypes[4],
+                              const pe_rope_config *c, pe_round_array_fn round_fn, pe_phase_array_fn phase_fn,
+                              const pe_rope_lists *lists) {
     if (row_error == NULL) return PE_ERR_ARG(1);
     if (stats == NULL) return PE_ERR_ARG(2);
     if (scratch == NULL) return PE_ERR_ARG(3);
@@ -688,7 +719,7 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
     if (c == NULL) return PE_ERR_ARG(SWEEP_FIRST_SPEC + 1);
     if (round_fn == NULL) return PE_ERR_ARG(25);
     if (phase_fn == NULL) return PE_ERR_ARG(26);
-    pe_status status = pe_rope_check(c);
+    pe_status status = pe_rope_check_lists(c, lists);
     if (status > 100 && status < 200) return PE_ERR_ARG(SWEEP_FIRST_SPEC + PE_ERR_ARG_INDEX(status));
     if (status != PE_OK) return status;
     const int32_t length = c->length, n = pe_rope_rotary_dim(c) / 2;
@@ -700,8 +731,7 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
     double *omega = scratch, *f = scratch + n, *turn_slots = scratch + 2 * (size_t)n;
     double *phi = scratch + 3 * (size_t)n, *prev = scratch + 4 * (size_t)n, *w = scratch + 5 * (size_t)n;
     double *df = scratch + 6 * (size_t)n;
-    double attention_factor;
-    status = pe_rope_inv_freq(omega, &attention_factor, c);
+    status = exact_omega(omega, c, offset, lists);
     if (status > 100 && status < 200) return PE_ERR_ARG(SWEEP_FIRST_SPEC + PE_ERR_ARG_INDEX(status));
     if (status != PE_OK) return status;
     if (dtypes[0] == PE_RECIPE_FLOAT32_POW) pe_inv_freq_float32_pow(f, omega, c);
@@ -915,6 +945,12 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
     return PE_OK;
 }
 
+pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, double *scratch, int32_t offset,
+                                          const int32_t dtypes[4], const pe_rope_config *c, pe_round_array_fn round_fn,
+                                          pe_phase_array_fn phase_fn) {
+    return sweep_kernel(row_error, stats, scratch, offset, dtypes, c, round_fn, phase_fn, NULL);
+}
+
 #if PE_HAVE_SIMD
 #define PRECISION_ROUND pe_round_array_simd
 #define PRECISION_PHASE pe_phase_array_simd
@@ -922,6 +958,56 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
 #define PRECISION_ROUND pe_round_array_scalar
 #define PRECISION_PHASE pe_phase_array_scalar
 #endif
+
+// --- LongRoPE: the kernel and the sweep with the per-pair lists ----------------------------------
+//
+// pe_rope_precision and pe_rope_precision_sweep take no lists and refuse rope_type longrope; these
+// two take the spec arguments in the same order followed by LongRoPE's lists (rope_scaling's
+// short_factor and long_factor, rotary_dim/2 float64 each, finite and > 0; NULL for every other
+// type), as pe_rope does. ω_i = 1 / (ext_i · base^(2i/d)) with ext the list of the table's side
+// of the switch (longrope_side: long_factor once offset + length > o, else short_factor); every
+// step after that is the kernel's. Statuses: those of pe_rope_precision (pe_rope_precision_sweep),
+// and for a NULL list or one with an entry that is not finite and > 0, PE_ERR_ARG(28) or (29)
+// (PE_ERR_ARG(25) or (26) for the sweep): spec arguments 17 and 18 (PE_ROPE_ARG_SHORT_FACTOR,
+// PE_ROPE_ARG_LONG_FACTOR). Never allocates; never aborts. Not declared in c/precision.h yet (the
+// native tests declare them: tests/native/test_precision_longrope.c).
+
+// The spec arguments as a rope config (c/rope.h's field order: field k is spec argument k).
+#define SPEC_CONFIG                                                                                   \
+    {                                                                                                 \
+        length, dim, base, partial_rotary_factor, max_position_embeddings, rope_type, factor,         \
+            original_max_position_embeddings, beta_fast, beta_slow, truncate, mscale, mscale_all_dim, \
+            attention_factor, low_freq_factor, high_freq_factor                                       \
+    }
+
+PE_API pe_status pe_rope_precision_lists(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
+                                         double *scratch, int32_t offset, int32_t inv_freq_dtype,
+                                         int32_t position_dtype, int32_t phase_dtype, int32_t table_dtype,
+                                         int32_t length, int32_t dim, double base, double partial_rotary_factor,
+                                         int32_t max_position_embeddings, int32_t rope_type, double factor,
+                                         int32_t original_max_position_embeddings, double beta_fast, double beta_slow,
+                                         int32_t truncate, double mscale, double mscale_all_dim,
+                                         double attention_factor, double low_freq_factor, double high_freq_factor,
+                                         const double *short_factor, const double *long_factor) {
+    const pe_rope_config c = SPEC_CONFIG;
+    const pe_rope_lists lists = {short_factor, long_factor};
+    const int32_t dtypes[4] = {inv_freq_dtype, position_dtype, phase_dtype, table_dtype};
+    return precision_kernel(out, cos_out, sin_out, row_error, stats, scratch, offset, dtypes, &c, PRECISION_ROUND,
+                            PRECISION_PHASE, &lists);
+}
+
+PE_API pe_status pe_rope_precision_sweep_lists(
+    float *row_error, double *stats, double *scratch, int32_t offset, int32_t inv_freq_dtype, int32_t position_dtype,
+    int32_t phase_dtype, int32_t table_dtype, int32_t length, int32_t dim, double base, double partial_rotary_factor,
+    int32_t max_position_embeddings, int32_t rope_type, double factor, int32_t original_max_position_embeddings,
+    double beta_fast, double beta_slow, int32_t truncate, double mscale, double mscale_all_dim, double attention_factor,
+    double low_freq_factor, double high_freq_factor, const double *short_factor, const double *long_factor) {
+    const pe_rope_config c = SPEC_CONFIG;
+    const pe_rope_lists lists = {short_factor, long_factor};
+    const int32_t dtypes[4] = {inv_freq_dtype, position_dtype, phase_dtype, table_dtype};
+    return sweep_kernel(row_error, stats, scratch, offset, dtypes, &c, PRECISION_ROUND, PRECISION_PHASE, &lists);
+}
+#undef SPEC_CONFIG
 
 pe_status pe_round_values(double *out, const double *x, int32_t n, int32_t dtype) {
     if (out == NULL) return PE_ERR_ARG(1);
