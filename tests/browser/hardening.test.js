@@ -3,34 +3,25 @@
 // and named, a refused file does not stay "being read", a .safetensors file with a repeated name
 // or overlapping ranges is refused without offering a choice, the consistency note follows its numbers,
 // and the offline single file offers embed snippets that can work.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOffline } from '../../scripts/build-offline.js';
-import { WEB, suiteAvailability, startBrowser, gotoApp, nextFrames, watchPage, screenshot, canvasStats, logProblems } from '../helpers/browser.js';
+import { WEB, suiteAvailability, gotoApp, nextFrames, watchPage, screenshot, canvasStats, logProblems } from '../helpers/browser.js';
+import { useBrowser } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('hardening.test');
 
 describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
-  let server;
-  let browser;
-  let close;
-
-  beforeAll(async () => {
-    ({ server, browser, close } = await startBrowser({ avail }));
-  });
-
-  afterAll(async () => {
-    await close?.();
-  });
+  const session = useBrowser({ avail });
 
   async function open(hash, options = {}) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', ...options });
+    const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', ...options });
     const page = await context.newPage();
-    const log = await watchPage(page, new URL(server.url).origin);
-    await gotoApp(page, `${server.url}${hash}`);
+    const log = await watchPage(page, new URL(session.server.url).origin);
+    await gotoApp(page, `${session.server.url}${hash}`);
     return { context, page, log };
   }
 
@@ -236,7 +227,7 @@ describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
     try {
       const out = path.join(dir, 'pe-lab.html');
       await buildOffline({ webDir: WEB, outFile: out });
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US' });
+      const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US' });
       const page = await context.newPage();
       await page.goto(`${pathToFileURL(out).href}#v1/alibi?length=16`);
       await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');

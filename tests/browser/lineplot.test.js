@@ -3,7 +3,8 @@
 // and batch() (one Chart.js update for all of them). The bundled web/dist/lineplot.js on a bare
 // page in the system Chromium; pixels are read back from the canvas.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, startBrowser, watchPage, logProblems } from '../helpers/browser.js';
+import { suiteAvailability, watchPage, logProblems } from '../helpers/browser.js';
+import { useBrowser } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('lineplot.test');
 
@@ -17,26 +18,22 @@ document.documentElement.dataset.ready = '1';
 </script></head><body><div id="box"></div></body></html>`;
 
 describe.skipIf(avail.skip)('LinePlot (Chromium)', () => {
-  let server;
-  let browser;
-  let close;
+  const session = useBrowser({ avail });
   let context;
   let page;
   let log;
 
   beforeAll(async () => {
-    ({ server, browser, close } = await startBrowser({ avail }));
-    context = await browser.newContext({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
+    context = await session.browser.newContext({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
     page = await context.newPage();
-    log = await watchPage(page, new URL(server.url).origin);
-    await page.route(`${server.url}lineplot.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: PAGE }));
-    await page.goto(`${server.url}lineplot.html`);
+    log = await watchPage(page, new URL(session.server.url).origin);
+    await page.route(`${session.server.url}lineplot.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: PAGE }));
+    await page.goto(`${session.server.url}lineplot.html`);
     await page.waitForFunction(() => document.documentElement.dataset.ready === '1');
   });
 
   afterAll(async () => {
     await context?.close();
-    await close?.();
   });
 
   // In the page: a fresh LinePlot (window.plot) over 101 samples at x = 0 … 100, with helpers that

@@ -5,10 +5,11 @@
 // export, Learn and the absolute views resampled in JS (box means, 9–22 % false contrast).
 //   npx vitest run tests/browser/one-resampler.test.js
 // Screenshots: tests/artifacts/one-resampler-*.png.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ARTIFACTS, suiteAvailability, startBrowser, gotoApp, watchPage, logProblems, waitDrawn } from '../helpers/browser.js';
+import { ARTIFACTS, suiteAvailability, gotoApp, watchPage, logProblems, waitDrawn } from '../helpers/browser.js';
+import { useBrowser } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('one-resampler.test');
 const MAIN = '#view-heatmap .hm-plot';
@@ -19,16 +20,7 @@ const EXPORT = { left: 70, top: 40, pw: 594, scale: 2 };
 const exportPh = (rows, cols) => Math.round(Math.min(EXPORT.pw * 1.25, Math.max(220, EXPORT.pw * Math.min(rows / cols, 1.25))));
 
 describe.skipIf(avail.skip)('one resampler for every heatmap (Chromium)', () => {
-  let server;
-  let browser;
-  let close;
-
-  beforeAll(async () => {
-    ({ server, browser, close } = await startBrowser({ avail }));
-  });
-  afterAll(async () => {
-    await close?.();
-  });
+  const session = useBrowser({ avail });
 
   /** Fixes a plot's CSS size and waits until its canvas has the device pixels that size makes. */
   async function sizePlot(page, selector, w, h, dpr) {
@@ -55,12 +47,12 @@ describe.skipIf(avail.skip)('one resampler for every heatmap (Chromium)', () => 
 
   it('a 2000 × 1600 RoPE table: the main view, compare mode and the exported PNG have the same pixels', async () => {
     const dpr = 2;
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: dpr, locale: 'en-US', colorScheme: 'light', acceptDownloads: true });
+    const context = await session.browser.newContext({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: dpr, locale: 'en-US', colorScheme: 'light', acceptDownloads: true });
     const page = await context.newPage();
-    const log = await watchPage(page, new URL(server.url).origin);
+    const log = await watchPage(page, new URL(session.server.url).origin);
     const rows = 2000;
     const cols = 1600;
-    await gotoApp(page, `${server.url}?lang=en#v1/rope?length=${rows}&dim=${2 * cols}&~cmp=()`);
+    await gotoApp(page, `${session.server.url}?lang=en#v1/rope?length=${rows}&dim=${2 * cols}&~cmp=()`);
     // The heatmap view has drawn once its plot says which resampler drew.
     await page.waitForSelector(`${MAIN}[data-resampler]`);
     const w = EXPORT.pw;
@@ -128,19 +120,19 @@ describe.skipIf(avail.skip)('one resampler for every heatmap (Chromium)', () => 
   }, 300_000);
 
   it('Learn\'s figures and the absolute family\'s panes draw through the same resampler', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', colorScheme: 'light' });
+    const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US', colorScheme: 'light' });
     const page = await context.newPage();
-    const log = await watchPage(page, new URL(server.url).origin);
+    const log = await watchPage(page, new URL(session.server.url).origin);
     for (const step of ['sinusoids', 'learned', 'relative', 'rope']) {
       await page.goto('about:blank');
-      await page.goto(`${server.url}?lang=en#learn/${step}`);
+      await page.goto(`${session.server.url}?lang=en#learn/${step}`);
       await page.waitForFunction(() => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0) > 0
         && document.querySelector('.learn-figure .hm-plot')?.dataset.resampler);
       expect(await page.evaluate(() => [...document.querySelectorAll('.learn-figure .hm-plot')].map((p) => p.dataset.resampler)), step)
         .toEqual(['render']);
     }
     await page.locator('.learn-figure').screenshot({ path: path.join(ARTIFACTS, 'one-resampler-learn-rope.png') });
-    await gotoApp(page, `${server.url}?lang=en#v1/sinusoidal?length=3000&dim=1024`);
+    await gotoApp(page, `${session.server.url}?lang=en#v1/sinusoidal?length=3000&dim=1024`);
     for (const view of ['#view-absolute-simple', '#view-absolute-similarity']) {
       await waitDrawn(page, view, 0);
       await page.waitForFunction((v) => [...document.querySelectorAll(`${v} .hm-plot`)].every((p) => p.dataset.resampler), view);

@@ -2,8 +2,9 @@
 // only once it comes near the screen, a display attribute is checked like the page's view state.
 // (Regression: each render wrote data-state, which the element observed, so it re-rendered on
 // every animation frame, forever.) The time to scroll through 100 figures is in npm run bench.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, startBrowser, nextFrames, watchPage, logProblems } from '../helpers/browser.js';
+import { describe, it, expect } from 'vitest';
+import { suiteAvailability, nextFrames, watchPage, logProblems } from '../helpers/browser.js';
+import { useBrowser } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('pe-plot.test');
 
@@ -16,24 +17,14 @@ export function postWithFigures(n) {
 }
 
 describe.skipIf(avail.skip)('<pe-plot> with many figures (Chromium)', () => {
-  let server;
-  let browser;
-  let close;
-
-  beforeAll(async () => {
-    ({ server, browser, close } = await startBrowser({ avail }));
-  });
-
-  afterAll(async () => {
-    await close?.();
-  });
+  const session = useBrowser({ avail });
 
   async function openPost(n) {
-    const context = await browser.newContext({ viewport: { width: 900, height: 800 }, deviceScaleFactor: 1 });
+    const context = await session.browser.newContext({ viewport: { width: 900, height: 800 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
-    const log = await watchPage(page, new URL(server.url).origin);
-    await page.route(`${server.url}post.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: postWithFigures(n) }));
-    await page.goto(`${server.url}post.html`);
+    const log = await watchPage(page, new URL(session.server.url).origin);
+    await page.route(`${session.server.url}post.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: postWithFigures(n) }));
+    await page.goto(`${session.server.url}post.html`);
     await page.waitForFunction(() => document.getElementById('p0')?.dataset.state === 'ready');
     return { context, page, log };
   }
@@ -108,17 +99,7 @@ describe.skipIf(avail.skip)('<pe-plot> with many figures (Chromium)', () => {
 });
 
 describe.skipIf(avail.skip)('<pe-plot matrix>: the user\'s own data, read by the load view\'s C reader (Chromium)', () => {
-  let server;
-  let browser;
-  let close;
-
-  beforeAll(async () => {
-    ({ server, browser, close } = await startBrowser({ avail }));
-  });
-
-  afterAll(async () => {
-    await close?.();
-  });
+  const session = useBrowser({ avail });
 
   /** A .npy v1.0 file of float32 values, C order. */
   function npy(values, shape) {
@@ -141,11 +122,11 @@ describe.skipIf(avail.skip)('<pe-plot matrix>: the user\'s own data, read by the
 <pe-plot id="a" matrix="attention" heads="2" labels='["x","y","z"]' lang="ko"><script type="application/x-npy">${npy(attn, [6, 3])}</script></pe-plot>
 <pe-plot id="bad" matrix="table"><script type="application/x-npy">${Buffer.from('not a numpy file at all').toString('base64')}</script></pe-plot>
 <pe-plot id="heads" matrix="attention" heads="4"><script type="application/x-npy">${npy(attn, [6, 3])}</script></pe-plot>`;
-    const context = await browser.newContext({ viewport: { width: 900, height: 3000 }, deviceScaleFactor: 1 });
+    const context = await session.browser.newContext({ viewport: { width: 900, height: 3000 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
-    const log = await watchPage(page, new URL(server.url).origin);
-    await page.route(`${server.url}mine.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="./dist/pe-plot.js"></script></head><body>${body}</body></html>` }));
-    await page.goto(`${server.url}mine.html`);
+    const log = await watchPage(page, new URL(session.server.url).origin);
+    await page.route(`${session.server.url}mine.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="./dist/pe-plot.js"></script></head><body>${body}</body></html>` }));
+    await page.goto(`${session.server.url}mine.html`);
     await page.waitForFunction(() => [...document.querySelectorAll('pe-plot')].every((e) => e.dataset.state));
     const got = await page.$$eval('pe-plot', (els) => els.map((e) => ({
       id: e.id, state: e.dataset.state, title: e.shadowRoot.querySelector('.pp-title').textContent,

@@ -4,42 +4,35 @@
 // never a stale cache keyed by the array (the heatmap's colour range over every head, the vision
 // similarity's row norms), so the pixels after a few edits equal a fresh load of the same spec;
 // and a bad value leaves the last good result as it was.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, gotoApp, canvasStats, nextFrames, WAIT_MS } from '../helpers/browser.js';
+import { describe, it, expect } from 'vitest';
+import { suiteAvailability, gotoApp, canvasStats, nextFrames, WAIT_MS } from '../helpers/browser.js';
+import { usePage } from '../helpers/browser-suite.js';
 
 const HEATMAP = '#view-heatmap canvas.hm-canvas';
 
 const avail = suiteAvailability('reuse');
 
 describe.skipIf(avail.skip)('a large result computed into the last one\'s array (Chromium)', () => {
-  let session;
-  let page;
-  beforeAll(async () => {
-    session = await openPage({ avail });
-    page = session.page;
-  }, WAIT_MS * 2);
-  afterAll(async () => {
-    await session?.close();
-  });
+  const session = usePage({ avail });
 
-  const renders = () => page.evaluate(() => window.__peLab.renders);
-  const reused = () => page.evaluate(() => window.__peLab.reused);
+  const renders = () => session.page.evaluate(() => window.__peLab.renders);
+  const reused = () => session.page.evaluate(() => window.__peLab.reused);
 
   /** Sets a field and waits for the page to redraw and paint. */
   async function edit(id, value) {
     const n = await renders();
     // as a slider or a typed value does (the attention's encoding field sits behind its editor)
-    await page.evaluate(([i, v]) => {
+    await session.page.evaluate(([i, v]) => {
       const input = document.getElementById(i);
       input.value = v;
       input.dispatchEvent(new Event('input', { bubbles: true }));
     }, [id, String(value)]);
-    await page.waitForFunction((k) => window.__peLab.renders > k && window.__peLab.paintedRender > k, n, { timeout: WAIT_MS });
+    await session.page.waitForFunction((k) => window.__peLab.renders > k && window.__peLab.paintedRender > k, n, { timeout: WAIT_MS });
   }
 
   const SIMILARITY = '#view-vision-similarity canvas';
   /** Loads `hash` in a page of its own (a real load, not a hash change) and waits for its heatmap. */
-  async function load(hash, p = page) {
+  async function load(hash, p = session.page) {
     // From the app's own address a new hash is only a hash change, and data-state is already
     // "ready" from the kind before: leave the app first.
     await p.goto('about:blank');
@@ -80,14 +73,14 @@ describe.skipIf(avail.skip)('a large result computed into the last one\'s array 
   ])('%s, %s edited: the same pixels as a fresh load (%s)', async (start, field, values) => {
     await load(start);
     const vision = start.startsWith('#sinusoidal2d');
-    await pixels(page, vision); // every view drawn once, its caches filled
+    await pixels(session.page, vision); // every view drawn once, its caches filled
     const before = await reused();
     for (const v of values) await edit(field, v);
     // each edit of the same output size computed into the shown result's array
     expect(await reused()).toBeGreaterThan(before);
-    const edited = await pixels(page, vision);
-    await page.waitForFunction(() => document.documentElement.dataset.link === 'written', null, { timeout: WAIT_MS });
-    const url = await page.evaluate(() => location.hash);
+    const edited = await pixels(session.page, vision);
+    await session.page.waitForFunction(() => document.documentElement.dataset.link === 'written', null, { timeout: WAIT_MS });
+    const url = await session.page.evaluate(() => location.hash);
     const fresh = await session.context.newPage();
     try {
       await load(url, fresh);
@@ -99,15 +92,15 @@ describe.skipIf(avail.skip)('a large result computed into the last one\'s array 
 
   it('keeps the last good result when a value is refused', async () => {
     await load('#sinusoidal?length=1024&dim=512&base=500');
-    const good = await canvasStats(page, HEATMAP);
+    const good = await canvasStats(session.page, HEATMAP);
     const n = await renders();
-    await page.fill('#f-sinusoidal-base', '-3');
-    await page.waitForSelector('#f-sinusoidal-base[aria-invalid="true"]', { timeout: WAIT_MS });
+    await session.page.fill('#f-sinusoidal-base', '-3');
+    await session.page.waitForSelector('#f-sinusoidal-base[aria-invalid="true"]', { timeout: WAIT_MS });
     expect(await renders()).toBe(n);
     // a redraw of the kept result (another colour map and back) shows the same values
-    await page.selectOption('#view-heatmap select[id$="-map"]', 'cividis');
-    await page.selectOption('#view-heatmap select[id$="-map"]', 'viridis');
-    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
-    expect(await canvasStats(page, HEATMAP)).toEqual(good);
+    await session.page.selectOption('#view-heatmap select[id$="-map"]', 'cividis');
+    await session.page.selectOption('#view-heatmap select[id$="-map"]', 'viridis');
+    await session.page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
+    expect(await canvasStats(session.page, HEATMAP)).toEqual(good);
   });
 });

@@ -16,8 +16,9 @@ import { codeFor } from '../../web/share/codegen.js';
 import { decodePermalink } from '../../web/share/permalink.js';
 import { SCHEMA } from '../../web/api/schema/index.js';
 import {
-  WEB, ARTIFACTS, suiteAvailability, startBrowser, gotoApp, watchPage, canvasStats, nextFrames,
+  WEB, ARTIFACTS, suiteAvailability, gotoApp, watchPage, canvasStats, nextFrames,
 } from '../helpers/browser.js';
+import { useBrowser } from '../helpers/browser-suite.js';
 
 // WEB, the served root, holds web/dist: built once for the run by tests/setup/bundle.js.
 const HEATMAP = '#view-heatmap canvas.hm-canvas';
@@ -41,15 +42,12 @@ function readNpy(buf) {
 }
 
 describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
-  let server;
+  const session = useBrowser({ avail });
   let other; // another site (its own origin, no CSP of ours), for the iframe host page
   let hostPage = '';
-  let browser;
-  let close;
   let pe;
 
   beforeAll(async () => {
-    ({ server, browser, close } = await startBrowser({ avail }));
     other = createServer((req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end(hostPage);
@@ -60,16 +58,15 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
   });
 
   afterAll(async () => {
-    await close?.();
     await new Promise((resolve) => (other ? other.close(resolve) : resolve()));
   });
 
   /** A fresh context and page, watched (non-local requests aborted and recorded). */
   async function open(url, { viewport = { width: 1280, height: 900 }, locale = 'en-US' } = {}) {
-    const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale, colorScheme: 'light', acceptDownloads: true });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+    const context = await session.browser.newContext({ viewport, deviceScaleFactor: 1, locale, colorScheme: 'light', acceptDownloads: true });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.server.url).origin });
     const page = await context.newPage();
-    const log = await watchPage(page, new URL(server.url).origin);
+    const log = await watchPage(page, new URL(session.server.url).origin);
     const requests = [];
     page.on('request', (r) => requests.push(r.url()));
     await gotoApp(page, url, { state: null });
@@ -83,7 +80,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
   };
 
   it('copy link: the link reopens exactly the same view (spec, colours, head, curves, compare, language)', async () => {
-    const a = await open(`${server.url}#v1/alibi`);
+    const a = await open(`${session.server.url}#v1/alibi`);
     const { page } = a;
     const n = await renders(page);
     await page.fill('#f-alibi-length', '24');
@@ -130,7 +127,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
       expect(x.log.external).toEqual([]);
       expect(x.log.pageErrors).toEqual([]);
       expect(x.log.consoleErrors).toEqual([]);
-      for (const r of x.requests) expect(new URL(r).origin).toBe(new URL(server.url).origin);
+      for (const r of x.requests) expect(new URL(r).origin).toBe(new URL(session.server.url).origin);
     }
     await a.context.close();
     await b.context.close();
@@ -142,7 +139,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
     let second;
     let log;
     beforeAll(async () => {
-      ({ context, page, log } = await open(`${server.url}#v1/sinusoidal`));
+      ({ context, page, log } = await open(`${session.server.url}#v1/sinusoidal`));
       second = await context.newPage();
     });
     afterAll(async () => {
@@ -168,7 +165,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
   });
 
   it('hostile fragments: no script runs, a notice shows, the last good state stays', async () => {
-    const { context, page, log } = await open(`${server.url}#v1/sinusoidal?dim=32&~map=cividis`);
+    const { context, page, log } = await open(`${session.server.url}#v1/sinusoidal?dim=32&~map=cividis`);
     await settle(page);
     const good = await page.evaluate(() => location.hash);
     const picture = await canvasStats(page, HEATMAP);
@@ -240,7 +237,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
 
   it('a damaged link on load: the defaults and a notice, never a blank page', async () => {
     for (const hash of ['#v1/<img src=x onerror=window.__pwned=1>', '#v3/rope?dim=8', '#v1/sinusoidal?dim=0']) {
-      const { context, page, log } = await open(`${server.url}${hash}`);
+      const { context, page, log } = await open(`${session.server.url}${hash}`);
       expect(await page.isVisible('#link-notice')).toBe(true);
       // A bad field of a known kind is dropped and named; a broken link shows the defaults.
       expect(await page.textContent('#link-notice')).toMatch(hash.includes('dim=0') ? /^Part of this link could not be used: dim/ : /Showing the defaults instead\./);
@@ -254,7 +251,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
 
   it('a link\'s notice goes when the route moves to another page (#arena, #learn/…), and stays away coming back', async () => {
     for (const [hash, to] of [['#v1/sinusoidal?dim=0', '#arena'], ['#v3/rope?dim=8', '#learn/rope'], ['#v1/sinusoidal?dim=0', '#learn']]) {
-      const { context, page, log } = await open(`${server.url}${hash}`);
+      const { context, page, log } = await open(`${session.server.url}${hash}`);
       expect(await page.isVisible('#link-notice'), hash).toBe(true);
       // The explorer puts its own state back in the address bar (250 ms after load): wait for it,
       // or the history entry Back returns to is still the damaged link, whose notice then shows again.
@@ -273,7 +270,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
   });
 
   it('exports the heatmap (PNG), the curves (PNG, SVG), the tensor (CSV, .npy) and code', async () => {
-    const { context, page, log } = await open(`${server.url}#v1/rope?length=64&dim=32&~tf=sin`);
+    const { context, page, log } = await open(`${session.server.url}#v1/rope?length=64&dim=32&~tf=sin`);
     await page.waitForFunction(() => document.querySelector('#view-lines .view-body')?.dataset.drawn);
     await page.locator('#view-share').scrollIntoViewIfNeeded();
     await page.waitForSelector('#view-share .view-body[data-ready="true"] .share-code-text');
@@ -331,20 +328,20 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
 
   it('?embed shows the figure alone, links back, and can be framed by another site (strict CSP kept)', async () => {
     const hash = '#v1/alibi?length=32&~map=cividis&~head=2';
-    const res = await fetch(`${server.url}?embed`);
+    const res = await fetch(`${session.server.url}?embed`);
     const csp = res.headers.get('content-security-policy');
     expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
     expect(csp).toContain('frame-ancestors *');
     expect(csp).toContain("default-src 'self'");
-    expect((await fetch(server.url)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect((await fetch(session.server.url)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
 
-    const { context, page, log } = await open(`${server.url}?embed${hash}`, { viewport: { width: 760, height: 620 } });
+    const { context, page, log } = await open(`${session.server.url}?embed${hash}`, { viewport: { width: 760, height: 620 } });
     await page.waitForFunction(() => document.querySelector('#view-lines .view-body')?.dataset.drawn);
     const ids = await page.$$eval('#views > section', (s) => s.map((x) => x.id));
     expect(ids).toEqual(['view-heatmap', 'view-lines']);
     for (const sel of ['.site-header', '.catalogue', '.controls', '.site-footer']) expect(await page.isVisible(sel), sel).toBe(false);
     const back = await page.getAttribute('#open-full', 'href');
-    expect(back).toBe(`${server.url}${hash}`);
+    expect(back).toBe(`${session.server.url}${hash}`);
     expect((await canvasStats(page, HEATMAP)).distinct).toBeGreaterThan(5);
     await page.screenshot({ path: path.join(ARTIFACTS, 'share-embed.png') });
     expect(log.external).toEqual([]);
@@ -352,8 +349,8 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
     await context.close();
 
     // A page on another origin frames it.
-    hostPage = `<!doctype html><title>host</title><p>A post on another site.</p><iframe id="f" src="${server.url}?embed${hash}" width="760" height="620"></iframe>`;
-    const host = await browser.newContext({ viewport: { width: 900, height: 760 } });
+    hostPage = `<!doctype html><title>host</title><p>A post on another site.</p><iframe id="f" src="${session.server.url}?embed${hash}" width="760" height="620"></iframe>`;
+    const host = await session.browser.newContext({ viewport: { width: 900, height: 760 } });
     const hp = await host.newPage();
     await hp.goto(`${other.url}host.html`);
     const frame = await (await hp.waitForSelector('#f')).contentFrame();
@@ -364,12 +361,12 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
   });
 
   it('<pe-plot> example page: renders, shares one WebAssembly instance, no style leaks either way', async () => {
-    const context = await browser.newContext({ viewport: { width: 900, height: 900 }, deviceScaleFactor: 1 });
+    const context = await session.browser.newContext({ viewport: { width: 900, height: 900 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
-    const log = await watchPage(page, new URL(server.url).origin);
+    const log = await watchPage(page, new URL(session.server.url).origin);
     const requests = [];
     page.on('request', (r) => requests.push(r.url()));
-    await page.goto(`${server.url}embed-example.html`);
+    await page.goto(`${session.server.url}embed-example.html`);
     await page.waitForFunction(() => ['fig-sin', 'fig-rope', 'fig-bad'].every((id) => document.getElementById(id)?.dataset.state));
     const states = await page.$$eval('pe-plot', (els) => els.map((e) => [e.id, e.dataset.state]));
     expect(states).toEqual([['fig-sin', 'ready'], ['fig-rope', 'ready'], ['fig-bad', 'error']]);
@@ -466,7 +463,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
       expect(meta).not.toMatch(/unsafe-inline|https?:|\*/);
       const markup = html.replace(/<script type="(module|application\/wasm)"[^>]*>[\s\S]*?<\/script>/g, '').replace(/<style>[\s\S]*?<\/style>/g, '');
       expect(markup).not.toMatch(/<script|<link rel="stylesheet"|<link rel="(module)?preload"/);
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+      const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
       const page = await context.newPage();
       const requests = [];
       const errors = [];

@@ -1,8 +1,8 @@
 // Shared helpers for the browser tests (tests/browser/) and the page benchmark (bench/page.js, through
 // tests/browser/helpers.js): the system Chromium through playwright-core (never a downloaded
 // browser), with everything that could reach the network switched off; the static server on web/;
-// startBrowser()/openPage(), the set-up the browser suites share; and the waits, screenshots and
-// log checks they have in common.
+// startBrowser()/openPage(), the set-up the browser suites share (tests/helpers/browser-suite.js
+// runs it in a describe's hooks); and the waits, screenshots and log checks they have in common.
 // Functions handed to page.evaluate/waitForFunction run in the page, hence these browser globals:
 
 import { existsSync, mkdirSync } from 'node:fs';
