@@ -271,6 +271,8 @@ export async function reference() {
     '',
     '`pe.compute(spec)` returns `{ data, shape, spec, …extras }`: `data` is a float32 array in row-major order of `shape`, `spec` the normalized spec (every default filled in). A spec is refused with a `PEError` that names the field (`err.param`) and what it allows.',
     '',
+    'The arrays of a result are the caller\'s: nothing the module does later changes them. To compute a large output again and again (a slider, a loop), give each result back when done with it: `pe.release(result)` detaches its arrays (they read as empty from then on, never as a later result) and keeps their memory, and the next output of the same byte length is copied into it instead of into new memory, which the system must map and zero page by page (at 2000 × 1600 that costs more than computing the table). Only arrays of 64 KiB or more are kept, at most 16 of them and 256 MiB; releasing anything else (twice, another module\'s array, an `options.reuse` array the caller made) throws a `PEError` naming `result`. `pe.compute(spec, { reuse: array })` instead copies the output into an array of the caller\'s, when the lengths match.',
+    '',
     'Limits shared by every kind (c/pe.h): ' + Object.entries(limits).map(([n, v]) => `\`${n}\` = ${v}`).join(', ') + '. A bound written as an expression (`PE_MAX_POSITION - spec.length`) is evaluated on the spec\'s fields checked before it.',
     '',
     ...toc,

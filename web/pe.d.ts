@@ -411,11 +411,22 @@ export interface PE {
   defaults<K extends Kind>(kind: K): FullSpec<SpecOf<K>>;
   normalize<K extends Kind>(spec: SpecOf<K>): FullSpec<SpecOf<K>>;
   /**
-   * options.reuse: a Float32Array the caller no longer needs; when its length is the output's, the
-   * values are copied into it and it is the result's `data` (one copy, no new allocation). Left as
-   * it was otherwise, and when compute throws.
+   * The result's arrays are the caller's: nothing changes them until the caller gives them back
+   * with release. options.reuse: a Float32Array the caller no longer needs; when its length is the
+   * output's, the values are copied into it and it is the result's `data` (one copy, no new
+   * allocation). Left as it was otherwise, and when compute throws.
    */
   compute<K extends Kind>(spec: SpecOf<K>, options?: ComputeOptions | null): ResultByKind[K];
+  /**
+   * Gives back a result of this module (compute, applyRope, ropeTables, ropeView, relativeProfile,
+   * precisionSweep, loadMatrix, colorize) or one of its arrays: the next output of the same byte
+   * length (64 KiB or more) is copied into that memory instead of new memory the system must map
+   * and zero (at most 16 buffers and 256 MiB are kept, oldest dropped first). The given arrays and
+   * every view of their buffers are detached at once: they read as empty (length 0), never as a
+   * later result. Arrays the caller made (options.reuse) are left alone. Throws PEError (param
+   * 'result') when nothing given is an array this module returned that is still the caller's.
+   */
+  release(result: object): void;
   colorize(
     values: Float32Array,
     options?: { map?: ColorMap; vmin?: number; vmax?: number; special?: boolean },

@@ -11,6 +11,12 @@ async function main(): Promise<void> {
   const base: number = table.spec.base;
   const again = pe.compute({ kind: 'sinusoidal', length: 128, dim: 64, base: 500 }, { reuse: table.data });
   const same: boolean = again.data === table.data;
+  pe.release(again);          // a result back to the module: its arrays read as empty from now on
+  pe.release(pe.compute({ kind: 'alibi', heads: 12 }).data);
+  // @ts-expect-error release takes a result or one of its arrays, not a number
+  pe.release(42);
+  // @ts-expect-error release returns nothing
+  const nothing: number = pe.release(table);
 
   const rope: RopeSpec = { kind: 'rope', dim: 128, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 } };
   const r = pe.compute(rope);

@@ -63,6 +63,9 @@ async function instantiate(source) {
       if (!(err instanceof TypeError)) throw err;
       ({ instance } = await WebAssembly.instantiate(await loadBytes(source), imports));
     }
+  } else if (source instanceof WebAssembly.Module) {
+    // Compiled already (the page starts the compile from index.html: web/app/wasm-start.js).
+    instance = await WebAssembly.instantiate(source, imports);
   } else {
     const bytes = source instanceof URL ? await loadBytes(source) : source;
     ({ instance } = await WebAssembly.instantiate(bytes, imports));
@@ -74,8 +77,9 @@ async function instantiate(source) {
 
 /**
  * Loads the kernels. options.simd: 'auto' (default: SIMD when the engine validates it), true
- * (require SIMD) or false (force the scalar build). options.wasm: bytes (ArrayBuffer/Uint8Array)
- * or a URL of the module to load instead of the default file next to this script.
+ * (require SIMD) or false (force the scalar build). options.wasm: bytes (ArrayBuffer/Uint8Array),
+ * a compiled WebAssembly.Module, or a URL of the module to load instead of the default file next
+ * to this script.
  */
 export async function createPE(options = {}) {
   const { simd = 'auto', wasm } = options;
@@ -91,8 +95,17 @@ export async function createPE(options = {}) {
   return new PE(await instantiate(source));
 }
 
+// pe.release keeps the memory of released arrays of at least POOL_MIN_BYTES for the next outputs
+// of the same size: at most POOL_MAX_BUFFERS of them and POOL_MAX_BYTES in all, oldest dropped first.
+const POOL_MIN_BYTES = 2 ** 16;
+const POOL_MAX_BUFFERS = 16;
+const POOL_MAX_BYTES = 2 ** 28;
+
 class PE {
   #w;
+  // Released memory (ArrayBuffers, oldest first) and the arrays lent out that release may take back.
+  #pool = [];
+  #lent = new WeakSet();
 
   constructor(exports) {
     this.#w = exports;
@@ -113,7 +126,8 @@ class PE {
   /**
    * Computes a spec. Returns { data: Float32Array (a copy), shape: number[], spec, ...extras }
    * where spec is the normalized spec that was computed. Throws PEError on bad input; the module
-   * stays usable.
+   * stays usable. The arrays are the caller's: nothing changes them until the caller gives them
+   * back with pe.release(result), whose memory the next output of the same size is copied into.
    *
    * options.reuse: a Float32Array the caller no longer needs (say, the previous result's data).
    * When its length is the output's, the values are copied into it and it is returned as `data`
@@ -130,6 +144,49 @@ class PE {
     KERNELS.heatmap.release(this.#w);
     const result = binding.compute(this.#context(binding.args, 'data', reuse), s);
     return { ...result, shape: shapeOf(s), spec: s };
+  }
+
+  /**
+   * Gives back the arrays of a result this module returned (compute, applyRope, ropeTables,
+   * ropeView, relativeProfile, precisionSweep, loadMatrix, colorize), or one such array: their
+   * memory is kept (up to POOL_MAX_BYTES, oldest dropped first) and the next output of the same
+   * byte length is copied into it instead of into new memory, which the system must first map and
+   * zero (at 12.8 MB that costs more than computing the table). The given arrays, and every view
+   * of their buffers (subarrays included), are detached at once: they read as empty from then on,
+   * so a released result can never show a later result's values. Arrays the caller made itself
+   * (options.reuse) are left alone. Throws PEError (param 'result') when the argument holds no
+   * array of this module that is still the caller's: released already, from another module, not
+   * a result.
+   */
+  release(result) {
+    const arrays = ArrayBuffer.isView(result) ? [result]
+      : result !== null && typeof result === 'object' ? Object.values(result).filter((v) => ArrayBuffer.isView(v)) : [];
+    const mine = arrays.filter((a) => this.#lent.has(a));
+    if (mine.length === 0) {
+      throw new PEError('result', `release needs a result of this module (or one of its arrays) that was not released yet, got ${ArrayBuffer.isView(result) ? `a ${result.constructor.name} of ${result.length} values that ${result.byteLength === 0 ? 'is empty (released already?)' : 'this module did not return, or returned and took back'}` : describe(result)}`);
+    }
+    for (const array of mine) {
+      this.#lent.delete(array);
+      const buffer = array.buffer;
+      if (buffer.byteLength === 0) continue;   // detached already (transferred away, or a second view of one buffer)
+      // Transferring moves the memory to a new ArrayBuffer and detaches the old one with every view.
+      const moved = structuredClone(buffer, { transfer: [buffer] });
+      if (moved.byteLength >= POOL_MIN_BYTES) this.#pool.push(moved);
+    }
+    let bytes = this.#pool.reduce((sum, b) => sum + b.byteLength, 0);
+    while (this.#pool.length > POOL_MAX_BUFFERS || bytes > POOL_MAX_BYTES) bytes -= this.#pool.shift().byteLength;
+  }
+
+  /** A new array of `view`'s type holding its values, in released memory of that size if there is some. */
+  #lend(view) {
+    const i = view.byteLength >= POOL_MIN_BYTES ? this.#pool.findLastIndex((b) => b.byteLength === view.byteLength) : -1;
+    let out;
+    if (i >= 0) {
+      out = new view.constructor(this.#pool.splice(i, 1)[0]);
+      out.set(view);
+    } else out = view.slice();
+    this.#lent.add(out);
+    return out;
   }
 
   #reuseOption(options) {
@@ -279,12 +336,13 @@ class PE {
     return binding.compute(this.#context(binding.args), s);
   }
 
-  // keep and reuse apply to the output named `keep` of the binding's own runs; a binding that
-  // computes another kind first (attention's encoding table) does that through `inner`, which
-  // keeps and reuses nothing.
-  #context(args, keep = null, reuse = null) {
-    const context = { wasm: this.#w, run: (io, call) => this.#run(io, call, args, keep, reuse) };
-    context.inner = keep || reuse ? this.#context(args) : context;
+  // keep and reuse apply to the output named `keep` of the binding's own runs; the outputs of
+  // those runs are lent (pe.release can take them back; #lend). A binding that computes another
+  // kind first (attention's encoding table) does that through `inner`, which keeps, reuses and
+  // lends nothing: its arrays never reach the caller.
+  #context(args, keep = null, reuse = null, lend = true) {
+    const context = { wasm: this.#w, run: (io, call) => this.#run(io, call, args, keep, reuse, lend) };
+    context.inner = keep || reuse || lend ? this.#context(args, null, null, false) : context;
     return context;
   }
 
@@ -294,8 +352,9 @@ class PE {
   // naming args[k - 1] for PE_ERR_ARG(k).
   // keep: the name of a Float32Array output whose buffer is handed to the heatmap path instead of
   // freed (pe.compute's `data`; web/api/kernels/heatmap.js adopt); reuse: a caller's Float32Array
-  // that output is copied into when the lengths match (pe.compute's options.reuse).
-  #run(io, call, args, keep = null, reuse = null) {
+  // that output is copied into when the lengths match (pe.compute's options.reuse); lend: every
+  // other output is copied out by #lend (into released memory when there is some).
+  #run(io, call, args, keep = null, reuse = null, lend = false) {
     const w = this.#w;
     const ptrs = {};
     const outputs = Object.entries(io.outputs ?? {}).map(([name, o]) =>
@@ -319,7 +378,7 @@ class PE {
         if (name === keep && reuse && reuse.length === count && type === Float32Array) {
           reuse.set(view);
           result[name] = reuse;
-        } else result[name] = view.slice();
+        } else result[name] = lend ? this.#lend(view) : view.slice();
       }
       const kept = keep && outputs.find((o) => o.name === keep && o.type === Float32Array);
       if (kept) {

@@ -115,7 +115,8 @@ export default {
         if (hit?.key === key) {
           prepared = hit.qk;
         } else {
-          const r = k.run({ outputs: { qk: qkFloats } }, (p) => w.pe_attention_random(p.qk, p.qk + 4 * (qkFloats / 2), H, L, D, s.seed));
+          // through k.inner: the cache's array is the module's own, never lent to the caller
+          const r = k.inner.run({ outputs: { qk: qkFloats } }, (p) => w.pe_attention_random(p.qk, p.qk + 4 * (qkFloats / 2), H, L, D, s.seed));
           prepared = r.qk;
           randomCache.set(w, { key, qk: prepared });
         }
