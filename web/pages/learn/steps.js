@@ -3,12 +3,14 @@
 // derived from the numbers on screen. A step's mount(env) builds into env.figure and
 // env.controls, writes env.derived, and calls env.explore(kind, spec) with what "open this in
 // the explorer" should show. env: { pe, t, lang, figure, controls, derived, explore }.
-// Strings: ./strings.js (learn.<step>.*).
+// Strings: ./strings.js (learn.<step>.*); claim checks: ./claims.js.
 import { formatInt } from '../../plot/format.js';
 import { mountWordOrder } from '../../views/attention/word-order.js';
 import { demoHeads } from '../../views/attention/order.js';
 import { fraction } from '../../views/common.js';
 import { heatFigure, lineFigure, slider, choice, markDrawn } from './figures.js';
+import { withClaims } from './claims.js';
+import './claims-strings.js';
 
 const fx = (v, digits = 2) => (Math.abs(v) >= 1e4 ? formatInt(Math.round(v)) : Number(v.toFixed(digits)).toString());
 /** A number in a sentence: three significant digits (a float32's nine say nothing a learner needs), tiny ones as 2.4e-7. */
@@ -565,5 +567,6 @@ const mrope = {
   },
 };
 
-export const STEPS = [order, sinusoids, shift, dotStep, learned, naive, relative, rope, decay, scaling, patches, mrope];
+// Each step also shows its claim checks (./claims.js), under its derived sentence.
+export const STEPS = [order, sinusoids, shift, dotStep, learned, naive, relative, rope, decay, scaling, patches, mrope].map(withClaims);
 export const STEP_IDS = STEPS.map((s) => s.id);
