@@ -14,12 +14,7 @@
 #include "test_util.h"
 
 static uint32_t rng_state = 12345u;
-static float rnd(float lo, float hi) {   // xorshift32, uniform in [lo, hi)
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return lo + (hi - lo) * (float)(rng_state >> 8) / 16777216.0f;
-}
+static float rnd(float lo, float hi) { return xorshift_uniform(&rng_state, lo, hi); }
 
 static const uint8_t *entry(int map, int k) { return pe_colormap_table(map) + 4 * k; }
 

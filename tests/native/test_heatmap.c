@@ -28,12 +28,7 @@
 #include "test_util.h"
 
 static uint32_t rng_state = 2024u;
-static float rnd(float lo, float hi) {   // xorshift32, uniform in [lo, hi)
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return lo + (hi - lo) * (float)(rng_state >> 8) / 16777216.0f;
-}
+static float rnd(float lo, float hi) { return xorshift_uniform(&rng_state, lo, hi); }
 
 // ∫_p^q of the unit-area tent of half-width r centred at c: split at its corners, trapezoids.
 static double tent(double u, double r) { return fabs(u) >= r ? 0.0 : (1.0 - fabs(u) / r) / r; }

@@ -26,17 +26,8 @@ static const double PI = 3.141592653589793;
 // sanitizers (the kernels they call are not).
 #define HOT __attribute__((no_sanitize("address", "undefined")))
 
-HOT static float float_of(uint32_t b) {
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-}
-
-HOT static uint64_t bits64(double x) {
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
+HOT static float float_of(uint32_t b) { return BITS_AS(float, b); }
+HOT static uint64_t bits64(double x) { return BITS_AS(uint64_t, x); }
 
 // --- independent references ----------------------------------------------------------------------
 
@@ -173,10 +164,7 @@ static void test_round_trips(void) {
         if (h == h) {
             const double r = pe_round_float16(h);
             if (bits64(r) != bits64(h) || pe_float16_bits(r) != b) bad_fp++;
-            float hf = (float)h;
-            uint32_t hb;
-            memcpy(&hb, &hf, sizeof hb);
-            if (ref_fp16(hb) != b) bad_fp++;
+            if (ref_fp16(BITS_AS(uint32_t, (float)h)) != b) bad_fp++;
         }
     }
     CHECK(bad_bf == 0, "bfloat16 values that do not round-trip: %ld", bad_bf);
@@ -205,8 +193,7 @@ static void test_round_trips(void) {
         s ^= s >> 7;
         s ^= s << 17;
         uint64_t b = (s & 0x800FFFFFFFFFFFFFull) | ((uint64_t)(1023 - 160 + (int)((s >> 52) % 330)) << 52);
-        double x;
-        memcpy(&x, &b, sizeof x);
+        double x = BITS_AS(double, b);
         if (k % 4 == 0) x = (double)(float)x + ldexp((double)(float)x, -25);   // ties
         double want = (fabs(x) >= 0x1.ffffffp127) ? copysign(INFINITY, x) : (double)(float)x;
         if (bits64(pe_round_float32(x)) != bits64(want)) bad32++;
@@ -431,36 +418,20 @@ static void test_bad_arguments(void) {
         bad[k] = -1;
         CHECK(run_c(o, cs, sn, re, st, scratch, 0, bad, &c) == PE_ERR_ARG(8 + k), "dtype %d = −1", k);
     }
-    pe_rope_config b = c;
-    b.length = 0;
-    CHECK(run_c(o, cs, sn, re, st, scratch, 0, ok, &b) == PE_ERR_ARG(12), "length 0");
-    b = c;
-    b.dim = 7;
-    CHECK(run_c(o, cs, sn, re, st, scratch, 0, ok, &b) == PE_ERR_ARG(13), "odd dim");
-    b = c;
-    b.base = NAN;
-    CHECK(run_c(o, cs, sn, re, st, scratch, 0, ok, &b) == PE_ERR_ARG(14), "base NaN");
-    b = c;
-    b.partial_rotary_factor = 1.5;
-    CHECK(run_c(o, cs, sn, re, st, scratch, 0, ok, &b) == PE_ERR_ARG(15), "partial_rotary_factor 1.5");
-    b = c;
-    b.rope_type = 9;
-    CHECK(run_c(o, cs, sn, re, st, scratch, 0, ok, &b) == PE_ERR_ARG(17), "rope_type 9");
-    b = c;
-    b.rope_type = PE_ROPE_LINEAR;
-    b.factor = -1.0;
-    CHECK(run_c(o, cs, sn, re, st, scratch, 0, ok, &b) == PE_ERR_ARG(18), "factor −1");
-    b = c;
-    b.rope_type = PE_ROPE_LLAMA3;
-    b.factor = 8;
-    b.original_max_position_embeddings = 8192;
-    b.low_freq_factor = 4;
-    b.high_freq_factor = 1;
-    CHECK(run_c(o, cs, sn, re, st, scratch, 0, ok, &b) == PE_ERR_ARG(27), "high_freq_factor < low");
-    b = c;
-    b.length = PE_MAX_LENGTH;
-    b.dim = PE_MAX_DIM;
-    CHECK(run_c(o, cs, sn, re, st, scratch, 0, ok, &b) == PE_ERR_TOO_LARGE, "too large");
+    // run_c on a copy b of the good config c, changed by the assignments given (`b.dim = 7, …`)
+    pe_rope_config b;
+#define WITH(...) (b = c, __VA_ARGS__, run_c(o, cs, sn, re, st, scratch, 0, ok, &b))
+    CHECK(WITH(b.length = 0) == PE_ERR_ARG(12), "length 0");
+    CHECK(WITH(b.dim = 7) == PE_ERR_ARG(13), "odd dim");
+    CHECK(WITH(b.base = NAN) == PE_ERR_ARG(14), "base NaN");
+    CHECK(WITH(b.partial_rotary_factor = 1.5) == PE_ERR_ARG(15), "partial_rotary_factor 1.5");
+    CHECK(WITH(b.rope_type = 9) == PE_ERR_ARG(17), "rope_type 9");
+    CHECK(WITH(b.rope_type = PE_ROPE_LINEAR, b.factor = -1.0) == PE_ERR_ARG(18), "factor −1");
+    CHECK(WITH(b.rope_type = PE_ROPE_LLAMA3, b.factor = 8, b.original_max_position_embeddings = 8192,
+               b.low_freq_factor = 4, b.high_freq_factor = 1) == PE_ERR_ARG(27),
+          "high_freq_factor < low");
+    CHECK(WITH(b.length = PE_MAX_LENGTH, b.dim = PE_MAX_DIM) == PE_ERR_TOO_LARGE, "too large");
+#undef WITH
     CHECK(pe_rope_precision_variant(o, cs, sn, re, st, scratch, 0, ok, &c, NULL, pe_phase_array_scalar) ==
               PE_ERR_ARG(28),
           "round_fn NULL");
@@ -483,10 +454,7 @@ static void test_bad_arguments(void) {
 
 /** Float32 ulps between two float32 numbers (held as doubles) of the same sign. */
 static long ulps32(double a, double b) {
-    float fa = (float)a, fb = (float)b;
-    int32_t ia, ib;
-    memcpy(&ia, &fa, 4);
-    memcpy(&ib, &fb, 4);
+    const int32_t ia = BITS_AS(int32_t, (float)a), ib = BITS_AS(int32_t, (float)b);
     return labs((long)ia - (long)ib);
 }
 
