@@ -531,71 +531,59 @@ static void test_bias_helpers(void) {
           "FNV-1a 64 of \"foobar\" (published test vector)");
 }
 
+// pe_attention with a config and buffers (the public entry point; run() calls the variant).
+static pe_status attend(const config *c, const buffers *b) {
+    return pe_attention(b->out, b->ent, b->mass, b->scratch, b->table, b->cos, b->sin, b->bias, b->text, b->words,
+                        c->length, c->dim, c->heads, c->causal, c->encoding, c->rotary_dim, c->layout, c->bias_heads,
+                        c->content, c->seed);
+}
+
 static void test_bad_arguments(void) {
-    config c = {6, 4, 2, 1, PE_ENCODING_NONE, PE_CONTENT_RANDOM, 4, 0, 2, 0.0};
+    const config c = {6, 4, 2, 1, PE_ENCODING_NONE, PE_CONTENT_RANDOM, 4, 0, 2, 0.0};
     buffers b = alloc_buffers(&c);
-#define ATT(...) pe_attention(__VA_ARGS__)
-    float *o = b.out, *e = b.ent, *m = b.mass, *s = b.scratch, *t = b.table, *cs = b.cos, *sn = b.sin, *bi = b.bias;
-    uint8_t *tx = b.text;
-    int32_t *w = b.words;
-    CHECK(ATT(NULL, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(1), "out NULL");
-    CHECK(ATT(o, NULL, NULL, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_OK,
-          "entropy and mass may be NULL");
-    CHECK(ATT(o, e, m, NULL, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(4), "scratch NULL");
-    CHECK(ATT(o, e, m, s, NULL, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ADDITIVE, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(5),
-          "table NULL when additive");
-    CHECK(ATT(o, e, m, s, NULL, NULL, NULL, NULL, NULL, NULL, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_OK,
+    // pe_attention on copies k of c and p of b, changed by the assignments given (`k.dim = 0`, `p.cos = NULL`, …)
+    config k;
+    buffers p;
+#define ATT(...) (k = c, p = b, __VA_ARGS__, attend(&k, &p))
+    CHECK(ATT(p.out = NULL) == PE_ERR_ARG(1), "out NULL");
+    CHECK(ATT(p.ent = NULL, p.mass = NULL) == PE_OK, "entropy and mass may be NULL");
+    CHECK(ATT(p.scratch = NULL) == PE_ERR_ARG(4), "scratch NULL");
+    CHECK(ATT(p.table = NULL, k.encoding = PE_ENCODING_ADDITIVE) == PE_ERR_ARG(5), "table NULL when additive");
+    CHECK(ATT(p.table = p.cos = p.sin = p.bias = NULL, p.text = NULL, p.words = NULL) == PE_OK,
           "unused pointers may be NULL");
-    CHECK(ATT(o, e, m, s, t, NULL, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(6),
-          "cos NULL when rotary");
-    CHECK(ATT(o, e, m, s, t, cs, NULL, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(7),
-          "sin NULL when rotary");
-    CHECK(ATT(o, e, m, s, t, cs, sn, NULL, tx, w, 6, 4, 2, 1, PE_ENCODING_BIAS, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(8),
-          "bias NULL when bias");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, NULL, w, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(9),
-          "text NULL for tokens");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, NULL, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(10),
-          "words NULL for tokens");
+    CHECK(ATT(p.cos = NULL, k.encoding = PE_ENCODING_ROTARY) == PE_ERR_ARG(6), "cos NULL when rotary");
+    CHECK(ATT(p.sin = NULL, k.encoding = PE_ENCODING_ROTARY) == PE_ERR_ARG(7), "sin NULL when rotary");
+    CHECK(ATT(p.bias = NULL, k.encoding = PE_ENCODING_BIAS) == PE_ERR_ARG(8), "bias NULL when bias");
+    CHECK(ATT(p.text = NULL, k.content = PE_CONTENT_TOKENS) == PE_ERR_ARG(9), "text NULL for tokens");
+    CHECK(ATT(p.words = NULL, k.content = PE_CONTENT_TOKENS) == PE_ERR_ARG(10), "words NULL for tokens");
     int32_t empty[7] = {0, 1, 1, 2, 3, 4, 5};
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, empty, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) == PE_ERR_ARG(10),
-          "an empty word");
+    CHECK(ATT(p.words = empty, k.content = PE_CONTENT_TOKENS) == PE_ERR_ARG(10), "an empty word");
     int32_t negative[7] = {-1, 1, 2, 3, 4, 5, 6};
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, negative, 6, 4, 2, 1, 0, 4, 0, 2, PE_CONTENT_TOKENS, 0.0) ==
-              PE_ERR_ARG(10),
-          "a negative offset");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 0, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(11), "length 0");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 8193, 4, 1, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(11), "length 8193");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 0, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(12), "dim 0");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 513, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(12), "dim 513");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 0, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(13), "heads 0");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 65, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(13), "heads 65");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 2, 0, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(14), "causal 2");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 4, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(15), "encoding 4");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, -1, 4, 0, 2, 0, 0.0) == PE_ERR_ARG(15), "encoding -1");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 3, 0, 2, 0, 0.0) == PE_ERR_ARG(16),
-          "rotary_dim odd");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 6, 0, 2, 0, 0.0) == PE_ERR_ARG(16),
-          "rotary_dim > dim");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 0, 0, 2, 0, 0.0) == PE_ERR_ARG(16),
-          "rotary_dim 0");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_ROTARY, 4, 2, 2, 0, 0.0) == PE_ERR_ARG(17),
-          "layout 2");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, PE_ENCODING_BIAS, 4, 0, 3, 0, 0.0) == PE_ERR_ARG(18),
-          "bias_heads 3 with 2 heads");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 4, 0.0) == PE_ERR_ARG(19), "content 4");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, -1, 0.0) == PE_ERR_ARG(19), "content -1");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, -1.0) == PE_ERR_ARG(20), "seed -1");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.5) == PE_ERR_ARG(20), "seed 0.5");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 4294967296.0) == PE_ERR_ARG(20),
-          "seed 2^32");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, NAN) == PE_ERR_ARG(20), "seed NaN");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 8192, 4, 2, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_TOO_LARGE,
-          "heads·length² too large");
-    CHECK(ATT(o, e, m, s, t, cs, sn, bi, tx, w, 1024, 512, 64, 1, 0, 4, 0, 2, 0, 0.0) == PE_ERR_TOO_LARGE,
-          "heads·length·dim too large");
-    CHECK(pe_attention_variant(o, e, m, s, t, cs, sn, bi, tx, w, 6, 4, 2, 1, 0, 4, 0, 2, 0, 0.0, NULL) ==
-              PE_ERR_ARG(21),
-          "ops NULL");
+    CHECK(ATT(p.words = negative, k.content = PE_CONTENT_TOKENS) == PE_ERR_ARG(10), "a negative offset");
+    CHECK(ATT(k.length = 0) == PE_ERR_ARG(11), "length 0");
+    CHECK(ATT(k.length = 8193, k.heads = 1) == PE_ERR_ARG(11), "length 8193");
+    CHECK(ATT(k.dim = 0) == PE_ERR_ARG(12), "dim 0");
+    CHECK(ATT(k.dim = 513) == PE_ERR_ARG(12), "dim 513");
+    CHECK(ATT(k.heads = 0) == PE_ERR_ARG(13), "heads 0");
+    CHECK(ATT(k.heads = 65) == PE_ERR_ARG(13), "heads 65");
+    CHECK(ATT(k.causal = 2) == PE_ERR_ARG(14), "causal 2");
+    CHECK(ATT(k.encoding = 4) == PE_ERR_ARG(15), "encoding 4");
+    CHECK(ATT(k.encoding = -1) == PE_ERR_ARG(15), "encoding -1");
+    CHECK(ATT(k.encoding = PE_ENCODING_ROTARY, k.rotary_dim = 3) == PE_ERR_ARG(16), "rotary_dim odd");
+    CHECK(ATT(k.encoding = PE_ENCODING_ROTARY, k.rotary_dim = 6) == PE_ERR_ARG(16), "rotary_dim > dim");
+    CHECK(ATT(k.encoding = PE_ENCODING_ROTARY, k.rotary_dim = 0) == PE_ERR_ARG(16), "rotary_dim 0");
+    CHECK(ATT(k.encoding = PE_ENCODING_ROTARY, k.layout = 2) == PE_ERR_ARG(17), "layout 2");
+    CHECK(ATT(k.encoding = PE_ENCODING_BIAS, k.bias_heads = 3) == PE_ERR_ARG(18), "bias_heads 3 with 2 heads");
+    CHECK(ATT(k.content = 4) == PE_ERR_ARG(19), "content 4");
+    CHECK(ATT(k.content = -1) == PE_ERR_ARG(19), "content -1");
+    CHECK(ATT(k.seed = -1.0) == PE_ERR_ARG(20), "seed -1");
+    CHECK(ATT(k.seed = 0.5) == PE_ERR_ARG(20), "seed 0.5");
+    CHECK(ATT(k.seed = 4294967296.0) == PE_ERR_ARG(20), "seed 2^32");
+    CHECK(ATT(k.seed = NAN) == PE_ERR_ARG(20), "seed NaN");
+    CHECK(ATT(k.length = 8192) == PE_ERR_TOO_LARGE, "heads·length² too large");
+    CHECK(ATT(k.length = 1024, k.dim = 512, k.heads = 64) == PE_ERR_TOO_LARGE, "heads·length·dim too large");
+#undef ATT
+    CHECK(run(&c, &b, NULL) == PE_ERR_ARG(21), "ops NULL");
     CHECK(pe_attention_scratch_floats(6, 4, 2, 0) == 2 * 2 * 6 * 4 + 8 * 4, "scratch size, random");
     CHECK(pe_attention_scratch_floats(6, 12, 2, 1) == 2 * 2 * 6 * 12 + 16 * 12 + 6 * 12 + 144, "scratch size, tokens");
     CHECK(pe_attention_scratch_floats(0, 4, 2, 0) == -1 && pe_attention_scratch_floats(6, 4, 2, 4) == -1,
@@ -638,7 +626,6 @@ static void test_bad_arguments(void) {
     CHECK(pe_attention_cos_sin(a1, NULL, ang, 2) == PE_ERR_ARG(2), "cos_sin sin NULL");
     CHECK(pe_attention_cos_sin(a1, a2, NULL, 2) == PE_ERR_ARG(3), "cos_sin angles NULL");
     CHECK(pe_attention_cos_sin(a1, a2, ang, -1) == PE_ERR_ARG(4), "cos_sin n < 0");
-#undef ATT
 }
 
 int main(void) {

@@ -75,35 +75,28 @@ static void test_conventions(void) {
     const double seconds[] = {1, 0.5, 1};
     const int32_t section[] = {1, 1, 2};
     float ids[3 * 11];
+    // pe_mrope_versioned on this input at `tps` tokens/s; IDS_ARE: its first 11 ids are `want`
+#define VERSIONED(tps, convention) \
+    pe_mrope_versioned(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, tps, convention)
+#define IDS_ARE(want) (memcmp(ids, want, sizeof want) == 0)
     // 4.49–4.51: time f · 0.5 · 2 = f; text after resumes at max (1 + 3) + 1
     const float t449[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6};
-    CHECK(pe_mrope_versioned(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, 2.0, PE_MROPE_4_49) == PE_OK &&
-              memcmp(ids, t449, sizeof t449) == 0,
-          "4.49: fractional seconds kept");
-    CHECK(pe_mrope(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, 2.0) == PE_OK &&
-              memcmp(ids, t449, sizeof t449) == 0,
+    CHECK(VERSIONED(2.0, PE_MROPE_4_49) == PE_OK && IDS_ARE(t449), "4.49: fractional seconds kept");
+    CHECK(pe_mrope(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, 2.0) == PE_OK && IDS_ARE(t449),
           "pe_mrope is 4.49");
     // 4.52: 0.5 truncated to 0: every frame at 1; the block's largest id is w = 2, so text at 3
     const float t452[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4};
-    CHECK(pe_mrope_versioned(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, 2.0, PE_MROPE_4_52) == PE_OK &&
-              memcmp(ids, t452, sizeof t452) == 0,
-          "4.52: seconds truncated first");
+    CHECK(VERSIONED(2.0, PE_MROPE_4_52) == PE_OK && IDS_ARE(t452), "4.52: seconds truncated first");
     // 5.x: time ids as 4.52; text at 1 + max(1, 2) = 3 (here the same as 4.52)
-    CHECK(pe_mrope_versioned(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, 2.0, PE_MROPE_5_X) == PE_OK &&
-              memcmp(ids, t452, sizeof t452) == 0,
-          "5.x at 0.5 s");
+    CHECK(VERSIONED(2.0, PE_MROPE_5_X) == PE_OK && IDS_ARE(t452), "5.x at 0.5 s");
     // Qwen2-VL ids (no tokens_per_second): 4.x resume after frame 3 (id 4), 5.x at 1 + 2 = 3
     const float t4x[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6}, t5x[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 3, 4};
-    CHECK(pe_mrope_versioned(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, 0.0, PE_MROPE_4_52) == PE_OK &&
-              memcmp(ids, t4x, sizeof t4x) == 0,
-          "4.52 Qwen2-VL frames");
-    CHECK(pe_mrope_versioned(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, 0.0, PE_MROPE_5_X) == PE_OK &&
-              memcmp(ids, t5x, sizeof t5x) == 0,
-          "5.x ignores t when text resumes");
-    CHECK(pe_mrope_versioned(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, 2.0, 3) == PE_ERR_ARG(12),
-          "convention 3");
-    CHECK(pe_mrope_versioned(ids, NULL, segments, seconds, 3, 11, 8, 1e4, section, 2, 2.0, -1) == PE_ERR_ARG(12),
-          "convention -1");
+    CHECK(VERSIONED(0.0, PE_MROPE_4_52) == PE_OK && IDS_ARE(t4x), "4.52 Qwen2-VL frames");
+    CHECK(VERSIONED(0.0, PE_MROPE_5_X) == PE_OK && IDS_ARE(t5x), "5.x ignores t when text resumes");
+    CHECK(VERSIONED(2.0, 3) == PE_ERR_ARG(12), "convention 3");
+    CHECK(VERSIONED(2.0, -1) == PE_ERR_ARG(12), "convention -1");
+#undef VERSIONED
+#undef IDS_ARE
 }
 
 int main(void) {
