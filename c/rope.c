@@ -413,20 +413,6 @@ static void anchor_block(double *state_sin, double *state_cos, const pe_turns *t
     }
 }
 
-static pe_rope_config config_of(int32_t length, int32_t dim, double base, double partial_rotary_factor,
-                                int32_t max_position_embeddings, int32_t rope_type, double factor,
-                                int32_t original_max_position_embeddings, double beta_fast, double beta_slow,
-                                int32_t truncate, double mscale, double mscale_all_dim, double attention_factor,
-                                double low_freq_factor, double high_freq_factor) {
-    // clang-format off
-    pe_rope_config c = {length, dim, base, partial_rotary_factor, max_position_embeddings,
-                        rope_type, factor, original_max_position_embeddings, beta_fast, beta_slow,
-                        truncate, mscale, mscale_all_dim, attention_factor, low_freq_factor,
-                        high_freq_factor};
-    // clang-format on
-    return c;
-}
-
 pe_status pe_rope_variant(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *attention_factor_out,
                           const pe_rope_config *c, pe_rope_angles_fn angles_fn, pe_rotate_table_fn table_fn,
                           const pe_rope_lists *lists) {
@@ -537,12 +523,9 @@ pe_status pe_rope(float *angles, float *cos_out, float *sin_out, double *inv_fre
                   int32_t original_max_position_embeddings, double beta_fast, double beta_slow, int32_t truncate,
                   double mscale, double mscale_all_dim, double attention_factor, double low_freq_factor,
                   double high_freq_factor, const double *short_factor, const double *long_factor) {
-    pe_rope_config c = config_of(length, dim, base, partial_rotary_factor, max_position_embeddings, rope_type, factor,
-                                 original_max_position_embeddings, beta_fast, beta_slow, truncate, mscale,
-                                 mscale_all_dim, attention_factor, low_freq_factor, high_freq_factor);
-    const pe_rope_lists lists = {short_factor, long_factor};
+    const pe_rope_config c = PE_ROPE_SPEC_CONFIG;
     return pe_rope_variant(angles, cos_out, sin_out, inv_freq, attention_factor_out, &c, ROPE_ANGLES, ROPE_TABLE,
-                           &lists);
+                           &(const pe_rope_lists){short_factor, long_factor});
 }
 
 pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, double *attention_factor_out, int32_t heads,
@@ -551,12 +534,9 @@ pe_status pe_rope_apply(float *out, const float *x, double *inv_freq, double *at
                         int32_t original_max_position_embeddings, double beta_fast, double beta_slow, int32_t truncate,
                         double mscale, double mscale_all_dim, double attention_factor, double low_freq_factor,
                         double high_freq_factor, const double *short_factor, const double *long_factor) {
-    pe_rope_config c = config_of(length, dim, base, partial_rotary_factor, max_position_embeddings, rope_type, factor,
-                                 original_max_position_embeddings, beta_fast, beta_slow, truncate, mscale,
-                                 mscale_all_dim, attention_factor, low_freq_factor, high_freq_factor);
-    const pe_rope_lists lists = {short_factor, long_factor};
+    const pe_rope_config c = PE_ROPE_SPEC_CONFIG;
     return pe_rope_apply_variant(out, x, inv_freq, attention_factor_out, heads, layout, &c, ROPE_TABLE, ROPE_ROTATE,
-                                 &lists);
+                                 &(const pe_rope_lists){short_factor, long_factor});
 }
 
 // Rotation with cos/sin tables given by the caller (axial 2-D RoPE, c/vision.c): the same row

@@ -50,6 +50,16 @@ typedef struct {
     double low_freq_factor, high_freq_factor;   // llama3
 } pe_rope_config;
 
+// The spec arguments as a pe_rope_config, in a kernel that takes them one by one under these names
+// (pe_rope, pe_rope_apply, pe_rope_view, pe_rope_precision, …): the one place that lists them in
+// field order. A kernel whose arguments are named otherwise does not compile.
+// clang-format off
+#define PE_ROPE_SPEC_CONFIG                                                                      \
+    {length, dim, base, partial_rotary_factor, max_position_embeddings, rope_type, factor,       \
+     original_max_position_embeddings, beta_fast, beta_slow, truncate, mscale, mscale_all_dim,   \
+     attention_factor, low_freq_factor, high_freq_factor}
+// clang-format on
+
 // LongRoPE's per-pair rescale factors (rope_type longrope; rope_scaling.short_factor and
 // long_factor), rotary_dim/2 float64 each, finite and > 0: pair i's frequency is divided by
 // short_factor[i] while length <= the original context, by long_factor[i] beyond it. The other

@@ -77,12 +77,7 @@ pe_status pe_rope_view(float *out, int32_t transform, double *inv_freq, double *
     if (transform < PE_ROPE_VIEW_COS || transform > PE_ROPE_VIEW_WRAPPED) return PE_ERR_ARG(2);
     if (inv_freq == NULL) return PE_ERR_ARG(3);
     if (attention_factor_out == NULL) return PE_ERR_ARG(4);
-    // clang-format off
-    pe_rope_config c = {length, dim, base, partial_rotary_factor, max_position_embeddings,
-                        rope_type, factor, original_max_position_embeddings, beta_fast, beta_slow,
-                        truncate, mscale, mscale_all_dim, attention_factor, low_freq_factor,
-                        high_freq_factor};
-    // clang-format on
+    const pe_rope_config c = PE_ROPE_SPEC_CONFIG;
     pe_rope_lists lists = {short_factor, long_factor};
     pe_status status = pe_rope_check_lists(&c, &lists);
     if (status != PE_OK) return shift_arg(status, first);
