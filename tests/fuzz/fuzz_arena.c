@@ -22,20 +22,10 @@
 #include "fuzz_util.h"
 #include "pe.h"
 
-#define BIT(k) (1ull << (k))
 // Work (multiply-adds, the harness's estimate) above which a spec is not trained or evaluated.
 #define WORK_CAP ((int64_t)1 << 20)
 // Bytes above which an arena or scratch buffer is not allocated.
 #define BYTES_CAP ((int64_t)64 << 20)
-
-static int in_range(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
-
-static int32_t rd_enum(reader *r, int32_t count, int32_t dflt) {
-    if (!rd_more(r)) return dflt;
-    uint8_t b = rd_u8(r, 0);
-    if (b < 0xF0) return b % (count + 1);
-    return rd_int(r, dflt);
-}
 
 static int seed_ok(double s) { return is_integer(s) && s >= 0.0 && s <= 4294967295.0; }
 

@@ -21,9 +21,9 @@
 #include "fuzz_util.h"
 #include "pe.h"
 #include "precision.h"
+#include "../native/rope_config.h"   // rope_c, apply_c: as the native tests call them
 
 #define MAXE ((int64_t)PE_MAX_ELEMENTS)
-#define BIT(k) (1ull << (k))
 // Output size above which the SIMD/scalar comparisons and full scans are sampled instead.
 #define FULL_CHECK ((int64_t)1 << 16)
 
@@ -35,17 +35,6 @@ static int64_t mul_size(int64_t a, int64_t b) {
     if (a == 0 || b == 0) return 0;
     if (a > INT64_MAX / b) return INT64_MAX;
     return a * b;
-}
-
-static int in_range(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
-
-// An enumerated argument: one byte b < 0xF0 gives b mod (count + 1) (so the first invalid code
-// `count` comes up too), 0xF0 and above read a whole int token (negative, huge).
-static int32_t rd_enum(reader *r, int32_t count, int32_t dflt) {
-    if (!rd_more(r)) return dflt;
-    uint8_t b = rd_u8(r, 0);
-    if (b < 0xF0) return b % (count + 1);
-    return rd_int(r, dflt);
 }
 
 // --- status expectations -----------------------------------------------------------------------------
@@ -510,14 +499,6 @@ static int ref_angle(long double p, double inv_freq, long double *cos_out, long 
     return 1;
 }
 
-static pe_status rope_call(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *af,
-                           const pe_rope_config *c) {
-    return pe_rope(angles, cos_out, sin_out, inv_freq, af, c->length, c->dim, c->base, c->partial_rotary_factor,
-                   c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
-                   c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
-                   c->low_freq_factor, c->high_freq_factor, NULL, NULL);
-}
-
 static void fuzz_rope(reader *r, uint64_t nulls) {
     const uint8_t tables = rd_u8(r, 7);   // bit 0: angles, bit 1: cos, bit 2: sin
     pe_rope_config c = rd_rope_config(r);
@@ -536,7 +517,7 @@ static void fuzz_rope(reader *r, uint64_t nulls) {
     float *cos_out = want_cos ? alloc_exact(alloc, sizeof(float), NULL) : NULL;
     float *sin_out = want_sin ? alloc_exact(alloc, sizeof(float), NULL) : NULL;
     double *inv_freq = alloc_exact(bad || n == 0 ? -1 : n, sizeof(double), NULL), af = -1.0;
-    pe_status st = rope_call(angles, cos_out, sin_out, (nulls & 1) ? NULL : inv_freq, (nulls & 2) ? NULL : &af, &c);
+    pe_status st = rope_c(angles, cos_out, sin_out, (nulls & 1) ? NULL : inv_freq, (nulls & 2) ? NULL : &af, &c);
     // A frequency that comes out non-finite is reported on factor (rope.h: pe_rope_inv_freq).
     if (expect("pe_rope", st, bad, too_large, BIT(5 + 7))) {
         check_frequencies("pe_rope", &c, inv_freq, af);
@@ -580,14 +561,6 @@ static void fuzz_rope(reader *r, uint64_t nulls) {
     free(angles), free(cos_out), free(sin_out), free(inv_freq);
 }
 
-static pe_status apply_call(float *out, const float *x, double *inv_freq, double *af, int32_t heads, int32_t layout,
-                            const pe_rope_config *c) {
-    return pe_rope_apply(out, x, inv_freq, af, heads, layout, c->length, c->dim, c->base, c->partial_rotary_factor,
-                         c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
-                         c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
-                         c->low_freq_factor, c->high_freq_factor, NULL, NULL);
-}
-
 static void fuzz_rope_apply(reader *r, uint64_t nulls) {
     const uint8_t mode = rd_u8(r, 0);   // bit 0: in place, bit 1: partial overlap, bit 2: extreme x values
     int32_t heads = rd_int(r, 2), layout = rd_enum(r, 2, 0);
@@ -621,8 +594,8 @@ static void fuzz_rope_apply(reader *r, uint64_t nulls) {
     memcpy(x0, x, (size_t)x_count * sizeof(float));
     float *out = in_place ? x : overlap ? x + 1 : alloc_exact(alloc, sizeof(float), NULL);
     double *inv_freq = alloc_exact(alloc < 0 || n == 0 ? -1 : n, sizeof(double), NULL), af = -1.0;
-    pe_status st = apply_call((nulls & 1) ? NULL : out, (nulls & 2) ? NULL : x, (nulls & 4) ? NULL : inv_freq,
-                              (nulls & 8) ? NULL : &af, heads, layout, &c);
+    pe_status st = apply_c((nulls & 1) ? NULL : out, (nulls & 2) ? NULL : x, (nulls & 4) ? NULL : inv_freq,
+                           (nulls & 8) ? NULL : &af, heads, layout, &c);
     // Extreme x (FLT_MAX among them) may rotate beyond float32: PE_ERR_ARG(2) (c/rope.h).
     if (expect("pe_rope_apply", st, bad, too_large, BIT(6 + 7) | (extreme ? BIT(2) : 0))) {
         check_frequencies("pe_rope_apply", &c, inv_freq, af);
@@ -1201,7 +1174,7 @@ static void fuzz_rope_precision(reader *r, uint64_t nulls) {
         double *inv_freq = alloc_exact(n, sizeof(double), NULL), af = 0.0;
         float *angles = alloc_exact(need, sizeof(float), NULL);
         if (dtypes[0] == 0 && dtypes[1] == 0 && dtypes[2] == 0 && dtypes[3] == 0 &&
-            rope_call(angles, NULL, NULL, inv_freq, &af, &c) == PE_OK)
+            rope_c(angles, NULL, NULL, inv_freq, &af, &c) == PE_OK)
             for (int32_t i = 0; i < n; i++)
                 if (((double)offset + c.length) * inv_freq[i] < 1073741824.0)
                     for (int32_t row = 0; row < c.length; row++)

@@ -91,6 +91,15 @@ static inline int32_t rd_int(reader *r, int32_t dflt) {
     return (int32_t)(uint32_t)rd_le(r, 4);
 }
 
+// An enumerated argument: one byte b < 0xF0 gives b mod (count + 1) (so the first invalid code
+// `count` comes up too), 0xF0 and above read a whole int token (negative, huge).
+static inline int32_t rd_enum(reader *r, int32_t count, int32_t dflt) {
+    if (!rd_more(r)) return dflt;
+    uint8_t b = rd_u8(r, 0);
+    if (b < 0xF0) return b % (count + 1);
+    return rd_int(r, dflt);
+}
+
 static inline double rd_double(reader *r, double dflt) {
     if (r->n == 0) return dflt;
     uint8_t tag = rd_u8(r, 0);
@@ -160,6 +169,13 @@ static inline void *alloc_block(int64_t count, size_t size) {
     if (bytes > 0) memset(p, 0xA5, bytes);
     return p;
 }
+
+// --- argument checks the harnesses predict --------------------------------------------------------
+
+// Bit k of a mask of argument positions (or spec fields) the harness found invalid.
+#define BIT(k) (1ull << (k))
+
+static inline int in_range(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
 
 static inline int is_integer(double v) { return isfinite(v) && v == floor(v); }
 

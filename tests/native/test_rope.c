@@ -15,6 +15,7 @@
 
 #include "pe.h"
 #include "rope.h"
+#include "rope_config.h"
 #include "sincos.h"
 #include "sinusoidal.h"
 #include "test_util.h"
@@ -25,23 +26,6 @@ static const double PI = 3.141592653589793;
 static pe_rope_config config(int32_t length, int32_t dim, double base, int32_t type, double factor) {
     pe_rope_config c = {length, dim, base, 1.0, 0, type, factor, 0, 32.0, 1.0, 1, NAN, NAN, NAN, NAN, NAN};
     return c;
-}
-
-// pe_rope with a config (the public argument order).
-static pe_status rope_c(float *angles, float *cos_out, float *sin_out, double *inv_freq, double *af,
-                        const pe_rope_config *c) {
-    return pe_rope(angles, cos_out, sin_out, inv_freq, af, c->length, c->dim, c->base, c->partial_rotary_factor,
-                   c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
-                   c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
-                   c->low_freq_factor, c->high_freq_factor, NULL, NULL);
-}
-
-static pe_status apply_c(float *out, const float *x, double *inv_freq, double *af, int32_t heads, int32_t layout,
-                         const pe_rope_config *c) {
-    return pe_rope_apply(out, x, inv_freq, af, heads, layout, c->length, c->dim, c->base, c->partial_rotary_factor,
-                         c->max_position_embeddings, c->rope_type, c->factor, c->original_max_position_embeddings,
-                         c->beta_fast, c->beta_slow, c->truncate, c->mscale, c->mscale_all_dim, c->attention_factor,
-                         c->low_freq_factor, c->high_freq_factor, NULL, NULL);
 }
 
 // Deterministic values in [-4, 4).
