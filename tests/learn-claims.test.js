@@ -37,6 +37,8 @@ describe.each(BUILDS)('claim checks, $name build', ({ simd }) => {
     expect(Number(v.bagOfWords.masked)).toBeGreaterThan(5);
     expect(v.fourier).toMatchObject({ ratio: '0.75', a: 60, b: 62, g: '1.0000' });
     expect(v.sinExtrapolate).toMatchObject({ len: '16', len0: '16', max: '1' });
+    // The learned step's own measure at seed 0 (its sentence says 0.103 too), against a sinusoidal table.
+    expect(v.sineLike).toEqual({ d: 64, sin: '0.966', init: '0.103' });
   });
 
   it('count the gallery as it is (its 38 models, their bases)', () => {

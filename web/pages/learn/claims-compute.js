@@ -204,8 +204,23 @@ export const CLAIMS = [
   },
   {
     id: 'sineLike', step: 'learned',
-    compute() {
-      return {};
+    compute(pe) {
+      // Neighbouring rows' average |cosine| (as the step measures it): a sinusoidal table against the step's untrained one (seed 0).
+      const L = 64;
+      const d = 64;
+      const neighbours = (r) => {
+        let s = 0;
+        for (let p = 0; p + 1 < L; p++) {
+          const a = rowOf(r, p);
+          const b = rowOf(r, p + 1);
+          const c = dot(a, b) / (norm(a) * norm(b));
+          s += Math.abs(c);
+        }
+        return s / (L - 1);
+      };
+      const sin = neighbours(pe.compute({ kind: 'sinusoidal', length: L, dim: d, base: 10000 }));
+      const init = neighbours(pe.compute({ kind: 'learned', length: L, dim: d, std: 0.02, seed: 0 }));
+      return { d, sin: fix(sin, 3), init: fix(init, 3) };
     },
   },
 ];

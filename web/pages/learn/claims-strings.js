@@ -78,7 +78,7 @@ const en = {
   'claim.vitLearned.claim': '“ViT uses a learned 2-D position table.”',
   'claim.vitLearned.right': ({ rows, h, w }) => `ViT's default is a learned 1-D table over the patch index: the ${h} × ${w} patches of a 224-pixel image are simply rows 1 … ${rows}, after the class token. Dosovitskiy et al. tried 2-D-aware variants and found no gain. The 2-D sinusoids drawn here are MAE's later choice.`,
   'claim.sineLike.claim': '“Learned position embeddings become sine waves.”',
-  'claim.sineLike.right': () => 'They may. Wang and Chen found smooth, wave-like patterns in some large models\' tables (GPT-2\'s most clearly) and much less in others (BERT\'s): a tendency of some trained models, not a rule, and nothing in training asks for it. The table above, before training, has none.',
+  'claim.sineLike.right': ({ sin, init, d }) => `They may. Wang and Chen found smooth, wave-like patterns in some large models' tables (GPT-2's most clearly) and much less in others (BERT's): a tendency of some trained models, not a rule, and nothing in training asks for it. A sine-like table makes neighbouring rows alike (the sinusoidal one at d = ${d}: average |cosine| ${sin}); the table above, before training, has ${init}.`,
 };
 
 const ko = {
@@ -106,13 +106,13 @@ const ko = {
   'claim.tables.claim': '“위치 인코딩 값은 이 표와 같다.”',
   'claim.tables.right': ({ p, d, from, to, values }) => `책이나 튜토리얼의 표를 여기서 확인해 보세요. 위치 ${p}, d = ${d}에서 ${from}–${to}열은 ${values}입니다. 열 번호는 0부터 세고, 논문처럼 번갈아 놓는 순서입니다(2i열은 sin, 2i + 1열은 cos). 사인을 모두 앞에 두는 튜토리얼도 많으니, 비교하려면 “이어 붙임”을 고르세요.`,
   'claim.fourier.claim': '“사인파 위치 인코딩은 푸리에 기저다.”',
-  'claim.fourier.right': ({ ratio, d, L, a, b, g }) => `꼭 그렇지는 않습니다. 푸리에 기저는 한 주파수의 정수배를 쓰고 한 주기 위에서 서로 직교합니다. 여기서는 각 주파수가 바로 앞 주파수의 ${ratio}배입니다(d = ${d}). 배음이 아니라 등비수열입니다. 그림의 ${L}개 위치에서 열들은 직교와 거리가 멉니다. ${a}열과 ${b}열의 코사인 유사도는 ${g}입니다. 속도가 저마다 다른 바늘이 여럿 달린 시계로 보는 편이 더 정확합니다.`,
+  'claim.fourier.right': ({ ratio, d, L, a, b, g }) => `꼭 그렇지는 않습니다. 푸리에 기저는 한 주파수의 정수배를 쓰고 한 주기 위에서 서로 직교합니다. 여기서는 각 주파수가 바로 앞 주파수의 ${ratio}배입니다(d = ${d}). 배음이 아니라 등비수열입니다. 그림의 ${L}개 위치에서 열들은 직교와는 거리가 멉니다. ${a}열과 ${b}열의 코사인 유사도는 ${g}입니다. 속도가 저마다 다른 바늘이 여럿 달린 시계로 보는 편이 더 정확합니다.`,
   'claim.diffs.claim': '“PE(5) − PE(3) ≈ PE(105) − PE(103).”',
   'claim.diffs.right': ({ cos, na, nb, d }) => `같은 것은 길이뿐입니다. 벡터로 보면 두 차이는 거의 직교합니다. d = ${d}에서 코사인이 ${cos}입니다. 길이가 같은(${na}, ${nb}) 이유는 ‖PE(p + k) − PE(p)‖가 k에만 달려 있기 때문입니다. 뒤의 차이는 앞의 차이를 M₁₀₀만큼 회전한 것이고, 회전은 길이는 지키지만 방향은 바꿉니다.`,
   'claim.sinExtrapolate.claim': '“사인파 위치 인코딩은 어떤 길이로도 외삽된다.”',
   'claim.sinExtrapolate.right': ({ far, len, len0, max }) => `공식은 그렇습니다. PE(${far})도 PE(0)처럼 계산되고, 값은 모두 ±${max} 안에 있으며 길이는 ${len}입니다(PE(0)은 ${len0}). 모델은 그렇지 않습니다. 어디서나 정의되고 유계라는 것과 일반화된다는 것은 다른 이야기입니다. Press 등은 사인파 모델이 학습 길이를 20–50토큰쯤만 넘어도 성능이 떨어진다는 것을 보였습니다.`,
   'claim.raiseBase.claim': '“base를 키워도 긴 시퀀스에는 도움이 안 된다.”',
-  'claim.raiseBase.right': ({ codeLlama, llama3, rope, raised, models }) => `긴 글로 추가 학습하는 것과 함께, base를 키우는 것이 긴 문맥을 위한 표준 해법입니다. Code Llama는 base ${codeLlama}를 쓰고, Llama 2 Long은 Llama 2의 10,000을 500,000으로 올렸으며, Llama 3은 ${llama3}을 씁니다. 이 랩 갤러리의 모델 ${models}개 중 RoPE 모델 ${rope}개 가운데 ${raised}개가 10,000보다 큰 base를 씁니다.`,
+  'claim.raiseBase.right': ({ codeLlama, llama3, rope, raised, models }) => `긴 글로 추가 학습하는 것과 함께, base를 키우는 것이 긴 문맥을 위한 표준 해법입니다. Code Llama는 base ${codeLlama}를 쓰고, Llama 2 Long은 Llama 2의 10,000을 500,000으로 올렸으며, Llama 3은 ${llama3}을 씁니다. 이 랩의 갤러리(모델 ${models}개)에 있는 RoPE 모델 ${rope}개 가운데 ${raised}개가 10,000보다 큰 base를 씁니다.`,
   'claim.ropeExtrapolate.claim': '“RoPE는 외삽을 훨씬 잘한다.”',
   'claim.ropeExtrapolate.right': ({ L, slow, pairs }) => `조금 나을 뿐입니다. Press 등은 RoPE 모델도 학습 길이를 100–200토큰쯤 넘으면 성능이 떨어진다는 것을 보였고, Kazemnejad 등의 순위에서도 RoPE는 절대 위치 인코딩과 같은 자리에 있습니다. PI, NTK, YaRN이 나온 것도 스케일링 없는 RoPE가 학습 길이를 넘으면 무너지기 때문입니다. d = 128로 ${L}토큰을 학습한 모델에서는 ${pairs}쌍 가운데 ${slow}쌍이 학습 길이 안에서 한 바퀴도 돌지 못하므로, 그 뒤의 위치는 이 쌍들에 한 번도 본 적 없는 각도를 줍니다.`,
   'claim.yarnLlama2.claim': '“Llama 2의 긴 문맥 버전은 YaRN을 썼다.”',
@@ -122,13 +122,13 @@ const ko = {
   'claim.bagOfWords.claim': '“위치가 없으면 어텐션은 단어 주머니다. 병렬로 계산하기 때문에 순서를 잃는다.”',
   'claim.bagOfWords.right': ({ open, masked }) => `인과 마스크가 없을 때만 맞습니다. 인코딩 없이 “I love AI”를 “AI love I”로 바꾸면, 마스크를 끄면 단어마다 받는 것이 ${open} % 바뀌지만 켜면 최대 ${masked} %까지 바뀝니다. 단어마다 앞에 몇 개가 있는지 보이기 때문이고, Haviv 등은 이런 언어 모델이 위치를 스스로 배운다는 것을 보였습니다. 병렬 계산은 원인이 아닙니다. 어텐션의 가중합은 어떻게 계산하든 순서를 보지 않습니다.`,
   'claim.mropeThirds.claim': '“M-RoPE는 헤드를 삼등분한다.”',
-  'claim.mropeThirds.right': ({ section, pairs, t, h, w, pt, ph, pw, third }) => `똑같이 셋으로 나누지 않습니다. Qwen2-VL의 mrope_section은 주파수 쌍 ${pairs}개를 [${section}]으로 나눕니다. 시간에 ${t}쌍(${pt} %), 높이에 ${h}쌍(${ph} %), 너비에 ${w}쌍(${pw} %)입니다. 삼등분이라면 ${third}쌍씩이어야 합니다.`,
+  'claim.mropeThirds.right': ({ section, pairs, t, h, w, pt, ph, pw, third }) => `똑같이 셋으로 나누지 않습니다. Qwen2-VL의 mrope_section은 주파수 쌍 ${pairs}개를 [${section}]의 세 구간으로 나눕니다. 시간에 ${t}쌍(${pt} %), 높이에 ${h}쌍(${ph} %), 너비에 ${w}쌍(${pw} %)입니다. 삼등분이라면 ${third}쌍씩이어야 합니다.`,
   'claim.rowCol.claim': '“행 코드와 열 코드를 더하면 패치마다 자리가 정해진다.”',
   'claim.rowCol.right': ({ r, c, sumDiff, maeDist }) => `두 축에 같은 코드를 쓰면 더한 결과로는 어느 쪽이 행인지 알 수 없습니다. (${r}, ${c}) 패치와 (${c}, ${r}) 패치가 같은 벡터를 받습니다(최대 차이 ${sumDiff}). 그래서 MAE는 채널의 절반씩을 열과 행에 따로 줍니다. 그렇게 하면 두 패치는 ${maeDist}만큼 떨어집니다.`,
   'claim.vitLearned.claim': '“ViT는 학습된 2차원 위치 표를 쓴다.”',
   'claim.vitLearned.right': ({ rows, h, w }) => `ViT의 기본값은 패치 번호에 대한 학습된 1차원 표입니다. 224픽셀 이미지의 ${h} × ${w} 패치는 클래스 토큰 다음의 1 … ${rows}번 행일 뿐입니다. Dosovitskiy 등은 2차원을 반영한 변형도 시험했지만 나아지지 않았습니다. 여기 그린 2차원 사인파는 나중에 MAE가 고른 방식입니다.`,
   'claim.sineLike.claim': '“학습된 위치 임베딩은 사인파가 된다.”',
-  'claim.sineLike.right': () => '그럴 수도 있습니다. Wang과 Chen은 일부 큰 모델의 표(특히 GPT-2)에서 매끄러운 물결 모양을 찾았지만, 다른 모델(BERT)에서는 훨씬 덜했습니다. 학습된 일부 모델의 경향일 뿐 규칙이 아니고, 학습이 그런 모양을 요구하지도 않습니다. 위의 학습 전 표에는 그런 모양이 없습니다.',
+  'claim.sineLike.right': ({ sin, init, d }) => `그럴 수도 있습니다. Wang과 Chen은 일부 큰 모델의 표(특히 GPT-2)에서 매끄러운 물결 모양을 찾았지만, 다른 모델(BERT)에서는 훨씬 덜했습니다. 학습된 일부 모델의 경향일 뿐 규칙이 아니고, 학습이 그런 모양을 요구하지도 않습니다. 사인파 같은 표라면 이웃한 행끼리 닮습니다(d = ${d}인 사인파 표에서 |코사인| 평균 ${sin}). 위의 학습 전 표는 ${init}입니다.`,
 };
 
 registerStrings({ en, ko });
