@@ -19,7 +19,7 @@ export const SOURCES = {
   yarnLlama2: [XIONG, { text: 'Peng et al. 2023, “YaRN: Efficient Context Window Extension of Large Language Models”', href: 'https://arxiv.org/abs/2309.00071' }],
   alibi: [{ ...PRESS, text: `${PRESS.text}, App. B` }],
   bagOfWords: [{ text: 'Haviv et al. 2022, “Transformer Language Models without Positional Encodings Still Learn Positional Information”', href: 'https://arxiv.org/abs/2203.16634' }],
-  mropeThirds: [{ text: 'Wang et al. 2024, “Qwen2-VL”, §2.1; config.json mrope_section', href: 'https://arxiv.org/abs/2409.12191' }],
+  mropeThirds: [{ text: 'Wang et al. 2024, “Qwen2-VL”; config.json mrope_section', href: 'https://arxiv.org/abs/2409.12191' }],
   rowCol: [{ text: 'He et al. 2022, “Masked Autoencoders Are Scalable Vision Learners”; util/pos_embed.py', href: 'https://github.com/facebookresearch/mae/blob/main/util/pos_embed.py' }],
   vitLearned: [{ text: 'Dosovitskiy et al. 2021, “An Image is Worth 16x16 Words”, §3.1, App. D.4', href: 'https://arxiv.org/abs/2010.11929' }],
   sineLike: [{ text: 'Wang & Chen 2020, “What Do Position Embeddings Learn?”', href: 'https://arxiv.org/abs/2010.04903' }],
@@ -78,7 +78,7 @@ const en = {
   'claim.vitLearned.claim': '“ViT uses a learned 2-D position table.”',
   'claim.vitLearned.right': ({ rows, h, w }) => `ViT's default is a learned 1-D table over the patch index: the ${h} × ${w} patches of a 224-pixel image are simply rows 1 … ${rows}, after the class token. Dosovitskiy et al. tried 2-D-aware variants and found no gain. The 2-D sinusoids drawn here are MAE's later choice.`,
   'claim.sineLike.claim': '“Learned position embeddings become sine waves.”',
-  'claim.sineLike.right': ({ sin, init, d }) => `They may. Wang and Chen found smooth, wave-like patterns in some large models' tables (GPT-2's most clearly) and much less in others (BERT's): a tendency of some trained models, not a rule, and nothing in training asks for it. A sine-like table makes neighbouring rows alike (the sinusoidal one at d = ${d}: average |cosine| ${sin}); the table above, before training, has ${init}.`,
+  'claim.sineLike.right': ({ sin, init, d }) => `They may. Wang and Chen compared the tables of several pre-trained models and found smooth, wave-like patterns in some and much less in others: a tendency of some trained models, not a rule, and nothing in training asks for it. A sine-like table makes neighbouring rows alike (the sinusoidal one at d = ${d}: average |cosine| ${sin}); the table above, before training, has ${init}.`,
 };
 
 const ko = {
@@ -128,7 +128,7 @@ const ko = {
   'claim.vitLearned.claim': '“ViT는 학습된 2차원 위치 표를 쓴다.”',
   'claim.vitLearned.right': ({ rows, h, w }) => `ViT의 기본값은 패치 번호에 대한 학습된 1차원 표입니다. 224픽셀 이미지의 ${h} × ${w} 패치는 클래스 토큰 다음의 1 … ${rows}번 행일 뿐입니다. Dosovitskiy 등은 2차원을 반영한 변형도 시험했지만 나아지지 않았습니다. 여기 그린 2차원 사인파는 나중에 MAE가 고른 방식입니다.`,
   'claim.sineLike.claim': '“학습된 위치 임베딩은 사인파가 된다.”',
-  'claim.sineLike.right': ({ sin, init, d }) => `그럴 수도 있습니다. Wang과 Chen은 일부 큰 모델의 표(특히 GPT-2)에서 매끄러운 물결 모양을 찾았지만, 다른 모델(BERT)에서는 훨씬 덜했습니다. 학습된 일부 모델의 경향일 뿐 규칙이 아니고, 학습이 그런 모양을 요구하지도 않습니다. 사인파 같은 표라면 이웃한 행끼리 닮습니다(d = ${d}인 사인파 표에서 |코사인| 평균 ${sin}). 위의 학습 전 표는 ${init}입니다.`,
+  'claim.sineLike.right': ({ sin, init, d }) => `그럴 수도 있습니다. Wang과 Chen이 사전 학습된 여러 모델의 표를 비교해 보니, 매끄러운 물결 모양이 뚜렷한 모델도 있었지만 훨씬 덜한 모델도 있었습니다. 학습된 일부 모델의 경향일 뿐 규칙이 아니고, 학습이 그런 모양을 요구하지도 않습니다. 사인파 같은 표라면 이웃한 행끼리 닮습니다(d = ${d}인 사인파 표에서 |코사인| 평균 ${sin}). 위의 학습 전 표는 ${init}입니다.`,
 };
 
 registerStrings({ en, ko });
