@@ -1,9 +1,10 @@
-// The Learn path's strings (web/pages/learn/strings.js) and the word-order demo's
-// (web/views/attention/word-order.js): English and Korean have the same keys, every key a step
-// uses exists, every sentence renders with numbers in it (no "undefined", no NaN), and the Korean
-// ones are Korean.
+// The Learn path's strings (web/pages/learn/strings.js, the claim checks' claims-strings.js) and
+// the word-order demo's (web/views/attention/word-order.js): English and Korean have the same keys,
+// every key a step uses exists, every sentence renders with numbers in it (no "undefined", no NaN),
+// and the Korean ones are Korean.
 import { describe, it, expect } from 'vitest';
 import LEARN from '../web/pages/learn/strings.js';
+import CLAIMS from '../web/pages/learn/claims-strings.js';
 import { STRINGS as WORD_ORDER } from '../web/views/attention/word-order.js';
 import { STEP_IDS } from '../web/pages/learn/steps.js';
 import ROPE from '../web/views/rope/strings.js';
@@ -26,7 +27,7 @@ function render(value) {
   return String(value);
 }
 
-describe.each([['Learn', LEARN], ['word order', WORD_ORDER]])('%s strings', (_, { en, ko }) => {
+describe.each([['Learn', LEARN], ['claim checks', CLAIMS], ['word order', WORD_ORDER]])('%s strings', (_, { en, ko }) => {
   it('has the same keys in English and Korean', () => {
     expect(Object.keys(ko).sort()).toEqual(Object.keys(en).sort());
   });
@@ -82,7 +83,7 @@ describe('Learn strings say what is true, in the words a learner reads', () => {
 
   it('Korean avoids words that mislead: 짝짓기 (mating), 열 두 (twelve), 나눗수, 어텐션 mixed with 주의', () => {
     const BAD = [/짝짓기/, /열 두/, /나눗수/, /주의를 (준|기울)/];
-    for (const [name, dict] of [['learn', LEARN.ko], ['word order', WORD_ORDER.ko], ['attention', ATTENTION.ko], ['rope', ROPE.ko],
+    for (const [name, dict] of [['learn', LEARN.ko], ['claim checks', CLAIMS.ko], ['word order', WORD_ORDER.ko], ['attention', ATTENTION.ko], ['rope', ROPE.ko],
       ['relative', RELATIVE.ko], ['vision', VISION.ko], ['precision', PRECISION.ko]]) {
       for (const [key, value] of Object.entries(dict)) {
         const text = render(value);
