@@ -268,23 +268,26 @@ static void alibi_entries(float *dst, int32_t r0, int32_t count, double slope, i
     for (int32_t k = 0; k < count; k++) dst[k] = alibi_entry(r0 + k, slope, mode);
 }
 
-static pe_status alibi_check(int32_t length, int32_t heads, int32_t mode) {
+// Checks the arguments pe_alibi and pe_alibi_profile share (1..5, in their order) and, when they
+// are valid, writes the heads' slopes in float64 into m (PE_MAX_ALIBI_HEADS entries).
+static pe_status alibi_setup(double *m, const float *out, const float *slopes, int32_t length, int32_t heads,
+                             int32_t mode) {
+    if (out == NULL) return PE_ERR_ARG(1);
+    if (slopes == NULL) return PE_ERR_ARG(2);
     if (length < 1 || length > PE_MAX_BIAS_LENGTH) return PE_ERR_ARG(3);
     if (heads < 1 || heads > PE_MAX_ALIBI_HEADS) return PE_ERR_ARG(4);
     if (mode != PE_BIAS_CAUSAL && mode != PE_BIAS_SYMMETRIC) return PE_ERR_ARG(5);
+    pe_alibi_slopes(m, heads);
     return PE_OK;
 }
 
 pe_status pe_alibi(float *out, float *slopes, int32_t length, int32_t heads, int32_t mode) {
-    if (out == NULL) return PE_ERR_ARG(1);
-    if (slopes == NULL) return PE_ERR_ARG(2);
-    pe_status status = alibi_check(length, heads, mode);
+    double m[PE_MAX_ALIBI_HEADS];   // 8 KiB on the stack
+    pe_status status = alibi_setup(m, out, slopes, length, heads, mode);
     if (status != PE_OK) return status;
     const int64_t plane = (int64_t)length * length;
     if (plane * heads > PE_MAX_ELEMENTS) return PE_ERR_TOO_LARGE;
 
-    double m[PE_MAX_ALIBI_HEADS];   // 8 KiB on the stack
-    pe_alibi_slopes(m, heads);
     const pe_toeplitz_fn fill = pe_toeplitz_fill_default();
     const int32_t n = length;
     for (int32_t h = 0; h < heads; h++) {
@@ -299,12 +302,9 @@ pe_status pe_alibi(float *out, float *slopes, int32_t length, int32_t heads, int
 }
 
 pe_status pe_alibi_profile(float *out, float *slopes, int32_t length, int32_t heads, int32_t mode) {
-    if (out == NULL) return PE_ERR_ARG(1);
-    if (slopes == NULL) return PE_ERR_ARG(2);
-    pe_status status = alibi_check(length, heads, mode);
-    if (status != PE_OK) return status;
     double m[PE_MAX_ALIBI_HEADS];
-    pe_alibi_slopes(m, heads);
+    pe_status status = alibi_setup(m, out, slopes, length, heads, mode);
+    if (status != PE_OK) return status;
     const size_t width = (size_t)(2 * length - 1);   // (heads, 2·length − 1)
     for (int32_t h = 0; h < heads; h++) {
         slopes[h] = (float)m[h];
