@@ -94,28 +94,42 @@ v128_t pe_attention_exp_x4(v128_t x) {
 
 static float raise(float x) { return x >= EXP_ZERO ? x : EXP_ZERO; }   // as f32x4.pmax(EXP_ZERO, x)
 
+// A row whose every entry is masked (max = −∞): defined as zeros, entropy 0.
+static float masked_row(float *row, int32_t n) {
+    memset(row, 0, sizeof(float) * (size_t)(n > 0 ? n : 0));
+    return 0.0f;
+}
+
+// Entry j of a row with maximum m (the scalar reference's loop, the SIMD twin's tail): x = s_j − m
+// raised to EXP_ZERO, e_j = e^x in place, added to lane j mod 4 of z (Σ e) and sx (Σ e·x).
+static inline void softmax_entry(float *row, int32_t j, float m, float z[4], float sx[4]) {
+    const float x = raise(row[j] - m);   // no 0·(−∞) below
+    const float e = pe_attention_exp(x);
+    row[j] = e;
+    z[j & 3] += e;
+    sx[j & 3] += e * x;
+}
+
+// The four lane sums added as the SIMD twin adds them: (l0 + l1) + (l2 + l3).
+static inline float lane_sum(const float v[4]) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+// The entropy of the row, ln Σe − Σ e·x / Σe in nats, from total = Σe and weighted = Σ e·x.
+static inline float softmax_entropy(float total, float weighted) {
+    return (float)(log((double)total) - (double)weighted / (double)total);
+}
+
 float pe_attention_softmax_scalar(float *row, int32_t n) {
     float m = -INFINITY;
     for (int32_t j = 0; j < n; j++)
         if (row[j] > m) m = row[j];
-    if (m == -INFINITY) {   // every entry masked: defined as zeros
-        memset(row, 0, sizeof(float) * (size_t)(n > 0 ? n : 0));
-        return 0.0f;
-    }
+    if (m == -INFINITY) return masked_row(row, n);
     m += 0.0f;   // −0 → +0, so both variants subtract the same zero
     float z[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sx[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (int32_t j = 0; j < n; j++) {
-        const float x = raise(row[j] - m);   // no 0·(−∞) below
-        const float e = pe_attention_exp(x);
-        row[j] = e;
-        z[j & 3] += e;
-        sx[j & 3] += e * x;
-    }
-    const float total = (z[0] + z[1]) + (z[2] + z[3]);
-    const float weighted = (sx[0] + sx[1]) + (sx[2] + sx[3]);
+    for (int32_t j = 0; j < n; j++) softmax_entry(row, j, m, z, sx);
+    const float total = lane_sum(z);
     const float inv = 1.0f / total;   // total ≥ 1: the max contributes e^0 = 1
     for (int32_t j = 0; j < n; j++) row[j] *= inv;
-    return (float)(log((double)total) - (double)weighted / (double)total);
+    return softmax_entropy(total, lane_sum(sx));
 }
 
 #if PE_HAVE_SIMD
@@ -129,10 +143,7 @@ float pe_attention_softmax_simd(float *row, int32_t n) {
                     fmaxf(wasm_f32x4_extract_lane(mv, 2), wasm_f32x4_extract_lane(mv, 3)));
     for (int32_t j = n4; j < n; j++)
         if (row[j] > m) m = row[j];
-    if (m == -INFINITY) {
-        memset(row, 0, sizeof(float) * (size_t)(n > 0 ? n : 0));
-        return 0.0f;
-    }
+    if (m == -INFINITY) return masked_row(row, n);
     m += 0.0f;
     const v128_t mm = wasm_f32x4_splat(m), low = wasm_f32x4_splat(EXP_ZERO);
     v128_t zv = wasm_f32x4_splat(0.0f), sv = wasm_f32x4_splat(0.0f);
@@ -146,20 +157,13 @@ float pe_attention_softmax_simd(float *row, int32_t n) {
     float z[4], sx[4];
     wasm_v128_store(z, zv);
     wasm_v128_store(sx, sv);
-    for (int32_t j = n4; j < n; j++) {
-        const float x = raise(row[j] - m);
-        const float e = pe_attention_exp(x);
-        row[j] = e;
-        z[j & 3] += e;
-        sx[j & 3] += e * x;
-    }
-    const float total = (z[0] + z[1]) + (z[2] + z[3]);
-    const float weighted = (sx[0] + sx[1]) + (sx[2] + sx[3]);
+    for (int32_t j = n4; j < n; j++) softmax_entry(row, j, m, z, sx);
+    const float total = lane_sum(z);
     const float inv = 1.0f / total;
     const v128_t iv = wasm_f32x4_splat(inv);
     for (int32_t j = 0; j < n4; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), iv));
     for (int32_t j = n4; j < n; j++) row[j] *= inv;
-    return (float)(log((double)total) - (double)weighted / (double)total);
+    return softmax_entropy(total, lane_sum(sx));
 }
 #endif
 
