@@ -334,24 +334,33 @@ static uint64_t st_dtype_size(const uint8_t *s, size_t n, int32_t *dtype) {
     return 0;
 }
 
-static pe_status st_tensor_error(pe_parse_ctx *c, const st_tensor *t, const char *text) {
+// Starts the message "tensor "<name>"" of a file error; the caller appends and returns.
+static pe_msgbuf *st_tensor_start(pe_parse_ctx *c, const uint8_t *name, size_t name_n) {
     pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
     pe_msg_str(m, "tensor ");
-    msg_name(m, t->name, t->name_n);
+    msg_name(m, name, name_n);
+    return m;
+}
+
+// Appends "<begin>, <end>": a data_offsets range, its brackets left to the caller.
+static void msg_offsets(pe_msgbuf *m, uint64_t begin, uint64_t end) {
+    pe_msg_u64(m, begin);
+    pe_msg_str(m, ", ");
+    pe_msg_u64(m, end);
+}
+
+static pe_status st_tensor_error(pe_parse_ctx *c, const st_tensor *t, const char *text) {
+    pe_msgbuf *m = st_tensor_start(c, t->name, t->name_n);
     pe_msg_str(m, ": ");
     pe_msg_str(m, text);
     return PE_ERR_MATRIX;
 }
 
 // Starts the message "tensor "<name>": data_offsets [<begin>, <end>"; the caller appends and returns.
-static pe_msgbuf *st_offsets_error(pe_parse_ctx *c, const st_tensor *t) {
-    pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
-    pe_msg_str(m, "tensor ");
-    msg_name(m, t->name, t->name_n);
+static pe_msgbuf *st_offsets_error(pe_parse_ctx *c, const uint8_t *name, size_t name_n, uint64_t begin, uint64_t end) {
+    pe_msgbuf *m = st_tensor_start(c, name, name_n);
     pe_msg_str(m, ": data_offsets [");
-    pe_msg_u64(m, t->begin);
-    pe_msg_str(m, ", ");
-    pe_msg_u64(m, t->end);
+    msg_offsets(m, begin, end);
     return m;
 }
 
@@ -408,7 +417,7 @@ static pe_status st_entry(pe_scanner *j, st_tensor *t, uint64_t buffer_len) {
 
     pe_parse_ctx *c = j->c;
     if (t->begin > t->end || t->end > buffer_len) {
-        pe_msgbuf *m = st_offsets_error(c, t);
+        pe_msgbuf *m = st_offsets_error(c, t->name, t->name_n, t->begin, t->end);
         pe_msg_str(m, t->begin > t->end ? "] run backwards" : "] end past the data (");
         if (t->begin <= t->end) {
             pe_msg_u64(m, buffer_len);
@@ -418,7 +427,7 @@ static pe_status st_entry(pe_scanner *j, st_tensor *t, uint64_t buffer_len) {
     }
     const uint64_t size = st_dtype_size(t->dtype_s, t->dtype_n, &t->dtype);
     if (size != 0 && (t->overflow || elements * size != t->end - t->begin)) {   // elements ≤ 2^62
-        pe_msgbuf *m = st_offsets_error(c, t);
+        pe_msgbuf *m = st_offsets_error(c, t->name, t->name_n, t->begin, t->end);
         pe_msg_str(m, "] hold ");
         pe_msg_u64(m, t->end - t->begin);
         pe_msg_str(m, " bytes but shape ");
@@ -551,10 +560,7 @@ static pe_status st_twice(pe_parse_ctx *c, const st_range *a, const st_range *b,
 
 // Starts the message "tensor "<name>": data_offsets [<begin>, <end>" of a range; the caller appends.
 static pe_msgbuf *st_range_error(pe_parse_ctx *c, const st_range *r) {
-    st_tensor t;
-    memset(&t, 0, sizeof t);
-    t.name = r->name, t.name_n = r->name_n, t.begin = r->begin, t.end = r->end;
-    return st_offsets_error(c, &t);
+    return st_offsets_error(c, r->name, r->name_n, r->begin, r->end);
 }
 
 static pe_status st_overlap(pe_parse_ctx *c, const st_range *a, const st_range *b) {
@@ -563,9 +569,7 @@ static pe_status st_overlap(pe_parse_ctx *c, const st_range *a, const st_range *
     pe_msg_str(m, "] overlap those of tensor ");
     msg_name(m, earlier->name, earlier->name_n);
     pe_msg_str(m, " [");
-    pe_msg_u64(m, earlier->begin);
-    pe_msg_str(m, ", ");
-    pe_msg_u64(m, earlier->end);
+    msg_offsets(m, earlier->begin, earlier->end);
     pe_msg_str(m, "]");
     return PE_ERR_MATRIX;
 }
@@ -874,9 +878,7 @@ pe_status pe_safetensors_parse(pe_parse_ctx *c, const uint8_t *name, int32_t nam
     }
     const st_tensor *t = &w.chosen;
     if (t->dtype == 0) {
-        pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
-        pe_msg_str(m, "tensor ");
-        msg_name(m, t->name, t->name_n);
+        pe_msgbuf *m = st_tensor_start(c, t->name, t->name_n);
         pe_msg_str(m, " has dtype ");
         msg_prefix(m, t->dtype_s, t->dtype_n, 16);
         pe_msg_str(m, "; F32, F64, F16 or BF16 is required");
