@@ -128,3 +128,17 @@ export function valueName(info, shared) {
   const tf = transformOf(info, shared);
   return tf ? both(`transform.${tf}`) : info.axes.value;
 }
+
+/**
+ * Names for the rows and columns of a result's table where its cells have them, for ticks and
+ * readouts: M-RoPE's three position axes (t, h, w) and the words of an attention sentence.
+ * { rowNames, colNames }, each an array with one name per row / column, or null.
+ */
+export function axisNames(info, result) {
+  if (info.class === 'ids' && info.rows === 3) return { rowNames: ['t', 'h', 'w'], colNames: null };
+  const words = result?.tokens;
+  if (info.class === 'pairwise' && Array.isArray(words) && words.length === info.rows && words.length === info.cols) {
+    return { rowNames: words, colNames: words };
+  }
+  return { rowNames: null, colNames: null };
+}

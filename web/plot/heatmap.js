@@ -31,6 +31,13 @@ import { COLORMAPS } from '../api/colormaps.js';
 const MAX_CANVAS = 2048; // device pixels per side
 const MIN_SPAN = 3; // cells visible at the deepest zoom
 
+
+/** A name as a tick label: at most 8 characters, with an ellipsis when cut. */
+function tickName(name) {
+  const chars = [...String(name)];
+  return chars.length <= 8 ? chars.join('') : `${chars.slice(0, 7).join('')}…`;
+}
+
 export class Heatmap {
   /**
    * @param {HTMLElement} root  an empty element to build in
@@ -108,13 +115,17 @@ export class Heatmap {
 
   /**
    * @param {{ data: Float32Array, rows: number, cols: number, offset?: number, rowOffset?: number,
-   *   colOffset?: number, range?: [number, number] | null, valueRange?: [number, number] | null }} d
+   *   colOffset?: number, range?: [number, number] | null, valueRange?: [number, number] | null,
+   *   rowNames?: string[] | null, colNames?: string[] | null }} d
    *   range: the exact colour range (no symmetry or padding applied); valueRange: the value range
-   *   to fit the colours to instead of this table's (e.g. over every head of a 3-D output)
+   *   to fit the colours to instead of this table's (e.g. over every head of a 3-D output);
+   *   rowNames / colNames: a name for each row / column (M-RoPE's t, h, w; the words of a
+   *   sentence), shown on the ticks and in the readout instead of bare numbers
    */
-  setData({ data, rows, cols, offset = 0, rowOffset = 0, colOffset = 0, range = null, valueRange = null }) {
+  setData({ data, rows, cols, offset = 0, rowOffset = 0, colOffset = 0, range = null, valueRange = null, rowNames = null, colNames = null }) {
     const sameShape = this.data && this.rows === rows && this.cols === cols;
-    Object.assign(this, { data, rows, cols, offset, rowOffset, colOffset });
+    const names = (list, n) => (Array.isArray(list) && list.length === n ? list : null);
+    Object.assign(this, { data, rows, cols, offset, rowOffset, colOffset, rowNames: names(rowNames, rows), colNames: names(colNames, cols) });
     // The scan (range, non-finite kinds) of new data: with a render function, the first draw reads
     // it from the render's own pass over the table (see _pixels); otherwise now.
     this.scan = null;
@@ -351,24 +362,28 @@ export class Heatmap {
   _drawTicks() {
     const { x0, x1, y0, y1 } = this.win;
     const { w, h: hgt } = this.size;
-    const key = `${x0},${x1},${y0},${y1},${w},${hgt},${this.rowOffset},${this.colOffset}`;
+    const key = `${x0},${x1},${y0},${y1},${w},${hgt},${this.rowOffset},${this.colOffset},${this.rowNames?.join('\u0000')},${this.colNames?.join('\u0000')}`;
     if (key === this.ticksKey) return; // same window, same ticks: no DOM work
     this.ticksKey = key;
-    const place = (box, a, b, offset, px, spacing, prop) => {
+    const place = (box, a, b, offset, names, px, spacing, prop) => {
       box.textContent = '';
       const first = Math.ceil(a - 0.5);
       const last = Math.floor(b - 0.5);
+      // Named cells (t, h, w; the words) are labelled one by one while each has room, else sampled.
+      const every = names && (last - first + 1) * spacing * 0.5 <= px;
+      const cells = every ? Array.from({ length: last - first + 1 }, (_, i) => first + i)
+        : niceTicks(first, last, Math.max(2, Math.min(10, Math.floor(px / spacing))));
       let widest = 1;
-      for (const c of niceTicks(first, last, Math.max(2, Math.min(10, Math.floor(px / spacing))))) {
-        const tick = h('span', { class: 'hm-tick', text: formatInt(c + offset) });
+      for (const c of cells) {
+        const tick = h('span', { class: 'hm-tick', text: names ? tickName(names[c]) : formatInt(c + offset) });
         tick.style[prop] = `${((c + 0.5 - a) / (b - a)) * 100}%`;
         box.append(tick);
         widest = Math.max(widest, tick.textContent.length);
       }
       return widest;
     };
-    place(this.xTicks, x0, x1, this.colOffset, w, 64, 'left');
-    const widest = place(this.yTicks, y0, y1, this.rowOffset, hgt, 36, 'top');
+    place(this.xTicks, x0, x1, this.colOffset, this.colNames, w, 64, 'left');
+    const widest = place(this.yTicks, y0, y1, this.rowOffset, this.rowNames, hgt, 36, 'top');
     this.yTicks.style.width = `${widest * 0.62 + 0.6}em`;
   }
 
@@ -432,9 +447,10 @@ export class Heatmap {
     const v = this.data[this.offset + cell.row * this.cols + cell.col];
     const value = v - v === 0 ? float32String(v) : `${formatValue(v)}${v === -Infinity ? ` (${this.t('heatmap.maskedShort')})` : ''}`;
     this.readout.classList.remove('is-hint');
+    const named = (i, offset, names) => (names ? `${formatInt(i + offset)} “${names[i]}”` : formatInt(i + offset));
     this.readout.textContent = this.t('heatmap.readout', {
-      y: this.axes.y, row: formatInt(cell.row + this.rowOffset), x: this.axes.x, col: formatInt(cell.col + this.colOffset),
-      value,
+      y: this.axes.y, row: named(cell.row, this.rowOffset, this.rowNames), x: this.axes.x,
+      col: named(cell.col, this.colOffset, this.colNames), value,
     });
   }
 

@@ -6,7 +6,7 @@ import { both, textFor } from '../../i18n/index.js';
 import { COLORMAP_NAMES } from '../../api/colormaps.js';
 import { float32String, formatInt, formatMs } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
-import { displayData, rowOffset, sliceOffset, transformOf, transformsFor, valueName } from '../../model/output.js';
+import { axisNames, displayData, rowOffset, sliceOffset, transformOf, transformsFor, valueName } from '../../model/output.js';
 import { defaultSeries, toggleSeries } from '../../model/series.js';
 import { heatmapKernels } from '../../model/pixels.js';
 
@@ -85,7 +85,7 @@ export default {
         if (rangeOf.data !== data || rangeOf.result !== result) Object.assign(rangeOf, { result, data, scan: ctx.pe.heatmapRange(data) });
         valueRange = [rangeOf.scan.lo, rangeOf.scan.hi];
       }
-      hm.setData({ data, rows: info.rows, cols: info.cols, offset, rowOffset: rowOffset(info, spec), valueRange });
+      hm.setData({ data, rows: info.rows, cols: info.cols, offset, rowOffset: rowOffset(info, spec), valueRange, ...axisNames(info, result) });
       const sliceText = info.slices > 1 ? ` · ${tr(info.axes.head)} ${slice}` : '';
       const shape = result.shape.map(formatInt).join(' × ');
       const showStats = () => {
