@@ -326,6 +326,26 @@ export class Goals {
     return ok;
   }
 
+  /** check() for a speed-up over an anchor (a ratio of medians): it must reach need; shown as 2.50×. */
+  speedup(spec) {
+    return this.check({ ...spec, atLeast: true, show: fmtRatio, showNeed: fmtNeedRatio });
+  }
+
+  /** check() for a max abs error against a float64 reference: it must stay at or under need; shown as 1.23e-7. */
+  maxAbsErr(spec) {
+    return this.check({ ...spec, show: fmtErr, showNeed: fmtNeedErr });
+  }
+
+  /**
+   * Skips the goal `key` when a speed-up over a Python anchor cannot be measured: the anchor did not
+   * run (py.skipped says why) or there is no WASM SIMD result (`simd`). Returns true when it skipped.
+   */
+  skipWithoutAnchor(key, name, py, simd) {
+    if (!py.skipped && simd) return false;
+    this.skip(key, name, py.skipped ? `no Python anchor: ${py.skipped}` : 'no WASM SIMD');
+    return true;
+  }
+
   /** A goal that could not be measured in this run, and why. */
   skip(key, name, reason) {
     this.line('skip', `${name} (${reason})`);
@@ -343,6 +363,9 @@ export class Goals {
     for (const d of details) log(`${INDENT}${d}`);
   }
 }
+
+/** The worst max abs error of a part's WASM methods: every result but the plain-JS loop (js_loop). */
+export const worstWasmErr = (results) => Math.max(...Object.entries(results).filter(([k]) => k !== 'js_loop').map(([, r]) => r.max_abs_err));
 
 /** A secondary verdict for a detail line: "→ PASS on that basis". */
 export const onThatBasis = (ok) => `→ ${ok ? 'PASS' : 'MISS'} on that basis`;

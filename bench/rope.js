@@ -21,9 +21,8 @@
 import { performance } from 'node:perf_hooks';
 
 import {
-  Goals, createPEFrom, environment, environmentLine, exposeGc, fmtErr, fmtMs, fmtNeedErr,
-  fmtNeedRatio, fmtRatio, loadKernels, loadWatch, log, measure, runIfMain, runPython, timingTable,
-  writeJson,
+  Goals, createPEFrom, environment, environmentLine, exposeGc, fmtErr, fmtMs, fmtRatio, loadKernels,
+  loadWatch, log, measure, runIfMain, runPython, timingTable, worstWasmErr, writeJson,
 } from './harness.js';
 
 const HEADS = 32;
@@ -151,15 +150,12 @@ function speedGoal(goals, results, py) {
   const key = 'simd_vs_torch';
   const name = 'WASM SIMD speed-up over PyTorch rotate_half';
   const simd = results.wasm_simd;
-  if (py.skipped || !simd) {
-    goals.skip(key, name, py.skipped ? `no Python anchor: ${py.skipped}` : 'no WASM SIMD');
-    return;
-  }
+  if (goals.skipWithoutAnchor(key, name, py, simd)) return;
   const ratio = py.torch_apply_ms.median / simd.median_ms;
   const full = py.torch_full_ms.median / simd.median_ms;
   const e2e = py.torch_apply_ms.median / results.pe_apply.median_ms;
-  goals.check({
-    key, name, value: ratio, need: TARGET_TORCH_SPEEDUP, atLeast: true, show: fmtRatio, showNeed: fmtNeedRatio,
+  goals.speedup({
+    key, name, value: ratio, need: TARGET_TORCH_SPEEDUP,
     anchor: `PyTorch with cos/sin precomputed ${fmtMs(py.torch_apply_ms.median)} ms / WASM SIMD kernel ${fmtMs(simd.median_ms)} ms (medians)`,
     details: [`against PyTorch computing its cos/sin too: ${fmtRatio(full)}; end to end through pe.applyRope: ${fmtRatio(e2e)}`],
     extra: { ratio, ratio_full: full, ratio_end_to_end: e2e },
@@ -168,9 +164,9 @@ function speedGoal(goals, results, py) {
 
 /** Accuracy: the worst WASM max abs error against the float64 rotation. */
 function accuracyGoal(goals, results, py) {
-  const worst = Math.max(...Object.entries(results).filter(([k]) => k !== 'js_loop').map(([, r]) => r.max_abs_err));
-  goals.check({
-    key: 'accuracy', name: 'accuracy, worst WASM max abs err', value: worst, need: TARGET_MAX_ABS_ERR, show: fmtErr, showNeed: fmtNeedErr,
+  const worst = worstWasmErr(results);
+  goals.maxAbsErr({
+    key: 'accuracy', name: 'accuracy, worst WASM max abs err', value: worst, need: TARGET_MAX_ABS_ERR,
     anchor: `float64 rotation${py.skipped ? '' : `; PyTorch's float32 angles: ${fmtErr(py.torch_apply_max_abs_err)}`}`,
     extra: { worst },
   });

@@ -24,8 +24,8 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 import {
-  Goals, createPEFrom, environment, exposeGc, fmtErr, fmtMs, fmtNeedErr, fmtNeedRatio, fmtRatio,
-  loadKernels, loadWatch, log, measure, onThatBasis, runIfMain, runPython, timingTable, writeJson,
+  Goals, createPEFrom, environment, exposeGc, fmtErr, fmtMs, fmtRatio, loadKernels, loadWatch, log,
+  measure, onThatBasis, runIfMain, runPython, timingTable, worstWasmErr, writeJson,
 } from './harness.js';
 
 const LENGTH = 2000;
@@ -141,10 +141,7 @@ function farErrKernel(w, ref) {
  */
 function speedGoal(goals, { key, name, anchorName, pyMs, need }, results, py) {
   const simd = results.wasm_simd_kernel;
-  if (py.skipped || !simd) {
-    goals.skip(key, name, py.skipped ? `no Python anchor: ${py.skipped}` : 'no WASM SIMD');
-    return;
-  }
+  if (goals.skipWithoutAnchor(key, name, py, simd)) return;
   const e2e = results.pe_compute_simd;
   const kernelRatio = pyMs.median / simd.median_ms;
   const e2eRatio = e2e ? pyMs.median / e2e.median_ms : null;
@@ -152,8 +149,8 @@ function speedGoal(goals, { key, name, anchorName, pyMs, need }, results, py) {
   const details = [];
   if (e2eRatio != null) details.push(`end to end, pe.compute SIMD: ${fmtRatio(e2eRatio)} (${fmtMs(pyMs.median)} / ${fmtMs(e2e.median_ms)} ms) ${onThatBasis(e2eRatio >= need)}`);
   details.push(`min over min, kernel-only: ${fmtRatio(minRatio)} (${fmtMs(pyMs.min)} / ${fmtMs(simd.min_ms)} ms) ${onThatBasis(minRatio >= need)}`);
-  goals.check({
-    key, name, value: kernelRatio, need, atLeast: true, show: fmtRatio, showNeed: fmtNeedRatio, details,
+  goals.speedup({
+    key, name, value: kernelRatio, need, details,
     anchor: `${anchorName} ${fmtMs(pyMs.median)} ms / WASM SIMD kernel ${fmtMs(simd.median_ms)} ms (medians)`,
     extra: { ratio_kernel: kernelRatio, ratio_end_to_end: e2eRatio, pass_end_to_end: e2eRatio == null ? null : e2eRatio >= need,
       ratio_min_kernel: minRatio, pass_min_kernel: minRatio >= need },
@@ -163,10 +160,10 @@ function speedGoal(goals, { key, name, anchorName, pyMs, need }, results, py) {
 /** Accuracy: the worst WASM max abs error over the table (and at positions ~10^6) against float64. */
 function accuracyGoal(goals, results, far, py) {
   const wasmKeys = Object.keys(results).filter((k) => k !== 'js_loop');
-  const worst = Math.max(...wasmKeys.map((k) => results[k].max_abs_err));
+  const worst = worstWasmErr(results);
   const farWorst = Math.max(...[far.wasm_simd, far.wasm_scalar].filter((x) => x != null));
-  goals.check({
-    key: 'accuracy', name: 'accuracy, worst WASM max abs err', value: worst, need: TARGET_MAX_ABS_ERR, show: fmtErr, showNeed: fmtNeedErr,
+  goals.maxAbsErr({
+    key: 'accuracy', name: 'accuracy, worst WASM max abs err', value: worst, need: TARGET_MAX_ABS_ERR,
     anchor: `float64 evaluation${py.skipped ? '' : `; PyTorch tutorial ${fmtErr(py.torch_max_abs_err)}`}`,
     details: [
       wasmKeys.map((k) => `${k} ${fmtErr(results[k].max_abs_err)}`).join(', '),
