@@ -6,19 +6,14 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { loadManifest, readFixture } from './helpers/fixtures.js';
 import { BUILDS, peFor, expectPEError } from './helpers/pe.js';
+import { RECIPES as NAMED_RECIPES, RECIPE_FIELDS } from '../web/api/schema/precision.js';
 
 const KIND = 'rope_precision';
 const manifest = loadManifest(KIND);
 const DTYPES = ['float64', 'float32', 'bfloat16', 'float16'];
-const RECIPES = {
-  exact: ['float64', 'float64', 'float64', 'float64'],
-  float32: ['float32', 'float32', 'float32', 'float32'],
-  bf16_table: ['float32', 'float32', 'float32', 'bfloat16'],
-  bf16_positions: ['float32', 'bfloat16', 'float32', 'float32'],
-  bf16_inv_freq: ['bfloat16', 'float32', 'float32', 'float32'],
-  bf16_phase: ['float32', 'float32', 'bfloat16', 'float32'],
-  fp16: ['float16', 'float16', 'float16', 'float16'],
-};
+// The named recipes as [inv_freq, position, phase, table] dtypes (the schema's table, float32_pow
+// included: the tests below hold for every named recipe).
+const RECIPES = Object.fromEntries(Object.entries(NAMED_RECIPES).map(([name, r]) => [name, RECIPE_FIELDS.map((f) => r[f])]));
 const tableDtype = (recipe) => (typeof recipe === 'string' ? RECIPES[recipe][3] : recipe.table_dtype);
 
 // --- numbers --------------------------------------------------------------------------------------

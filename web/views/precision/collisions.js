@@ -4,11 +4,10 @@
 // or its table format. Below, the running count of collided rows against the position (found
 // again here by comparing rows of result.cos/sin, so the curve and the kernel's count must agree).
 import { h } from '../../plot/dom.js';
-import { both } from '../../i18n/index.js';
 import { formatInt, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import { drawer, withLinePlot } from '../common.js';
-import { MARK_COLOR, dtypesOf, ensurePrecisionStyles, recipeLabel, roundPosition, spacingAt } from './common.js';
+import { MARK_COLOR, dtypesOf, recipeLabel, roundPosition, spacingAt, plotHandle, precisionView } from './common.js';
 
 const same = (a, b) => a === b || (a !== a && b !== b);
 
@@ -52,105 +51,85 @@ export function collisionCause(spec, p, omega0) {
   return { cause: 'table', dtype: d.table_dtype };
 }
 
-export default {
-  id: 'precision-collisions',
-  kinds: ['rope_precision'],
-  title: both('precision.col.title'),
-  explain: both('precision.col.explain'),
+export default precisionView('precision-collisions', 'col', (el, ctx) => {
+  const { t, schema } = ctx;
+  let state = null;
+  let plot = null;
+  let destroyed = false;
+  let curve = null;
+  let curveOf = null;
 
-  mount(el, ctx) {
-    ensurePrecisionStyles();
-    const { t, schema } = ctx;
-    let state = null;
-    let plot = null;
-    let destroyed = false;
-    let curve = null;
-    let curveOf = null;
+  const headline = h('p', { class: 'prec-verdict', 'aria-live': 'polite' });
+  const why = h('p', { class: 'prec-summary' });
+  const box = h('div', { class: 'lp-box' });
+  el.append(headline, why, box);
+  const table = new DataTable(el, { summary: t('table.summary') });
 
-    const headline = h('p', { class: 'prec-verdict', 'aria-live': 'polite' });
-    const why = h('p', { class: 'prec-summary' });
-    const box = h('div', { class: 'lp-box' });
-    el.append(headline, why, box);
-    const table = new DataTable(el, { summary: t('table.summary') });
+  const curveFor = (result) => {
+    if (curveOf !== result) {
+      curve = collisionCurve(result);
+      curveOf = result;
+    }
+    return curve;
+  };
 
-    const curveFor = (result) => {
-      if (curveOf !== result) {
-        curve = collisionCurve(result);
-        curveOf = result;
-      }
-      return curve;
-    };
-
-    const drawing = drawer(el, draw);
-    withLinePlot((m) => {
-      if (destroyed) return;
-      plot = new m.LinePlot(box, {
-        t, xLabel: t('precision.x.position'), yLabel: t('precision.col.y'), label: t('precision.col.aria'), compact: true, legend: false,
-      });
-      if (state) drawing.request();
+  const drawing = drawer(el, draw);
+  withLinePlot((m) => {
+    if (destroyed) return;
+    plot = new m.LinePlot(box, {
+      t, xLabel: t('precision.x.position'), yLabel: t('precision.col.y'), label: t('precision.col.aria'), compact: true, legend: false,
     });
+    if (state) drawing.request();
+  });
 
-    function draw() {
-      if (!state || !plot || destroyed) return false;
-      const { result, spec } = state;
-      const c = curveFor(result);
-      const fc = result.first_collision;
-      plot.batch(() => {
-        plot.setData({ series: [{ label: t('precision.col.y'), values: c.running }], x0: spec.offset });
-        plot.setAxis('y', { min: 0, suggestedMax: Math.max(1, c.count), precision: 0 });
-        plot.setMarkers(fc >= 0 ? [{ x: fc, label: t('precision.pos.mark', formatInt(fc)), color: MARK_COLOR }] : []);
-      });
-      el.dataset.collisions = String(c.count);
-      return true;
+  function draw() {
+    if (!state || !plot || destroyed) return false;
+    const { result, spec } = state;
+    const c = curveFor(result);
+    const fc = result.first_collision;
+    plot.batch(() => {
+      plot.setData({ series: [{ label: t('precision.col.y'), values: c.running }], x0: spec.offset });
+      plot.setAxis('y', { min: 0, suggestedMax: Math.max(1, c.count), precision: 0 });
+      plot.setMarkers(fc >= 0 ? [{ x: fc, label: t('precision.pos.mark', formatInt(fc)), color: MARK_COLOR }] : []);
+    });
+    el.dataset.collisions = String(c.count);
+    return true;
+  }
+
+  function describe() {
+    const { result, spec } = state;
+    const fc = result.first_collision;
+    const L = spec.length;
+    const first = spec.offset;
+    const last = first + L - 1;
+    const recipe = recipeLabel(t, schema, spec.recipe);
+    el.dataset.first = String(fc);
+    if (fc < 0) {
+      headline.textContent = t('precision.col.none', formatInt(first), formatInt(last), recipe);
+      why.textContent = '';
+      why.hidden = true;
+    } else {
+      const share = (100 * result.collisions) / Math.max(1, L - 1);
+      headline.textContent = t('precision.col.some', formatInt(fc), formatInt(result.collisions), formatInt(L - 1), formatValue(share), recipe);
+      const c = collisionCause(spec, fc, result.exact_inv_freq[0]);
+      why.hidden = false;
+      if (c.cause === 'position') why.textContent = t('precision.col.whyPosition', c.dtype, formatInt(c.gap), formatInt(fc), formatInt(fc - 1), formatInt(c.q));
+      else if (c.cause === 'overflow') why.textContent = t('precision.col.whyOverflow', c.dtype, formatInt(fc));
+      else if (c.cause === 'phase') why.textContent = t('precision.col.whyPhase', c.dtype, formatInt(fc), formatValue(c.angle), formatValue(c.gap));
+      else why.textContent = t('precision.col.whyTable', c.dtype);
     }
+    table.set(() => {
+      const c = curveFor(state.result);
+      const idx = spread(L, 30);
+      return {
+        caption: t('precision.col.caption', formatInt(first), formatInt(last)),
+        columns: [t('precision.x.position'), t('precision.col.y')],
+        rows: idx.map((r) => [formatInt(first + r), formatInt(c.running[r])]),
+        note: t('precision.col.rowsNote', c.rows.slice(0, 12).map((r) => formatInt(first + r)).join(', ') || '—'),
+      };
+    });
+  }
 
-    function describe() {
-      const { result, spec } = state;
-      const fc = result.first_collision;
-      const L = spec.length;
-      const first = spec.offset;
-      const last = first + L - 1;
-      const recipe = recipeLabel(t, schema, spec.recipe);
-      el.dataset.first = String(fc);
-      if (fc < 0) {
-        headline.textContent = t('precision.col.none', formatInt(first), formatInt(last), recipe);
-        why.textContent = '';
-        why.hidden = true;
-      } else {
-        const share = (100 * result.collisions) / Math.max(1, L - 1);
-        headline.textContent = t('precision.col.some', formatInt(fc), formatInt(result.collisions), formatInt(L - 1), formatValue(share), recipe);
-        const c = collisionCause(spec, fc, result.exact_inv_freq[0]);
-        why.hidden = false;
-        if (c.cause === 'position') why.textContent = t('precision.col.whyPosition', c.dtype, formatInt(c.gap), formatInt(fc), formatInt(fc - 1), formatInt(c.q));
-        else if (c.cause === 'overflow') why.textContent = t('precision.col.whyOverflow', c.dtype, formatInt(fc));
-        else if (c.cause === 'phase') why.textContent = t('precision.col.whyPhase', c.dtype, formatInt(fc), formatValue(c.angle), formatValue(c.gap));
-        else why.textContent = t('precision.col.whyTable', c.dtype);
-      }
-      table.set(() => {
-        const c = curveFor(state.result);
-        const idx = spread(L, 30);
-        return {
-          caption: t('precision.col.caption', formatInt(first), formatInt(last)),
-          columns: [t('precision.x.position'), t('precision.col.y')],
-          rows: idx.map((r) => [formatInt(first + r), formatInt(c.running[r])]),
-          note: t('precision.col.rowsNote', c.rows.slice(0, 12).map((r) => formatInt(first + r)).join(', ') || '—'),
-        };
-      });
-    }
-
-    return {
-      update(next) {
-        state = next;
-        box.classList.toggle('stale', !!next.stale);
-        if (next.changed.has('theme') && plot) plot.applyTheme();
-        if (next.changed.has('result')) describe();
-        if (next.changed.has('result') || next.changed.has('theme')) drawing.request();
-      },
-      destroy() {
-        destroyed = true;
-        drawing.destroy();
-        plot?.destroy();
-      },
-    };
-  },
-};
+  return plotHandle({ keep: (next) => { state = next; }, box, plot: () => plot, drawing, stop: () => { destroyed = true; },
+    refresh: (next) => next.changed.has('result'), describe });
+});

@@ -3,12 +3,55 @@
 // LinePlot. Drawing only while on screen, the line plot and the toolbar
 // fields are every view's: ../common.js.
 import { h } from '../../plot/dom.js';
+import { both } from '../../i18n/index.js';
 import { formatInt } from '../../plot/format.js';
 import { RECIPES, RECIPE_FIELDS } from '../../api/schema/precision.js';
 import { ensureStyles, sup } from '../common.js';
 
 /** Adds precision.css (beside this file) to the page once. */
 export const ensurePrecisionStyles = () => ensureStyles(new URL('./precision.css', import.meta.url));
+
+/**
+ * A precision view's descriptor: kind rope_precision, title and explanation from the strings
+ * precision.<key>.title and .explain, and mount(el, ctx) once precision.css is on the page.
+ */
+export function precisionView(id, key, mount) {
+  return {
+    id,
+    kinds: ['rope_precision'],
+    title: both(`precision.${key}.title`),
+    explain: both(`precision.${key}.explain`),
+    mount(el, ctx) {
+      ensurePrecisionStyles();
+      return mount(el, ctx);
+    },
+  };
+}
+
+/**
+ * What a plotting view's mount returns. update(next): keep(next) (the view keeps the state), its
+ * plot's box marked stale with the page (no box: a view that does not follow the page's spec),
+ * the plot re-themed; when refresh(next) says the view's inputs changed, describe() (when given),
+ * and a new drawing then or on a theme change. destroy(): stop(), then the drawer and the plot.
+ * plot() gives the plot once it exists (it loads on demand).
+ */
+export function plotHandle({ keep, box = null, plot, drawing, refresh, describe = null, stop }) {
+  return {
+    update(next) {
+      keep(next);
+      box?.classList.toggle('stale', !!next.stale);
+      if (next.changed.has('theme')) plot()?.applyTheme();
+      const mine = refresh(next);
+      if (mine) describe?.();
+      if (mine || next.changed.has('theme')) drawing.request();
+    },
+    destroy() {
+      stop();
+      drawing.destroy();
+      plot()?.destroy();
+    },
+  };
+}
 
 /** The named recipes, in the schema's order. */
 export const RECIPE_NAMES = Object.keys(RECIPES);
