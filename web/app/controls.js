@@ -51,7 +51,10 @@ export function buildControls(container, { fields, spec, t, idPrefix, onChange, 
   const form = {
     t, tr: t.tr, compact, schemas, idPrefix, controls,
     values: () => values,
-    emit: (path) => onChange(copyJSON(values), path),
+    emit: (path) => {
+      follow(path);
+      onChange(copyJSON(values), path);
+    },
     build: buildControls,
   };
 
@@ -64,6 +67,18 @@ export function buildControls(container, { fields, spec, t, idPrefix, onChange, 
     list.append(c.wrap);
   }
   container.append(list);
+
+  // Fields whose schema says they follow others (attention's length follows the words of its
+  // text): set them, and their controls, after any change to another field.
+  function follow(path) {
+    for (const [name, desc] of Object.entries(fields)) {
+      if (typeof desc.follows !== 'function' || path === name) continue;
+      const v = desc.follows(values);
+      if (v === undefined || v === values[name]) continue;
+      values[name] = v;
+      controls.get(name)?.set(v);
+    }
+  }
 
   function setValues(spec2) {
     values = copyJSON(spec2) ?? {};

@@ -90,6 +90,14 @@ export default {
           en: 'Number of tokens: one row per query, one column per key. With content "tokens" it must equal the number of words.',
           ko: '토큰 수: 쿼리마다 한 행, 키마다 한 열. content가 "tokens"이면 단어 수와 같아야 합니다.',
         },
+        // What a form sets this field to when another field changes: with content "tokens",
+        // the number of words of the text (when it is a valid length), so typing a sentence
+        // never leaves the page refusing it for its length.
+        follows: (s) => {
+          if (s.content !== 'tokens') return undefined;
+          const n = splitWords(s.tokens).length;
+          return n >= 1 && n <= PE_MAX_ATTENTION_LENGTH ? n : undefined;
+        },
       },
       dim: {
         type: 'int', default: 64, min: 1, max: PE_MAX_ATTENTION_DIM,
