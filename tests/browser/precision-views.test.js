@@ -216,15 +216,15 @@ describe.skipIf(avail.skip)('precision views in Chromium', () => {
     expect(code).toContain("'float32', 'float32', 'float32', 'bfloat16'");
     expect(code).toContain('import torch');
 
-    let st = await redraws(MODEL, () => page.selectOption(`${MODEL} select`, 'float32'));
+    let st = await redraws(MODEL, () => page.selectOption(`${MODEL} select[id$="-recipe"]`, 'float32'));
     expect(await verdict()).toMatch(/^With float32 \(transformers today\), all 64 pairs still tell neighbouring positions apart up to 131,072 tokens\.$/);
     await page.waitForFunction(() => location.hash.includes('~x.precisionModelRecipe=float32'));
     const h1 = st.hash;
-    st = await redraws(MODEL, () => page.click(`${MODEL} button[data-model="llama-2-7b"]`));
+    st = await redraws(MODEL, () => page.selectOption(`${MODEL} select.prec-model`, 'llama-2-7b'));
     expect(st.hash).not.toBe(h1);
     expect(await dataOf(MODEL, 'context')).toBe('4096');
     await redraws(MODEL, () => page.fill(`${MODEL} input[type=number]`, '200000'));
-    await page.selectOption(`${MODEL} select`, 'bf16_positions');
+    await page.selectOption(`${MODEL} select[id$="-recipe"]`, 'bf16_positions');
     await page.waitForFunction((s) => document.querySelector(`${s} .view-body`).dataset.recipe === 'bf16_positions', MODEL);
     expect(await page.textContent(`${MODEL} .prec-summary`)).toMatch(/Whole rows collide too: the first collision found in the checked windows \(.*\) is at position [\d,]+\. Positions between the windows are not checked, so one could come earlier\./);
     // NumPy code, and the copy button
@@ -245,6 +245,11 @@ describe.skipIf(avail.skip)('precision views in Chromium', () => {
     await page.click(`${MODEL} button:has-text("Use this config")`);
     await page.waitForSelector(`${MODEL} .field-error:not([hidden])`);
     expect(await page.textContent(`${MODEL} .field-error`)).toContain('not valid JSON');
+    // A model without rotary positions is told so in words (ALiBi: nothing to round).
+    await page.fill(`${MODEL} textarea`, '{"model_type": "bloom", "hidden_size": 14336, "n_head": 112, "n_layer": 70}');
+    await page.click(`${MODEL} button:has-text("Use this config")`);
+    await page.waitForFunction((s) => /no rotary positions/.test(document.querySelector(`${s} .field-error`).textContent), MODEL);
+    expect(await page.textContent(`${MODEL} .field-error`)).toBe('This config cannot be used: this model has no rotary positions (it uses ALiBi, a distance penalty per head), so there are no angles to round.');
     // "Show the end of this context above" sets the page's parameters.
     await page.click(`${MODEL} button:has-text("Show the end of this context above")`);
     await page.waitForFunction(() => document.getElementById('f-rope_precision-dim')?.value === '256');
@@ -252,7 +257,7 @@ describe.skipIf(avail.skip)('precision views in Chromium', () => {
   });
 
   it('keeps the view state in a permalink', async () => {
-    await page.click(`${MODEL} button[data-model="qwen2.5-7b"]`);
+    await page.selectOption(`${MODEL} select.prec-model`, 'qwen2.5-7b');
     await page.waitForFunction(() => location.hash.includes('~x.precisionModel=qwen2.5-7b'));
     const hash = await page.evaluate(() => location.hash);
     const p2 = await session.context.newPage();

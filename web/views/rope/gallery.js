@@ -1,5 +1,6 @@
 // The model gallery: 38 real models (web/api/models.js, each with its Hugging Face repo), one
-// click to open any of them in the explorer (through the config reader and a permalink), and
+// click to open any of them in the explorer (through the config reader and a permalink) or, for
+// the rotary ones, in the precision lab (a rope_precision permalink, ../precision/models.js), and
 // their frequency bands side by side against their context windows: for every rotary pair, its
 // wavelength 2π/θᵢ (log scale) as the model uses it, coloured by whether the pair turns fully
 // inside the training context, never does, or is stretched by the model's rope_scaling.
@@ -12,6 +13,7 @@ import { ensureRopeStyles, trainingContext, sameFreqAtLength, formatLength } fro
 import { specLink } from './link.js';
 import { openSpec } from './config.js';
 import { drawer } from '../common.js';
+import { MODELS as LAB_MODELS, endOfContext } from '../precision/models.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const svg = (tag, attrs = {}) => {
@@ -49,6 +51,16 @@ export function modelBands(pe, g) {
   return { ...base, pairs: inv.length, train, target, full: fullPlain, stretched: count('stretched'), wavelengths, classes, scaling: sc?.rope_type ?? null };
 }
 
+/**
+ * A gallery model's link into the precision lab: '#' + the permalink of its rope_precision spec
+ * (its RoPE at the last positions of its context, endOfContext) with the lab's model view on the
+ * same model (~x.precisionModel); null for a model without rotary positions (ALiBi).
+ */
+export function precisionLink(id, lang = 'en') {
+  const m = LAB_MODELS[id];
+  return m ? `${specLink(endOfContext(m.rope), lang)}&~x.precisionModel=${id}` : null;
+}
+
 const X0 = 320; // label column
 const X1 = 975;
 const ROW = 24;
@@ -73,6 +85,8 @@ export default {
       try {
         spec = fromHFConfig(g.config).spec;
       } catch { /* every gallery model opens (tests/models.test.js); nothing to link otherwise */ }
+      const lab = precisionLink(g.id, t.lang);
+      // Each link's accessible name starts with its visible text (WCAG 2.5.3, label in name).
       list.append(h('div', { class: 'rope-gallery-item', role: 'listitem', 'data-model': g.id },
         h('button', {
           type: 'button', class: 'chip', 'data-open': g.id, text: g.label,
@@ -80,7 +94,11 @@ export default {
           on: { click: () => open(g) },
         }),
         h('code', { class: 'rope-gallery-repo', text: g.repo }),
-        spec ? h('a', { href: specLink(spec, t.lang), class: 'rope-gallery-link', text: t('rope.gal.link'), 'aria-label': t('rope.gal.linkLabel', g.label) }) : null));
+        // The two links wrap together, as one unit.
+        h('span', { class: 'rope-gallery-links' },
+          spec ? h('a', { href: specLink(spec, t.lang), class: 'rope-gallery-link', text: t('rope.gal.link'), 'aria-label': t('rope.gal.linkLabel', g.label) }) : null,
+          spec && lab ? ' · ' : null,
+          lab ? h('a', { href: lab, class: 'rope-gallery-link rope-gallery-lab', 'data-lab': g.id, text: t('rope.gal.lab'), 'aria-label': t('rope.gal.labLabel', g.label) }) : null)));
     }
     const status = h('p', { class: 'rope-ok', role: 'status', id: `${id}-status` });
     const legend = h('p', { class: 'help rope-gallery-legend' },
