@@ -200,6 +200,14 @@ static pe_arena_spec make_spec(int32_t task, int32_t encoding, int32_t causal, i
     return s;
 }
 
+// Checks a spec (its task is argument `first`) and plans its arena into h; PE_ERR_TOO_LARGE when
+// the arena (h->bytes) would pass PE_ARENA_MAX_BYTES.
+static pe_status plan_checked(arena_header *h, const pe_arena_spec *s, int32_t first) {
+    pe_status st = check_spec(s, first);
+    if (st != PE_OK) return st;
+    return plan(h, s) > PE_ARENA_MAX_BYTES ? PE_ERR_TOO_LARGE : PE_OK;
+}
+
 static pe_status header_ok(const void *arena) {
     if (arena == NULL || ((uintptr_t)arena & 15u) != 0) return 1;
     const arena_header *h = (const arena_header *)arena;
@@ -303,13 +311,23 @@ static const pe_arena_ops *ops_of(const arena_header *h) {
     return h->scalar ? pe_arena_ops_scalar() : pe_arena_ops_default();
 }
 
+// An arena's model, its parameters and their gradients, the training activations and the loops.
+typedef struct {
+    pe_arena_model m;
+    pe_arena_params p, g;
+    pe_arena_acts a;
+    const pe_arena_ops *ops;
+} train_run;
+
 // The model and the training activations of an arena.
-static void train_view(pe_arena_model *m, pe_arena_params *p, pe_arena_params *g, pe_arena_acts *a, void *arena) {
+static void train_view(train_run *r, void *arena) {
     arena_header *h = (arena_header *)arena;
     float *f = arena_floats(arena);
-    bind_params(p, f + h->off_params, h);
-    bind_params(g, f + h->off_grads, h);
-    pe_arena_acts_layout(a, f + h->off_acts, h->L, h->C, h->H, h->V, h->spec.batch, h->T, 1);
+    pe_arena_model *m = &r->m;
+    bind_params(&r->p, f + h->off_params, h);
+    bind_params(&r->g, f + h->off_grads, h);
+    pe_arena_acts_layout(&r->a, f + h->off_acts, h->L, h->C, h->H, h->V, h->spec.batch, h->T, 1);
+    r->ops = ops_of(h);
     // The tables were built by init; rebuild the model view around them (cheap pointers only).
     m->L = h->L;
     m->C = h->C;
@@ -327,6 +345,12 @@ static void train_view(pe_arena_model *m, pe_arena_params *p, pe_arena_params *g
     m->bucket = h->spec.encoding == PE_ARENA_T5 ? (const int32_t *)(const void *)(f + h->off_bucket) : NULL;
 }
 
+// The gradients of the last forward pass's loss, into the arena's zeroed gradients (f: its floats).
+static void train_backward(train_run *r, const arena_header *h, float *f) {
+    memset(f + h->off_grads, 0, sizeof(float) * (size_t)h->n_params);
+    pe_arena_backward(&r->m, &r->p, &r->g, &r->a, r->ops);
+}
+
 // --- public: size and init ---------------------------------------------------------------------------
 
 pe_status pe_arena_size(int32_t *bytes, int32_t task, int32_t encoding, int32_t causal, int32_t layers, int32_t d_model,
@@ -335,12 +359,10 @@ pe_status pe_arena_size(int32_t *bytes, int32_t task, int32_t encoding, int32_t 
     if (bytes == NULL) return PE_ERR_ARG(SIZE_BYTES);
     const pe_arena_spec s = make_spec(task, encoding, causal, layers, d_model, heads, symbols, train_length,
                                       train_length_min, batch, lr, weight_decay, seed);
-    pe_status st = check_spec(&s, SIZE_TASK);
-    if (st != PE_OK) return st;
     arena_header h;
-    const int64_t total = plan(&h, &s);
-    if (total > PE_ARENA_MAX_BYTES) return PE_ERR_TOO_LARGE;
-    *bytes = (int32_t)total;
+    pe_status st = plan_checked(&h, &s, SIZE_TASK);
+    if (st != PE_OK) return st;
+    *bytes = (int32_t)h.bytes;
     return PE_OK;
 }
 
@@ -350,12 +372,10 @@ pe_status pe_arena_init(void *arena, int32_t bytes, int32_t task, int32_t encodi
     if (arena == NULL || ((uintptr_t)arena & 15u) != 0) return PE_ERR_ARG(INIT_ARENA);
     const pe_arena_spec s = make_spec(task, encoding, causal, layers, d_model, heads, symbols, train_length,
                                       train_length_min, batch, lr, weight_decay, seed);
-    pe_status st = check_spec(&s, INIT_TASK);
-    if (st != PE_OK) return st;
     arena_header plan_h;
-    const int64_t total = plan(&plan_h, &s);
-    if (total > PE_ARENA_MAX_BYTES) return PE_ERR_TOO_LARGE;
-    if (bytes < total) return PE_ERR_ARG(INIT_BYTES);
+    pe_status st = plan_checked(&plan_h, &s, INIT_TASK);
+    if (st != PE_OK) return st;
+    if (bytes < plan_h.bytes) return PE_ERR_ARG(INIT_BYTES);
     arena_header *h = (arena_header *)arena;
     *h = plan_h;
     float *f = arena_floats(arena);
@@ -448,21 +468,18 @@ pe_status pe_arena_step(float *losses, void *arena, int32_t steps) {
     if (steps < 1 || steps > PE_ARENA_MAX_STEPS) return PE_ERR_ARG(3);
     arena_header *h = (arena_header *)arena;
     float *f = arena_floats(arena);
-    const pe_arena_ops *ops = ops_of(h);
-    pe_arena_model m;
-    pe_arena_params p, g;
-    pe_arena_acts a;
-    train_view(&m, &p, &g, &a, arena);
+    train_run r;
+    train_view(&r, arena);
+    pe_arena_acts *a = &r.a;
     const pe_arena_spec *s = &h->spec;
     const uint64_t stream = (uint64_t)s->seed + ((uint64_t)STREAM_DATA << 32);
     for (int32_t k = 0; k < steps; k++) {
-        pe_arena_batch(a.tokens, a.targets, a.keys, s->task, s->causal, s->symbols, s->train_length_min,
+        pe_arena_batch(a->tokens, a->targets, a->keys, s->task, s->causal, s->symbols, s->train_length_min,
                        s->train_length, s->batch, stream, (uint64_t)h->steps * (uint64_t)s->batch);
-        const float loss = pe_arena_forward(&m, &p, &a, ops);
+        const float loss = pe_arena_forward(&r.m, &r.p, a, r.ops);
         if (!isfinite(loss)) return PE_ARENA_DIVERGED;
-        memset(f + h->off_grads, 0, sizeof(float) * (size_t)h->n_params);
-        pe_arena_backward(&m, &p, &g, &a, ops);
-        adamw_update(h, f, ops);
+        train_backward(&r, h, f);
+        adamw_update(h, f, r.ops);
         h->steps++;
         losses[k] = loss;
     }
@@ -492,24 +509,21 @@ pe_status pe_arena_gradients(float *grads, float *loss, void *arena, const int32
     }
     if (!any) return PE_ERR_ARG(5);
     float *f = arena_floats(arena);
-    const pe_arena_ops *ops = ops_of(h);
-    pe_arena_model m;
-    pe_arena_params p, g;
-    pe_arena_acts a;
-    train_view(&m, &p, &g, &a, arena);
-    a.B = batch;
-    memcpy(a.targets, targets, sizeof(int32_t) * (size_t)n);
+    train_run r;
+    train_view(&r, arena);
+    pe_arena_acts *a = &r.a;
+    a->B = batch;
+    memcpy(a->targets, targets, sizeof(int32_t) * (size_t)n);
     for (int32_t b = 0; b < batch; b++) {
-        a.keys[b] = h->T;
+        a->keys[b] = h->T;
         for (int32_t t = 0; t < h->T; t++) {
             const int32_t i = b * h->T + t;
-            a.tokens[i] = tokens[i] == -1 ? PE_ARENA_SEP : tokens[i];
-            if (tokens[i] == -1 && a.keys[b] == h->T && !h->spec.causal) a.keys[b] = t;
+            a->tokens[i] = tokens[i] == -1 ? PE_ARENA_SEP : tokens[i];
+            if (tokens[i] == -1 && a->keys[b] == h->T && !h->spec.causal) a->keys[b] = t;
         }
     }
-    *loss = pe_arena_forward(&m, &p, &a, ops);
-    memset(f + h->off_grads, 0, sizeof(float) * (size_t)h->n_params);
-    pe_arena_backward(&m, &p, &g, &a, ops);
+    *loss = pe_arena_forward(&r.m, &r.p, a, r.ops);
+    train_backward(&r, h, f);
     memcpy(grads, f + h->off_grads, sizeof(float) * (size_t)h->n_params);
     return PE_OK;
 }
@@ -559,11 +573,22 @@ pe_status pe_arena_eval_size(int32_t *bytes, const void *arena, int32_t length) 
     return PE_OK;
 }
 
+// The model of an arena set up for evaluation on a scratch buffer (eval_setup), and the examples it
+// is shown: those of evaluation seed `seed`, stream seed + STREAM_EVAL·2^32, `length` tokens long.
+typedef struct {
+    pe_arena_model m;
+    pe_arena_params p;
+    pe_arena_acts a;
+    eval_plan e;
+    const arena_header *h;
+    uint64_t stream;
+    int32_t length;
+} eval_run;
+
 // Checks the shared arguments of evaluate/attention (numbered as `arg` says) and sets up the
 // model on the scratch buffer.
-static pe_status eval_setup(pe_arena_model *m, pe_arena_params *p, pe_arena_acts *a, eval_plan *e, void *arena,
-                            void *scratch, int32_t scratch_bytes, int32_t length, double seed, int32_t rope_type,
-                            double factor, const eval_args *arg) {
+static pe_status eval_setup(eval_run *r, void *arena, void *scratch, int32_t scratch_bytes, int32_t length, double seed,
+                            int32_t rope_type, double factor, const eval_args *arg) {
     if (header_ok(arena) != PE_OK) return PE_ERR_ARG(arg->arena);
     if (scratch == NULL || ((uintptr_t)scratch & 15u) != 0) return PE_ERR_ARG(arg->scratch);
     if (length < 1 || length > PE_ARENA_MAX_EVAL_LENGTH) return PE_ERR_ARG(arg->length);
@@ -577,15 +602,28 @@ static pe_status eval_setup(pe_arena_model *m, pe_arena_params *p, pe_arena_acts
         if (!(isfinite(factor) && factor >= 1.0 && factor <= 1024.0)) return PE_ERR_ARG(arg->factor);
         if (rope_type == PE_ROPE_NTK && h->hs < 4) return PE_ERR_ARG(arg->rope_type);
     }
+    eval_plan *e = &r->e;
     plan_eval(e, h, length);
     if (scratch_bytes < e->floats * (int64_t)sizeof(float)) return PE_ERR_ARG(arg->scratch_bytes);
     float *f = (float *)scratch;
-    if (build_tables(m, h, e->T, f + e->off_additive, f + e->off_cos, f + e->off_sin, f + e->off_bias,
+    if (build_tables(&r->m, h, e->T, f + e->off_additive, f + e->off_cos, f + e->off_sin, f + e->off_bias,
                      (int32_t *)(void *)(f + e->off_bucket), rope_type, factor) != PE_OK)
         return PE_ERR_ARG(arg->factor);
-    bind_params(p, arena_floats(arena) + h->off_params, h);
-    pe_arena_acts_layout(a, f + e->off_acts, h->L, h->C, h->H, h->V, e->chunk, e->T, 0);
+    bind_params(&r->p, arena_floats(arena) + h->off_params, h);
+    pe_arena_acts_layout(&r->a, f + e->off_acts, h->L, h->C, h->H, h->V, e->chunk, e->T, 0);
+    r->h = h;
+    r->stream = (uint64_t)seed + ((uint64_t)STREAM_EVAL << 32);
+    r->length = length;
     return PE_OK;
+}
+
+// The forward pass over b evaluation examples, from example `first` of the run's stream.
+static void eval_forward(eval_run *r, int32_t b, uint64_t first) {
+    const pe_arena_spec *s = &r->h->spec;
+    r->a.B = b;
+    pe_arena_batch(r->a.tokens, r->a.targets, r->a.keys, s->task, s->causal, s->symbols, r->length, r->length, b,
+                   r->stream, first);
+    pe_arena_forward(&r->m, &r->p, &r->a, ops_of(r->h));
 }
 
 pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scratch_bytes, int32_t length,
@@ -594,41 +632,33 @@ pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32_t scra
     if (samples < 1 || samples > PE_ARENA_MAX_SAMPLES) return PE_ERR_ARG(EVAL_SAMPLES);
     if (header_ok(arena) == PE_OK && ((const arena_header *)arena)->spec.task == PE_ARENA_KBACK && length < 3)
         return PE_ERR_ARG(EVAL_LENGTH);   // kback scores y_3 … y_n: nothing to count below 3
-    pe_arena_model m;
-    pe_arena_params p;
-    pe_arena_acts a;
-    eval_plan e;
-    pe_status st =
-        eval_setup(&m, &p, &a, &e, arena, scratch, scratch_bytes, length, seed, rope_type, factor, &EVALUATE_ARGS);
+    eval_run r;
+    pe_status st = eval_setup(&r, arena, scratch, scratch_bytes, length, seed, rope_type, factor, &EVALUATE_ARGS);
     if (st != PE_OK) return st;
-    const arena_header *h = (const arena_header *)arena;
-    const pe_arena_spec *s = &h->spec;
-    const uint64_t stream = (uint64_t)seed + ((uint64_t)STREAM_EVAL << 32);
-    const pe_arena_ops *ops = ops_of(h);
+    const arena_header *h = r.h;
+    const pe_arena_acts *a = &r.a;
+    const int32_t chunk = r.e.chunk, T = r.e.T;
     int64_t right_examples = 0, right_tokens = 0, tokens = 0;
     double loss = 0.0;
-    for (int32_t first = 0; first < samples; first += e.chunk) {
-        const int32_t b = samples - first < e.chunk ? samples - first : e.chunk;
-        a.B = b;
-        pe_arena_batch(a.tokens, a.targets, a.keys, s->task, s->causal, s->symbols, length, length, b, stream,
-                       (uint64_t)first);
-        pe_arena_forward(&m, &p, &a, ops);
+    for (int32_t first = 0; first < samples; first += chunk) {
+        const int32_t b = samples - first < chunk ? samples - first : chunk;
+        eval_forward(&r, b, (uint64_t)first);
         for (int32_t bb = 0; bb < b; bb++) {
             int32_t all = 1;
-            for (int32_t t = 0; t < e.T; t++) {
-                const size_t row = (size_t)bb * e.T + t;
-                const int32_t target = a.targets[row];
+            for (int32_t t = 0; t < T; t++) {
+                const size_t row = (size_t)bb * T + t;
+                const int32_t target = a->targets[row];
                 if (target < 0) continue;
                 // −ln p is finite only if the row's logits are (a NaN or ±∞ logit makes it NaN)
-                if (!isfinite(a.losses[row])) return PE_ARENA_NOT_FINITE;
-                const float *pr = a.probs + row * h->V;
+                if (!isfinite(a->losses[row])) return PE_ARENA_NOT_FINITE;
+                const float *pr = a->probs + row * h->V;
                 int32_t best = 0;
                 for (int32_t k = 1; k < h->V; k++)
                     if (pr[k] > pr[best]) best = k;
                 right_tokens += best == target;
                 all &= best == target;
                 tokens++;
-                loss += (double)a.losses[row];
+                loss += (double)a->losses[row];
             }
             right_examples += all;
         }
@@ -643,25 +673,17 @@ pe_status pe_arena_attention(float *att, int32_t *tokens, void *arena, void *scr
                              int32_t length, double seed, int32_t rope_type, double factor) {
     if (att == NULL) return PE_ERR_ARG(ATT_ATT);
     if (tokens == NULL) return PE_ERR_ARG(ATT_TOKENS);
-    pe_arena_model m;
-    pe_arena_params p;
-    pe_arena_acts a;
-    eval_plan e;
-    pe_status st =
-        eval_setup(&m, &p, &a, &e, arena, scratch, scratch_bytes, length, seed, rope_type, factor, &ATTENTION_ARGS);
+    eval_run r;
+    pe_status st = eval_setup(&r, arena, scratch, scratch_bytes, length, seed, rope_type, factor, &ATTENTION_ARGS);
     if (st != PE_OK) return st;
-    const arena_header *h = (const arena_header *)arena;
-    const pe_arena_spec *s = &h->spec;
-    a.B = 1;
-    pe_arena_batch(a.tokens, a.targets, a.keys, s->task, s->causal, s->symbols, length, length, 1,
-                   (uint64_t)seed + ((uint64_t)STREAM_EVAL << 32), 0);
-    pe_arena_forward(&m, &p, &a, ops_of(h));
-    const size_t plane = (size_t)h->H * e.T * e.T;
-    for (int32_t l = 0; l < h->L; l++)
+    eval_forward(&r, 1, 0);
+    const int32_t L = r.h->L, T = r.e.T;
+    const size_t plane = (size_t)r.h->H * T * T;
+    for (int32_t l = 0; l < L; l++)
         for (size_t i = 0; i < plane; i++)
-            if (!isfinite(a.att[l][i])) return PE_ARENA_NOT_FINITE;
-    for (int32_t l = 0; l < h->L; l++) memcpy(att + (size_t)l * plane, a.att[l], sizeof(float) * plane);
-    memcpy(tokens, a.tokens, sizeof(int32_t) * (size_t)e.T);
+            if (!isfinite(r.a.att[l][i])) return PE_ARENA_NOT_FINITE;
+    for (int32_t l = 0; l < L; l++) memcpy(att + (size_t)l * plane, r.a.att[l], sizeof(float) * plane);
+    memcpy(tokens, r.a.tokens, sizeof(int32_t) * (size_t)T);
     return PE_OK;
 }
 
