@@ -109,6 +109,21 @@ PE_API pe_status pe_rope_precision(float *out, float *cos_out, float *sin_out, f
                                    double beta_slow, int32_t truncate, double mscale, double mscale_all_dim,
                                    double attention_factor, double low_freq_factor, double high_freq_factor);
 
+// pe_rope_precision for every rope_scaling type, LongRoPE included: the same arguments, then
+// LongRoPE's per-pair factor lists (rotary_dim/2 doubles each; NULL for other types). As in
+// transformers, the long list applies once offset + length exceeds
+// original_max_position_embeddings, the short one otherwise. PE_ERR_ARG(28) / (29) name a
+// missing or bad short_factor / long_factor. pe_rope_precision is this with NULL lists.
+PE_API pe_status pe_rope_precision_lists(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
+                                         double *scratch, int32_t offset, int32_t inv_freq_dtype,
+                                         int32_t position_dtype, int32_t phase_dtype, int32_t table_dtype,
+                                         int32_t length, int32_t dim, double base, double partial_rotary_factor,
+                                         int32_t max_position_embeddings, int32_t rope_type, double factor,
+                                         int32_t original_max_position_embeddings, double beta_fast, double beta_slow,
+                                         int32_t truncate, double mscale, double mscale_all_dim,
+                                         double attention_factor, double low_freq_factor, double high_freq_factor,
+                                         const double *short_factor, const double *long_factor);
+
 // The exact angle error of one table entry: |atan2(s, c) − p·ω| reduced into [0, π], p·ω taken
 // from ω's 64-bit fixed-point turns (sincos.h); π when c or s is not finite.
 double pe_angle_error(double c, double s, uint32_t p, double omega);
@@ -146,6 +161,15 @@ PE_API pe_status pe_rope_precision_sweep(float *row_error, double *stats, double
                                          double beta_fast, double beta_slow, int32_t truncate, double mscale,
                                          double mscale_all_dim, double attention_factor, double low_freq_factor,
                                          double high_freq_factor);
+
+// pe_rope_precision_sweep with LongRoPE's lists, as pe_rope_precision_lists (PE_ERR_ARG(25) /
+// (26) name a missing or bad short_factor / long_factor).
+PE_API pe_status pe_rope_precision_sweep_lists(
+    float *row_error, double *stats, double *scratch, int32_t offset, int32_t inv_freq_dtype, int32_t position_dtype,
+    int32_t phase_dtype, int32_t table_dtype, int32_t length, int32_t dim, double base, double partial_rotary_factor,
+    int32_t max_position_embeddings, int32_t rope_type, double factor, int32_t original_max_position_embeddings,
+    double beta_fast, double beta_slow, int32_t truncate, double mscale, double mscale_all_dim, double attention_factor,
+    double low_freq_factor, double high_freq_factor, const double *short_factor, const double *long_factor);
 
 // The sweep with its inner loops given, for the native tests (PE_ERR_ARG(25) or (26) for a NULL
 // function). c's field k is spec argument 8 + k.

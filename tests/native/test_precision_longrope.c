@@ -15,24 +15,6 @@
 #include "rope.h"
 #include "test_util.h"
 
-// Defined in c/precision.c; c/precision.h does not declare them yet.
-pe_status pe_rope_precision_lists(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
-                                  double *scratch, int32_t offset, int32_t inv_freq_dtype, int32_t position_dtype,
-                                  int32_t phase_dtype, int32_t table_dtype, int32_t length, int32_t dim, double base,
-                                  double partial_rotary_factor, int32_t max_position_embeddings, int32_t rope_type,
-                                  double factor, int32_t original_max_position_embeddings, double beta_fast,
-                                  double beta_slow, int32_t truncate, double mscale, double mscale_all_dim,
-                                  double attention_factor, double low_freq_factor, double high_freq_factor,
-                                  const double *short_factor, const double *long_factor);
-pe_status pe_rope_precision_sweep_lists(float *row_error, double *stats, double *scratch, int32_t offset,
-                                        int32_t inv_freq_dtype, int32_t position_dtype, int32_t phase_dtype,
-                                        int32_t table_dtype, int32_t length, int32_t dim, double base,
-                                        double partial_rotary_factor, int32_t max_position_embeddings,
-                                        int32_t rope_type, double factor, int32_t original_max_position_embeddings,
-                                        double beta_fast, double beta_slow, int32_t truncate, double mscale,
-                                        double mscale_all_dim, double attention_factor, double low_freq_factor,
-                                        double high_freq_factor, const double *short_factor, const double *long_factor);
-
 // Phi-3.5-mini's shape: a 96-channel head (48 pairs), base 10000, o = 4096, 131072 positions.
 enum { DIM = 96, PAIRS = 48, ORIGINAL = 4096, MAX_POS = 131072, ROWS = 64 };
 static const double BASE = 10000.0;

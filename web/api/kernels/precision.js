@@ -3,7 +3,7 @@
 // (docs/reference.md#rope_precision).
 import { PE_MAX_ELEMENTS } from '../schema/limits.js';
 import { DTYPES, INV_FREQ_DTYPES, RECIPE_FIELDS, recipeDtypes } from '../schema/precision.js';
-import { SPEC_ARGS, specValues } from './rope.js';
+import { SPEC_ARGS, specValues, listInputs, listPointers } from './rope.js';
 
 // Dtype codes of c/precision.h (pe_recipe_dtype): float64 0, float32 1, bfloat16 2, float16 3,
 // and for inv_freq only float32_pow 4.
@@ -14,7 +14,8 @@ const code = (name, field) => {
 
 export default {
   rope_precision: {
-    // The C arguments of pe_rope_precision in order: PE_ERR_ARG(k) → args[k-1].
+    // The C arguments of pe_rope_precision_lists in order (LongRoPE's two lists last, the last two
+    // of SPEC_ARGS): PE_ERR_ARG(k) → args[k-1].
     args: ['out', 'cos', 'sin', 'row_error', 'stats', 'scratch', 'offset',
       ...RECIPE_FIELDS.map((f) => `recipe.${f}`), ...SPEC_ARGS],
 
@@ -32,13 +33,14 @@ export default {
       const rows = ok(length) ? length : 1;
       const d = recipeDtypes(s.recipe) ?? {};
       const r = k.run({
+        inputs: listInputs(s),
         outputs: {
           data: table, cos: table, sin: table, row_error: rows,
           stats: { count: 2, type: Float64Array },
           scratch: { count: 8 * n, type: Float64Array },   // PE_PRECISION_SCRATCH(n)
         },
-      }, (p) => k.wasm.pe_rope_precision(p.data, p.cos, p.sin, p.row_error, p.stats, p.scratch,
-        s.offset, ...RECIPE_FIELDS.map((f) => code(d[f], f)), ...specValues(s)));
+      }, (p) => k.wasm.pe_rope_precision_lists(p.data, p.cos, p.sin, p.row_error, p.stats, p.scratch,
+        s.offset, ...RECIPE_FIELDS.map((f) => code(d[f], f)), ...specValues(s), ...listPointers(p)));
       return {
         data: r.data, cos: r.cos, sin: r.sin, row_error: r.row_error,
         collisions: r.stats[0], first_collision: r.stats[1],
@@ -47,7 +49,7 @@ export default {
       };
     },
 
-    // The C arguments of pe_rope_precision_sweep in order: PE_ERR_ARG(k) → sweepArgs[k-1].
+    // The C arguments of pe_rope_precision_sweep_lists in order: PE_ERR_ARG(k) → sweepArgs[k-1].
     sweepArgs: ['row_error', 'stats', 'scratch', 'offset', ...RECIPE_FIELDS.map((f) => `recipe.${f}`), ...SPEC_ARGS],
 
     /**
@@ -61,13 +63,14 @@ export default {
       const rows = ok(s.length | 0) ? s.length | 0 : 1;
       const d = recipeDtypes(s.recipe) ?? {};
       const r = k.run({
+        inputs: listInputs(s),
         outputs: {
           row_error: rows,
           stats: { count: 2, type: Float64Array },
           scratch: { count: 8 * n, type: Float64Array },   // PE_PRECISION_SWEEP_SCRATCH(n)
         },
-      }, (p) => k.wasm.pe_rope_precision_sweep(p.row_error, p.stats, p.scratch, s.offset,
-        ...RECIPE_FIELDS.map((f) => code(d[f], f)), ...specValues(s)));
+      }, (p) => k.wasm.pe_rope_precision_sweep_lists(p.row_error, p.stats, p.scratch, s.offset,
+        ...RECIPE_FIELDS.map((f) => code(d[f], f)), ...specValues(s), ...listPointers(p)));
       return { row_error: r.row_error, collisions: r.stats[0], first_collision: r.stats[1] };
     },
   },

@@ -12,7 +12,7 @@ export const ROPE_TYPE = { default: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4
 
 // The spec arguments shared by pe_rope, pe_rope_apply and pe_rope_precision, in C order (pe_rope_config in
 // c/rope.h), named by the spec field each comes from. pe_rope and pe_rope_apply take LongRoPE's two
-// lists after them (pe_rope_lists; pe_rope_precision does not, and refuses longrope).
+// lists after them (pe_rope_lists), as do pe_rope_precision_lists and pe_rope_precision_sweep_lists.
 export const SPEC_ARGS = [
   'length', 'dim', 'base', 'partial_rotary_factor', 'max_position_embeddings',
   'rope_scaling.rope_type', 'rope_scaling.factor', 'rope_scaling.original_max_position_embeddings',
@@ -42,7 +42,7 @@ export function specValues(s) {
  * LongRoPE's lists as float64 inputs for k.run ({} for every other type: the kernels then get
  * null pointers, which they read only for longrope).
  */
-function listInputs(s) {
+export function listInputs(s) {
   const r = s.rope_scaling;
   if (r?.rope_type !== 'longrope') return {};
   // C reads rotary_dim/2 entries: a list of another length (a spec that skipped validation)
@@ -54,7 +54,7 @@ function listInputs(s) {
   }
   return inputs;
 }
-const listPointers = (p) => [p.short_factor ?? 0, p.long_factor ?? 0];
+export const listPointers = (p) => [p.short_factor ?? 0, p.long_factor ?? 0];
 
 // Output sizes of a spec; for specs that skipped validation (the C-guard tests) anything out of
 // range becomes 1 value, since C refuses the spec before writing.

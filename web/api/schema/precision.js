@@ -121,8 +121,7 @@ export default {
     },
     // rope's rules for rotary_dim and the scaling types (its axial rules do not apply: no grid),
     // LongRoPE's included: the kernel takes the factor lists (c/precision.c,
-    // pe_rope_precision_lists). rope's check still refuses longrope for this kind by name, so
-    // the spec is checked as the rope spec it holds.
-    check: (s) => rope.check(s.rope_scaling?.rope_type === 'longrope' ? { ...s, kind: 'rope' } : s),
+    // pe_rope_precision_lists).
+    check: (s) => rope.check(s),
   },
 };

@@ -83,9 +83,6 @@ function checkAxial(s) {
 // LongRoPE's rules: one factor per pair in each list, an original context (o) to switch on.
 function checkLongrope(s, rotary) {
   const r = s.rope_scaling;
-  if (s.kind === 'rope_precision') {
-    return { param: 'rope_scaling.rope_type', message: 'rope_scaling.rope_type "longrope" is not available in the precision lab yet (its kernel does not take the factor lists): use kind "rope"' };
-  }
   for (const key of ['short_factor', 'long_factor']) {
     if (r[key].length !== rotary / 2) {
       return {
