@@ -201,6 +201,8 @@ export default {
   'view.load.refused': (name) => `${name} could not be used (see below); the table on screen is unchanged.`,
   'view.load.done': (label) => `Loaded ${label}.`,
   'view.load.choose': (n) => `The file holds ${n} tensors: choose the position table.`,
+  // The C reader's refusal, as it says it (English): the reason class only matters in other languages.
+  'view.load.why': (reason, detail) => detail,
 
   // --- compare view
   'view.compare.title': 'Compare two settings',

@@ -201,6 +201,18 @@ export default {
   'view.load.refused': (name) => `${name}을(를) 쓸 수 없습니다 (아래 참고). 화면의 표는 그대로입니다.`,
   'view.load.done': (label) => `불러옴: ${label}.`,
   'view.load.choose': (n) => `파일에 텐서가 ${n}개 있습니다. 위치 표를 고르세요.`,
+  'view.load.why': (reason, detail) => `${{
+    notFile: '.npy 파일도 .safetensors 파일도 아닙니다.',
+    truncated: '파일이 잘렸습니다. 헤더에 적힌 크기보다 짧습니다.',
+    tooLong: '파일이 헤더에 적힌 크기보다 깁니다.',
+    values: '표에 NaN, 무한대, 또는 float32 범위를 벗어난 값이 있습니다. 위치 표는 유한한 float32 값이어야 합니다.',
+    dtype: '이 데이터 형식(dtype)은 읽을 수 없습니다.',
+    offsets: '텐서의 data_offsets가 파일의 데이터 영역과 맞지 않습니다.',
+    header: '파일 헤더를 읽을 수 없습니다.',
+    noTensors: '파일에 텐서가 하나도 없습니다.',
+    noName: '그 이름의 텐서가 파일에 없습니다.',
+    shape: '이 텐서의 모양(shape)으로는 위치 표를 만들 수 없습니다.',
+  }[reason] ?? '파일을 읽을 수 없습니다.'} 자세한 내용 (영문): ${detail}`,
 
   // --- 비교 보기
   'view.compare.title': '두 설정 비교하기',

@@ -5,6 +5,26 @@ import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { formatInt } from '../../plot/format.js';
 
+/**
+ * What kind of refusal the C reader's message is (its words are English, from c/npy.c,
+ * c/safetensors.c and c/matrix.c), so the page can say it in its own language:
+ * notFile, truncated, tooLong, values, dtype, offsets, header, noTensors, noName, shape, or other.
+ */
+export function refusalReason(message) {
+  const m = String(message);
+  if (/^not a \.(npy|safetensors) file/.test(m)) return 'notFile';
+  if (/truncated file/.test(m)) return 'truncated';
+  if (/longer than its header/.test(m)) return 'tooLong';
+  if (/is NaN|is infinite|outside the float32 range/.test(m)) return 'values';
+  if (/dtype|structured array/.test(m)) return 'dtype';
+  if (/data_offsets/.test(m)) return 'offsets';
+  if (/holds no tensors/.test(m)) return 'noTensors';
+  if (/no tensor named/.test(m)) return 'noName';
+  if (/has shape/.test(m)) return 'shape';
+  if (/header|version|key/.test(m)) return 'header';
+  return 'other';
+}
+
 /** Tensor names that look like a position table, tried first in a file with several. */
 const POSITION_NAMES = /(^|\.)(wpe|position_embeddings?|pos_embed(ding)?s?|positional_embeddings?)(\.weight)?$/i;
 
@@ -30,7 +50,7 @@ export default {
       h('div', { class: 'tool-field' }, h('label', { for: file.id, text: t('view.load.file') }), file), pickBox), status, error);
 
     function fail(msg) {
-      error.textContent = msg;
+      error.textContent = msg ? t('view.load.why', refusalReason(msg), msg) : '';
       error.hidden = !msg;
       // A refused file is not being read any more: the status line must not say it still is.
       if (msg) status.textContent = t('view.load.refused', fileName);
