@@ -41,7 +41,7 @@ const TARGET_MAX_ABS_ERR = 1e-6;
 // --- methods -------------------------------------------------------------------------------------
 
 /** pe_attention on buffers allocated once; the RoPE cos/sin tables made once by pe_rope. */
-function kernelMethod(w, L, name) {
+export function kernelMethod(w, L, name) {
   const n = DIM / 2;
   const malloc = (bytes) => {
     const p = w.malloc(bytes);

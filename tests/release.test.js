@@ -107,6 +107,19 @@ describe('pe.release', () => {
     for (const v of [a.data, row, alias]) expect(v.length).toBe(0);
   });
 
+  it('draws the next result in the released memory afresh: no heatmap cache keyed by the old array', () => {
+    const view = { rows: 128, cols: 128, width: 16, height: 16 };
+    const a = pe.compute(big);
+    const pixelsA = pe.heatmap(a.data, view);
+    const expected = pe.heatmap(pe.compute(big500).data, view);
+    pe.release(a);
+    expectPEError(() => pe.heatmap(a.data, view), 'offset');   // empty now: nothing to draw
+    const b = pe.compute(big500);
+    const pixelsB = pe.heatmap(b.data, view);
+    expect(Array.from(pixelsB)).toEqual(Array.from(expected));
+    expect(Array.from(pixelsB)).not.toEqual(Array.from(pixelsA));
+  });
+
   it('takes back every array of a result: attention\'s data, entropy and local_mass', () => {
     const spec = { kind: 'attention', length: 128, heads: 1, dim: 16 };
     const r = pe.compute(spec);
