@@ -4,4 +4,5 @@
 //   import { createPE, PEError } from './web/pe.js';
 //   const pe = await createPE();                       // { simd: 'auto' | true | false }
 //   const { data, shape } = pe.compute({ kind: 'sinusoidal', length: 128, dim: 64 });
+//   pe.release(data);      // done with it: the next output of its size is copied into its memory
 export * from './api/pe.js';

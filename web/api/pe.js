@@ -3,6 +3,7 @@
 //   import { createPE } from '../web/pe.js';
 //   const pe = await createPE();                       // { simd: 'auto' | true | false }
 //   const { data, shape } = pe.compute({ kind: 'sinusoidal', length: 128, dim: 64 });
+//   pe.release(data);      // done with it: the next output of its size is copied into its memory
 //
 // The same module runs in browsers and in Node >= 20. The .wasm files are bare modules
 // (Emscripten STANDALONE_WASM) loaded here: no generated JS glue, so no __dirname or ESM issues.
