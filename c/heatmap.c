@@ -325,10 +325,12 @@ static void across(heatmap_scratch *s, const heatmap_slot *sl, int32_t width, in
 
 typedef struct {
     int32_t map;
-    int32_t wide;              // 1: the float64 formula
-    float vmin, vmax;          // the float32 range (wide = 0)
-    double half_vmin, scale;   // vmin/2 and s (wide = 1)
-    const uint8_t *special;    // never NULL
+    int32_t wide;                 // 1: the float64 formula
+    float vmin, vmax;             // the float32 range (wide = 0)
+    double half_vmin, scale;      // vmin/2 and s (wide = 1)
+    const uint8_t *special;       // never NULL
+    int32_t curve;                // pe_color_scale: sqrt and log take colorize_curve_* (below)
+    double cmin, cvmin, cscale;   // vmin, f(vmin) and 256 / (f(vmax) − f(vmin)) (curve ≠ linear)
 } heatmap_colors;
 
 // 1 when pe_colorize's float32 formula holds the range: vmin and vmax finite in float32 (checked
@@ -340,9 +342,20 @@ static int32_t narrow_ok(double vmin, double vmax) {
     return hi > lo && isfinite(width) && isfinite(256.0f / width);
 }
 
+// f of the colour scale (heatmap.h): √ for sqrt, ln for log; x for linear.
+static double curve_of(int32_t curve, double x) {
+    return curve == PE_SCALE_SQRT ? sqrt(x) : curve == PE_SCALE_LOG ? log(x) : x;
+}
+
 // The colours of the range vmin … vmax (finite, checked by check_colors); special NULL = the map's.
-static heatmap_colors colors_for(int32_t map, double vmin, double vmax, const uint8_t *special) {
-    heatmap_colors k = {map, 0, 0.0f, 1.0f, 0.0, 1.0, special ? special : pe_colormap_default_special(map)};
+static heatmap_colors colors_for(int32_t map, double vmin, double vmax, const uint8_t *special, int32_t curve) {
+    heatmap_colors k = {map,   0,    0.0f, 1.0f, 0.0, 1.0, special ? special : pe_colormap_default_special(map),
+                        curve, vmin, 0.0,  1.0};
+    if (curve != PE_SCALE_LINEAR) {
+        k.cvmin = curve_of(curve, vmin);
+        k.cscale = 256.0 / (curve_of(curve, vmax) - k.cvmin);
+        return k;
+    }
     if (narrow_ok(vmin, vmax)) {
         k.vmin = (float)vmin;
         k.vmax = (float)vmax;
@@ -355,13 +368,48 @@ static heatmap_colors colors_for(int32_t map, double vmin, double vmax, const ui
 }
 
 // PE_OK when vmin … vmax can be coloured: both finite, vmax > vmin, and s = 256 / (vmax/2 − vmin/2)
-// finite (vmax − vmin above about 3e-306), else the status of argument vmin_arg or vmin_arg + 1.
-static pe_status check_colors(double vmin, double vmax, int32_t vmin_arg) {
+// finite (vmax − vmin above about 3e-306), else the status of argument vmin_arg or vmin_arg + 1;
+// for sqrt also vmin ≥ 0, for log vmin > 0, and 256 / (f(vmax) − f(vmin)) finite and positive.
+// The scale itself (known) is checked by the caller.
+static pe_status check_colors(double vmin, double vmax, int32_t vmin_arg, int32_t curve) {
     if (!isfinite(vmin)) return PE_ERR_ARG(vmin_arg);
+    if (curve == PE_SCALE_SQRT && !(vmin >= 0.0)) return PE_ERR_ARG(vmin_arg);
+    if (curve == PE_SCALE_LOG && !(vmin > 0.0)) return PE_ERR_ARG(vmin_arg);
     if (!isfinite(vmax) || !(vmax > vmin)) return PE_ERR_ARG(vmin_arg + 1);
     const double half = 0.5 * vmax - 0.5 * vmin;
     if (!(half > 0.0) || !isfinite(256.0 / half)) return PE_ERR_ARG(vmin_arg + 1);
+    if (curve != PE_SCALE_LINEAR) {
+        const double s = 256.0 / (curve_of(curve, vmax) - curve_of(curve, vmin));
+        if (!(s > 0.0) || !isfinite(s)) return PE_ERR_ARG(vmin_arg + 1);
+    }
     return PE_OK;
+}
+
+// --- sqrt and log ----------------------------------------------------------------------------------
+//
+// k = clamp(floor((f(v) − f(vmin)) · s), 0, 255),  s = 256 / (f(vmax) − f(vmin)),  f = √ or ln,
+// in float64 (v promoted exactly), and v ≤ vmin → 0 before f: zeros and negatives (√ of a
+// negative, ln 0 = −∞) take the bottom entry, as a value below vmin does on the linear scale.
+static inline int32_t curve_index(float v, const heatmap_colors *k) {
+    const double x = (double)v;
+    if (!(x > k->cmin)) return 0;
+    const double t = (curve_of(k->curve, x) - k->cvmin) * k->cscale;
+    if (t >= 255.0) return 255;
+    return (int32_t)t;   // t ≥ 0: f is increasing and x > vmin
+}
+
+static void colorize_curve_scalar(uint8_t *out, const float *values, int32_t count, const heatmap_colors *k) {
+    const uint8_t *lut = pe_colormap_table(k->map);
+    for (int32_t i = 0; i < count; i++) {
+        const float v = values[i];
+        const uint8_t *rgba;
+        if (v - v == 0.0f) rgba = lut + 4 * curve_index(v, k);
+        else if (v != v)
+            rgba = k->special + 4 * PE_SPECIAL_NAN;
+        else
+            rgba = k->special + 4 * (v > 0.0f ? PE_SPECIAL_POS_INF : PE_SPECIAL_NEG_INF);
+        memcpy(out + 4 * (ptrdiff_t)i, rgba, 4);
+    }
 }
 
 static inline int32_t wide_index(float v, double half_vmin, double scale) {
@@ -392,14 +440,20 @@ static inline int32_t rgba_word(const uint8_t *p) {
     return (int32_t)v;
 }
 
-// Four values at a time: each pair promoted to float64, t = (v/2 − vmin/2)·s, truncated with
-// saturation (t ≥ 0 there, so truncation is the floor; t < 0 truncates to 0 or below and is
-// clamped to 0, as the scalar loop's t < 0 → 0), clamped to 0 … 255. The same float64 operations
-// as wide_index, so the same bits. Non-finite lanes take their special colour after.
-static void colorize_wide_simd(uint8_t *out, const float *values, int32_t count, const heatmap_colors *k) {
+// Four values at a time, in float64: each pair promoted, mapped to t, truncated with saturation
+// and clamped to 0 … 255; non-finite lanes take their special colour after. The same float64
+// operations as the scalar loops, so the same bits. ROOT is a constant in each copy:
+//   ROOT = 0, the wide linear range: t = (v/2 − vmin/2)·s (t ≥ 0 there, so truncation is the
+//     floor; t < 0 truncates to 0 or below and is clamped to 0, as wide_index's t < 0 → 0);
+//   ROOT = 1, the sqrt scale: t = (√v − √vmin)·s with f64x2.sqrt (correctly rounded, as sqrt()).
+//     Lanes with v ≤ vmin: √v ≤ √vmin gives t ≤ 0, and √ of a negative is NaN, which trunc_sat
+//     makes 0: entry 0, as curve_index's early return. (log has no WebAssembly SIMD instruction:
+//     it stays scalar.)
+static inline __attribute__((always_inline)) void colorize_f64_simd(uint8_t *out, const float *values, int32_t count,
+                                                                    const heatmap_colors *k, const int32_t ROOT) {
     const uint8_t *lut = pe_colormap_table(k->map);
-    const v128_t half = wasm_f64x2_splat(0.5), hvmin = wasm_f64x2_splat(k->half_vmin);
-    const v128_t scale = wasm_f64x2_splat(k->scale), zero = wasm_f32x4_splat(0.0f);
+    const v128_t half = wasm_f64x2_splat(0.5), from = wasm_f64x2_splat(ROOT ? k->cvmin : k->half_vmin);
+    const v128_t scale = wasm_f64x2_splat(ROOT ? k->cscale : k->scale), zero = wasm_f32x4_splat(0.0f);
     const v128_t lo = wasm_i32x4_splat(0), hi = wasm_i32x4_splat(255);
     const v128_t nan_rgba = wasm_i32x4_splat(rgba_word(k->special + 4 * PE_SPECIAL_NAN));
     const v128_t neg_rgba = wasm_i32x4_splat(rgba_word(k->special + 4 * PE_SPECIAL_NEG_INF));
@@ -409,8 +463,10 @@ static void colorize_wide_simd(uint8_t *out, const float *values, int32_t count,
         const v128_t v = wasm_v128_load(values + i);
         const v128_t v01 = wasm_f64x2_promote_low_f32x4(v);
         const v128_t v23 = wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 2, 3, 2, 3));
-        const v128_t t01 = wasm_f64x2_mul(wasm_f64x2_sub(wasm_f64x2_mul(half, v01), hvmin), scale);
-        const v128_t t23 = wasm_f64x2_mul(wasm_f64x2_sub(wasm_f64x2_mul(half, v23), hvmin), scale);
+        const v128_t x01 = ROOT ? wasm_f64x2_sqrt(v01) : wasm_f64x2_mul(half, v01);
+        const v128_t x23 = ROOT ? wasm_f64x2_sqrt(v23) : wasm_f64x2_mul(half, v23);
+        const v128_t t01 = wasm_f64x2_mul(wasm_f64x2_sub(x01, from), scale);
+        const v128_t t23 = wasm_f64x2_mul(wasm_f64x2_sub(x23, from), scale);
         const v128_t k01 = wasm_i32x4_trunc_sat_f64x2_zero(t01), k23 = wasm_i32x4_trunc_sat_f64x2_zero(t23);
         const v128_t idx = wasm_i32x4_min(wasm_i32x4_max(wasm_i32x4_shuffle(k01, k23, 0, 1, 4, 5), lo), hi);
         v128_t rgba = wasm_i32x4_make(
@@ -425,12 +481,32 @@ static void colorize_wide_simd(uint8_t *out, const float *values, int32_t count,
         }
         wasm_v128_store(out + 4 * (ptrdiff_t)i, rgba);
     }
-    colorize_wide_scalar(out + 4 * (ptrdiff_t)i, values + i, count - i, k);
+    if (ROOT) colorize_curve_scalar(out + 4 * (ptrdiff_t)i, values + i, count - i, k);
+    else
+        colorize_wide_scalar(out + 4 * (ptrdiff_t)i, values + i, count - i, k);
+}
+
+static void colorize_wide_simd(uint8_t *out, const float *values, int32_t count, const heatmap_colors *k) {
+    colorize_f64_simd(out, values, count, k, 0);
+}
+
+static void colorize_sqrt_simd(uint8_t *out, const float *values, int32_t count, const heatmap_colors *k) {
+    colorize_f64_simd(out, values, count, k, 1);
 }
 #endif
 
 // count values → RGBA through the colours k (pe_colorize's loops for a float32 range).
 static void colorize_with(uint8_t *out, const float *values, int32_t count, const heatmap_colors *k, int32_t simd) {
+    if (k->curve != PE_SCALE_LINEAR) {
+#if PE_HAVE_SIMD
+        if (simd && k->curve == PE_SCALE_SQRT) {
+            colorize_sqrt_simd(out, values, count, k);
+            return;
+        }
+#endif
+        colorize_curve_scalar(out, values, count, k);
+        return;
+    }
 #if PE_HAVE_SIMD
     if (simd) {
         if (k->wide) colorize_wide_simd(out, values, count, k);
@@ -677,35 +753,37 @@ static pe_status check_table(const void *scratch, const float *table, int32_t ro
 }
 
 pe_status pe_heatmap(uint8_t *out, void *scratch, const float *table, int32_t rows, int32_t cols, int32_t width,
-                     int32_t height, const float *window, int32_t map, double vmin, double vmax,
-                     const uint8_t *special) {
+                     int32_t height, const float *window, int32_t map, double vmin, double vmax, const uint8_t *special,
+                     int32_t scale) {
     if (out == NULL) return PE_ERR_ARG(1);
     pe_status st = check_table(scratch, table, rows, cols, width, height, window);
     if (st != PE_OK) return st;
     if (map < 0 || map >= PE_COLORMAP_COUNT) return PE_ERR_ARG(9);
-    st = check_colors(vmin, vmax, 10);
+    if (scale < 0 || scale >= PE_SCALE_COUNT) return PE_ERR_ARG(13);
+    st = check_colors(vmin, vmax, 10, scale);
     if (st != PE_OK) return st;
-    const heatmap_colors colors = colors_for(map, vmin, vmax, special);
+    const heatmap_colors colors = colors_for(map, vmin, vmax, special, scale);
     heatmap_run(out, NULL, scratch, table, rows, cols, width, height, window, &colors, PE_HAVE_SIMD, 1, NULL);
     return PE_OK;
 }
 
 void pe_heatmap_colorize_impl(uint8_t *out, const float *values, int32_t count, int32_t map, double vmin, double vmax,
-                              const uint8_t *special, int32_t simd) {
-    const heatmap_colors colors = colors_for(map, vmin, vmax, special);
+                              const uint8_t *special, int32_t scale, int32_t simd) {
+    const heatmap_colors colors = colors_for(map, vmin, vmax, special, scale);
     colorize_with(out, values, count, &colors, simd);
 }
 
 pe_status pe_heatmap_colorize(uint8_t *out, const float *values, int32_t count, int32_t map, double vmin, double vmax,
-                              const uint8_t *special) {
+                              const uint8_t *special, int32_t scale) {
     if (out == NULL) return PE_ERR_ARG(1);
     if (values == NULL && count > 0) return PE_ERR_ARG(2);
     if (count < 0 || count > PE_MAX_ELEMENTS) return PE_ERR_ARG(3);
     if (map < 0 || map >= PE_COLORMAP_COUNT) return PE_ERR_ARG(4);
-    pe_status st = check_colors(vmin, vmax, 5);
+    if (scale < 0 || scale >= PE_SCALE_COUNT) return PE_ERR_ARG(8);
+    pe_status st = check_colors(vmin, vmax, 5, scale);
     if (st != PE_OK) return st;
     if (count == 0) return PE_OK;   // values may be NULL: no `values + i` on it
-    pe_heatmap_colorize_impl(out, values, count, map, vmin, vmax, special, PE_HAVE_SIMD);
+    pe_heatmap_colorize_impl(out, values, count, map, vmin, vmax, special, scale, PE_HAVE_SIMD);
     return PE_OK;
 }
 

@@ -32,22 +32,37 @@
 
 #include "pe.h"
 
+// Colour scales: where a value v falls between vmin and vmax, as a position t on the colour map
+// (entry k = clamp(floor(256·t), 0, 255)):
+//   linear  t = (v − vmin) / (vmax − vmin)                                    (any vmin < vmax)
+//   sqrt    t = (√v − √vmin) / (√vmax − √vmin),   v ≤ vmin → entry 0           (vmin ≥ 0)
+//   log     t = (ln v − ln vmin) / (ln vmax − ln vmin),   v ≤ vmin → entry 0   (vmin > 0: the floor)
+// so values spread over decades (attention weights ≈ 1/i) use the whole map; exact zeros and
+// negatives take the bottom colour under sqrt and log, non-finite values their special colours.
+typedef enum {
+    PE_SCALE_LINEAR = 0,
+    PE_SCALE_SQRT = 1,
+    PE_SCALE_LOG = 2,
+    PE_SCALE_COUNT = 3,
+} pe_color_scale;
+
 // Bytes of scratch memory pe_heatmap needs for a table of `cols` columns drawn `width` pixels
 // wide (0 when either is out of range). The caller owns it; pe_heatmap never allocates.
 PE_API int32_t pe_heatmap_scratch_bytes(int32_t cols, int32_t width);
 
 // Draws the window [x0, x1) × [y0, y1) (in cells; window = {x0, x1, y0, y1}) of the row-major
 // [rows, cols] table as width × height RGBA pixels (4 bytes each, R first, row-major) into out,
-// coloured by `map` (pe_colormap) between vmin and vmax, non-finite pixels in `special`'s
-// colours (NULL: the map's defaults), as pe_heatmap_colorize colours a value.
+// coloured by `map` (pe_colormap) between vmin and vmax on the colour scale `scale`
+// (pe_color_scale), non-finite pixels in `special`'s colours (NULL: the map's defaults), as
+// pe_heatmap_colorize colours a value. The scale applies to the resampled (mean) values.
 // Errors: PE_ERR_ARG(k) for argument k: out, scratch or table NULL (1, 2, 3); rows or cols
 // < 1 or rows·cols over PE_MAX_ELEMENTS (4, 5); width or height < 1, over 8192, or
 // width·height over PE_MAX_ELEMENTS (6, 7); window NULL, not finite, empty or outside
-// [0, cols] × [0, rows] in float32 (8); map, vmin, vmax as pe_heatmap_colorize (9, 10, 11).
-// scratch: pe_heatmap_scratch_bytes(cols, width) bytes, 16-byte aligned.
+// [0, cols] × [0, rows] in float32 (8); map, vmin, vmax, scale as pe_heatmap_colorize (9, 10,
+// 11, 13). scratch: pe_heatmap_scratch_bytes(cols, width) bytes, 16-byte aligned.
 PE_API pe_status pe_heatmap(uint8_t *out, void *scratch, const float *table, int32_t rows, int32_t cols, int32_t width,
                             int32_t height, const float *window, int32_t map, double vmin, double vmax,
-                            const uint8_t *special);
+                            const uint8_t *special, int32_t scale);
 
 // Colours count values as RGBA (4 bytes each) between vmin and vmax, given in float64 so that any
 // finite table has a colour range: where float32 holds the range (vmin and vmax finite in float32,
@@ -56,16 +71,20 @@ PE_API pe_status pe_heatmap(uint8_t *out, void *scratch, const float *table, int
 // ±3e38, vmin −1e308, vmax − vmin below float32's resolution) the same colour-table entry is
 // computed in float64: k = clamp(floor((v/2 − vmin/2) · 256 / (vmax/2 − vmin/2)), 0, 255).
 // Non-finite values as pe_colorize (special NULL: the map's defaults).
+// scale (pe_color_scale; 0, linear, is all of the above): sqrt and log compute the entry in
+// float64, k = clamp(floor((f(v) − f(vmin)) · 256 / (f(vmax) − f(vmin))), 0, 255) with f = √ or
+// ln, and v ≤ vmin → 0 (so √ and ln never see a value below vmin: zeros, negatives).
 // Errors: PE_ERR_ARG(1..6) for out (NULL), values (NULL while count > 0), count (< 0 or over
-// PE_MAX_ELEMENTS), map (unknown), vmin (not finite), vmax (not finite, not above vmin, or
-// 256 / (vmax/2 − vmin/2) not finite in float64: vmax − vmin below about 3e-306).
+// PE_MAX_ELEMENTS), map (unknown), vmin (not finite; below 0 for sqrt, not above 0 for log), vmax
+// (not finite, not above vmin, or 256 / (vmax/2 − vmin/2), or 256 / (f(vmax) − f(vmin)), not
+// finite in float64: vmax − vmin below about 3e-306), scale (8: unknown).
 PE_API pe_status pe_heatmap_colorize(uint8_t *out, const float *values, int32_t count, int32_t map, double vmin,
-                                     double vmax, const uint8_t *special);
+                                     double vmax, const uint8_t *special, int32_t scale);
 
 // For the native tests: pe_heatmap_colorize's colouring with the SIMD loop (simd = 1, when built
 // with SIMD) or the scalar one (simd = 0), arguments already checked; both agree bit for bit.
 void pe_heatmap_colorize_impl(uint8_t *out, const float *values, int32_t count, int32_t map, double vmin, double vmax,
-                              const uint8_t *special, int32_t simd);
+                              const uint8_t *special, int32_t scale, int32_t simd);
 
 // The resampled values (before colouring) of the same window, width × height floats, for the
 // native tests and for callers that colour themselves. Same arguments and errors (out = values).

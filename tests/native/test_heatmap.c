@@ -16,6 +16,7 @@
 //      scalar bit for bit at every tail, pe_colorize's bytes where float32 holds the range, and
 //      pe_heatmap's pixels are pe_heatmap_colorize's colours of pe_heatmap_values' values.
 //   6. Every bad argument returns its status code.
+//   7. Colour scales sqrt and log (test_scales).
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -145,7 +146,7 @@ static void test_values(void) {
                         }
                         // The colours are pe_colorize's of the values, byte for byte.
                         CHECK(pe_heatmap(rgba, scratch, table, rows, cols, w, hgt, win, PE_COLORMAP_DIVERGING, -1.5f,
-                                         1.5f, NULL) == PE_OK,
+                                         1.5f, NULL, 0) == PE_OK,
                               "pe_heatmap status");
                         pe_colorize(ref_rgba, vs, w * hgt, PE_COLORMAP_DIVERGING, -1.5f, 1.5f, NULL);
                         CHECK(memcmp(rgba, ref_rgba, 4 * (size_t)w * hgt) == 0, "rgba rows %d cols %d %dx%d kind %d",
@@ -343,7 +344,7 @@ static void test_wide_colors(void) {
         v[13] = -INFINITY;
         v[21] = INFINITY;
         for (int32_t map = 0; map < PE_COLORMAP_COUNT; map++) {
-            CHECK(pe_heatmap_colorize(a, v, N, map, lo, hi, NULL) == PE_OK, "range %zu status", r);
+            CHECK(pe_heatmap_colorize(a, v, N, map, lo, hi, NULL, 0) == PE_OK, "range %zu status", r);
             for (int i = 0; i < N; i++) {
                 if (!isfinite(v[i])) continue;
                 // The entry's colour (neighbouring entries may share one), or a neighbour's at a boundary.
@@ -363,8 +364,8 @@ static void test_wide_colors(void) {
             for (int32_t n = 0; n <= 13; n++) {   // every tail of the 4-wide loop
                 memset(a, 1, sizeof a);
                 memset(b, 2, sizeof b);
-                pe_heatmap_colorize_impl(a, v + 3, n, map, lo, hi, special, 1);
-                pe_heatmap_colorize_impl(b, v + 3, n, map, lo, hi, special, 0);
+                pe_heatmap_colorize_impl(a, v + 3, n, map, lo, hi, special, 0, 1);
+                pe_heatmap_colorize_impl(b, v + 3, n, map, lo, hi, special, 0, 0);
                 CHECK(memcmp(a, b, 4 * (size_t)n) == 0, "range %zu: SIMD and scalar differ at count %d", r, n);
             }
             cases++;
@@ -372,12 +373,12 @@ static void test_wide_colors(void) {
     }
     // The minimum and the maximum of a tiny table take the two ends of the map.
     const float tiny[4] = {1e-39f, 2e-39f, 3e-39f, 4e-39f};
-    CHECK(pe_heatmap_colorize(a, tiny, 4, 0, 1e-39f, 4e-39f, NULL) == PE_OK, "tiny status");
+    CHECK(pe_heatmap_colorize(a, tiny, 4, 0, 1e-39f, 4e-39f, NULL, 0) == PE_OK, "tiny status");
     CHECK(entry_of(a, 0) == 0 && entry_of(a + 12, 0) == 255, "tiny ends: %d %d", entry_of(a, 0), entry_of(a + 12, 0));
     // Where float32 holds the range, pe_colorize's bytes.
     for (int i = 0; i < N; i++) v[i] = rnd(-3.0f, 3.0f);
     for (int32_t map = 0; map < PE_COLORMAP_COUNT; map++) {
-        CHECK(pe_heatmap_colorize(a, v, N, map, -1.25, 2.5, NULL) == PE_OK, "narrow status");
+        CHECK(pe_heatmap_colorize(a, v, N, map, -1.25, 2.5, NULL, 0) == PE_OK, "narrow status");
         CHECK(pe_colorize(b, v, N, map, -1.25f, 2.5f, NULL) == PE_OK, "pe_colorize status");
         CHECK(memcmp(a, b, sizeof a) == 0, "narrow range: pe_colorize's bytes, map %d", map);
     }
@@ -388,10 +389,10 @@ static void test_wide_colors(void) {
         for (int i = 0; i < rows * cols; i++)
             table[i] = (float)((double)rnd(0.0f, 1.0f) * (kind ? 6.0e38 : 1e-38) - (kind ? 3.0e38 : 0.0));
         const double lo = kind ? -3.0e38 : 0.0, hi = kind ? 3.0e38 : 1e-38;
-        CHECK(pe_heatmap(rgba, scratch, table, rows, cols, w, hgt, win, 0, lo, hi, NULL) == PE_OK, "pe_heatmap %d",
+        CHECK(pe_heatmap(rgba, scratch, table, rows, cols, w, hgt, win, 0, lo, hi, NULL, 0) == PE_OK, "pe_heatmap %d",
               kind);
         CHECK(pe_heatmap_values(vs, scratch, table, rows, cols, w, hgt, win) == PE_OK, "values %d", kind);
-        CHECK(pe_heatmap_colorize(ref_rgba, vs, w * hgt, 0, lo, hi, NULL) == PE_OK, "colorize %d", kind);
+        CHECK(pe_heatmap_colorize(ref_rgba, vs, w * hgt, 0, lo, hi, NULL, 0) == PE_OK, "colorize %d", kind);
         CHECK(memcmp(rgba, ref_rgba, 4 * (size_t)w * hgt) == 0, "pe_heatmap's colours, kind %d", kind);
         int distinct = 0, seen[256] = {0};
         for (int i = 0; i < w * hgt; i++) {
@@ -404,6 +405,95 @@ static void test_wide_colors(void) {
            off_by_one);
 }
 
+// The entry of v on the sqrt or log scale of vmin … vmax (heatmap.h), in long double.
+static int ref_curve_entry(float v, double vmin, double vmax, int32_t scale) {
+    if (!((long double)v > vmin)) return 0;
+    long double fv, f0, f1;
+    if (scale == PE_SCALE_SQRT) {
+        fv = sqrtl(v), f0 = sqrtl(vmin), f1 = sqrtl(vmax);
+    } else {
+        fv = logl(v), f0 = logl(vmin), f1 = logl(vmax);
+    }
+    const long double t = (fv - f0) / (f1 - f0) * 256.0L;
+    return t >= 255.0L ? 255 : (int)t;
+}
+
+//   7. Colour scales sqrt and log: every entry's middle value (and the values below vmin, above vmax,
+//      zeros, negatives, non-finite) against a long double reference, SIMD and scalar bit for bit
+//      at every tail, pe_heatmap = pe_heatmap_colorize of pe_heatmap_values with the scale.
+static void test_scales(void) {
+    static const double ranges[][3] = {
+        {PE_SCALE_SQRT, 0.0, 1.0},    {PE_SCALE_SQRT, 0.25, 4.0},  {PE_SCALE_SQRT, 0.0, 1e-30},
+        {PE_SCALE_SQRT, 1e-39, 3e38}, {PE_SCALE_LOG, 1e-6, 1.0},   {PE_SCALE_LOG, 1e-3, 2.0},
+        {PE_SCALE_LOG, 1e-30, 1e-10}, {PE_SCALE_LOG, 1e-45, 3e38},
+    };
+    enum { N = 256 + 12 };
+    float v[N];
+    uint8_t a[4 * N], b[4 * N];
+    int cases = 0, off_by_one = 0;
+    for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+        const int32_t scale = (int32_t)ranges[r][0];
+        const double lo = ranges[r][1], hi = ranges[r][2];
+        for (int e = 0; e < 256; e++) {   // the middle of entry e: f⁻¹(f(lo) + (e + ½)/256 · (f(hi) − f(lo)))
+            const double t = (e + 0.5) / 256.0;
+            const double x = scale == PE_SCALE_SQRT ? pow(sqrt(lo) + t * (sqrt(hi) - sqrt(lo)), 2.0)
+                                                    : exp(log(lo) + t * (log(hi) - log(lo)));
+            v[e] = (float)x;
+        }
+        const float extra[12] = {0.0f,    -0.0f,    -1.0f, (float)lo, (float)(lo * 0.5), (float)hi,
+                                 3.4e38f, -3.4e38f, NAN,   -INFINITY, INFINITY,          1e-45f};
+        memcpy(v + 256, extra, sizeof extra);
+        for (int32_t map = 0; map < PE_COLORMAP_COUNT; map++) {
+            CHECK(pe_heatmap_colorize(a, v, N, map, lo, hi, NULL, scale) == PE_OK, "scale range %zu status", r);
+            const uint8_t *lut = pe_colormap_table(map);
+            for (int i = 0; i < N; i++) {
+                if (!isfinite(v[i])) continue;
+                const int want = ref_curve_entry(v[i], lo, hi, scale);
+                const int exact = memcmp(a + 4 * i, lut + 4 * want, 4) == 0;
+                const int near = (want > 0 && memcmp(a + 4 * i, lut + 4 * (want - 1), 4) == 0) ||
+                                 (want < 255 && memcmp(a + 4 * i, lut + 4 * (want + 1), 4) == 0);
+                CHECK(exact || near, "scale %d [%g, %g] value %g: entry %d, want %d", scale, lo, hi, v[i],
+                      entry_of(a + 4 * i, map), want);
+                off_by_one += !exact;
+            }
+            // Zeros and negatives take the bottom entry; the ends of the range the two ends.
+            for (int i = 256; i < 259; i++)
+                CHECK(memcmp(a + 4 * i, lut, 4) == 0, "scale %d: %g → entry 0", scale, v[i]);
+            CHECK(memcmp(a + 4 * 262, lut + 4 * 255, 4) == 0, "scale %d: 3.4e38 → entry 255", scale);
+            const uint8_t *special = pe_colormap_default_special(map);
+            CHECK(memcmp(a + 4 * 264, special + 4 * PE_SPECIAL_NAN, 4) == 0, "scale %d NaN colour", scale);
+            CHECK(memcmp(a + 4 * 265, special + 4 * PE_SPECIAL_NEG_INF, 4) == 0, "scale %d -Inf colour", scale);
+            CHECK(memcmp(a + 4 * 266, special + 4 * PE_SPECIAL_POS_INF, 4) == 0, "scale %d +Inf colour", scale);
+            static const int32_t froms[] = {3, 250, 255};   // finite, then non-finite lanes
+            for (size_t f = 0; f < sizeof froms / sizeof froms[0]; f++) {
+                const int32_t from = froms[f];
+                for (int32_t n = 0; n <= 13; n++) {   // every tail of the 4-wide loop
+                    memset(a, 1, sizeof a);
+                    memset(b, 2, sizeof b);
+                    pe_heatmap_colorize_impl(a, v + from, n, map, lo, hi, special, scale, 1);
+                    pe_heatmap_colorize_impl(b, v + from, n, map, lo, hi, special, scale, 0);
+                    CHECK(memcmp(a, b, 4 * (size_t)n) == 0, "scale %d: SIMD and scalar differ at count %d", scale, n);
+                }
+            }
+            cases++;
+        }
+    }
+    // pe_heatmap with a scale: the scale's colours of the resampled values (weights ≈ 1/i, causal).
+    const int rows = 37, cols = 37, w = 11, hgt = 13;
+    const float win[4] = {0.0f, (float)cols, 0.0f, (float)rows};
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) table[i * cols + j] = j <= i ? 1.0f / (float)(i + 1) : 0.0f;
+    for (int32_t scale = 0; scale < PE_SCALE_COUNT; scale++) {
+        const double lo = scale == PE_SCALE_LOG ? 1.0 / 37.0 : 0.0;
+        CHECK(pe_heatmap(rgba, scratch, table, rows, cols, w, hgt, win, 0, lo, 1.0, NULL, scale) == PE_OK, "scale %d",
+              scale);
+        CHECK(pe_heatmap_values(vs, scratch, table, rows, cols, w, hgt, win) == PE_OK, "values %d", scale);
+        CHECK(pe_heatmap_colorize(ref_rgba, vs, w * hgt, 0, lo, 1.0, NULL, scale) == PE_OK, "colorize %d", scale);
+        CHECK(memcmp(rgba, ref_rgba, 4 * (size_t)w * hgt) == 0, "pe_heatmap's colours, scale %d", scale);
+    }
+    printf("  colour scales sqrt and log: %d cases, %d entries one off the long double reference\n", cases, off_by_one);
+}
+
 static void test_statuses(void) {
     float t[12] = {0};
     float win[4] = {0, 3, 0, 4};
@@ -412,41 +502,56 @@ static void test_statuses(void) {
     int32_t need = pe_heatmap_scratch_bytes(3, 2);
     CHECK(need > 0 && need <= (int32_t)sizeof scratch, "scratch bytes %d", need);
     CHECK(pe_heatmap_scratch_bytes(0, 2) == 0 && pe_heatmap_scratch_bytes(3, 0) == 0, "scratch bytes of bad sizes");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL) == PE_OK, "good call");
-    CHECK(pe_heatmap(NULL, scratch, t, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(1), "out NULL");
-    CHECK(pe_heatmap(px, NULL, t, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(2), "scratch NULL");
-    CHECK(pe_heatmap(px, scratch + 4, t, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(2), "scratch unaligned");
-    CHECK(pe_heatmap(px, scratch, NULL, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(3), "table NULL");
-    CHECK(pe_heatmap(px, scratch, t, 0, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(4), "rows 0");
-    CHECK(pe_heatmap(px, scratch, t, 4, -1, 2, 2, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(5), "cols -1");
-    CHECK(pe_heatmap(px, scratch, t, 1 << 14, 1 << 14, 2, 2, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(5), "rows·cols");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 0, 2, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(6), "width 0");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 8193, 2, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(6), "width 8193");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 0, win, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(7), "height 0");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, NULL, 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(8), "window NULL");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_OK, "good call");
+    CHECK(pe_heatmap(NULL, scratch, t, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(1), "out NULL");
+    CHECK(pe_heatmap(px, NULL, t, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(2), "scratch NULL");
+    CHECK(pe_heatmap(px, scratch + 4, t, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(2),
+          "scratch unaligned");
+    CHECK(pe_heatmap(px, scratch, NULL, 4, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(3), "table NULL");
+    CHECK(pe_heatmap(px, scratch, t, 0, 3, 2, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(4), "rows 0");
+    CHECK(pe_heatmap(px, scratch, t, 4, -1, 2, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(5), "cols -1");
+    CHECK(pe_heatmap(px, scratch, t, 1 << 14, 1 << 14, 2, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(5),
+          "rows·cols");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 0, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(6), "width 0");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 8193, 2, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(6), "width 8193");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 0, win, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(7), "height 0");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, NULL, 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(8), "window NULL");
     const float bad[][4] = {{-0.5f, 3, 0, 4}, {0, 3.5f, 0, 4}, {2, 2, 0, 4},       {0, 3, 1, 0.5f},
                             {0, 3, 0, 4.5f},  {NAN, 3, 0, 4},  {0, INFINITY, 0, 4}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
-        CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, bad[k], 0, 0.0f, 1.0f, NULL) == PE_ERR_ARG(8), "window %zu", k);
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 3, 0.0f, 1.0f, NULL) == PE_ERR_ARG(9), "map 3");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, NAN, 1.0f, NULL) == PE_ERR_ARG(10), "vmin NaN");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 1.0f, 1.0f, NULL) == PE_ERR_ARG(11), "vmax = vmin");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, -INFINITY, 1.0, NULL) == PE_ERR_ARG(10), "vmin -Inf");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, INFINITY, NULL) == PE_ERR_ARG(11), "vmax Inf");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, 1e-310, NULL) == PE_ERR_ARG(11), "vmax - vmin 1e-310");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 2.0, 1.0, NULL) == PE_ERR_ARG(11), "vmax < vmin");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, -1e308, 1e308, NULL) == PE_OK, "vmin -1e308, vmax 1e308");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, 1e-37, NULL) == PE_OK, "vmin 0, vmax 1e-37");
-    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 1.0, 1.0 + 1e-9, NULL) == PE_OK, "ends equal in float32");
-    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 1.0, NULL) == PE_OK, "colorize good call");
-    CHECK(pe_heatmap_colorize(NULL, t, 4, 0, 0.0, 1.0, NULL) == PE_ERR_ARG(1), "colorize out NULL");
-    CHECK(pe_heatmap_colorize(px, NULL, 4, 0, 0.0, 1.0, NULL) == PE_ERR_ARG(2), "colorize values NULL");
-    CHECK(pe_heatmap_colorize(px, NULL, 0, 0, 0.0, 1.0, NULL) == PE_OK, "colorize nothing");
-    CHECK(pe_heatmap_colorize(px, t, -1, 0, 0.0, 1.0, NULL) == PE_ERR_ARG(3), "colorize count -1");
-    CHECK(pe_heatmap_colorize(px, t, 4, 3, 0.0, 1.0, NULL) == PE_ERR_ARG(4), "colorize map 3");
-    CHECK(pe_heatmap_colorize(px, t, 4, 0, NAN, 1.0, NULL) == PE_ERR_ARG(5), "colorize vmin NaN");
-    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 5e-324, NULL) == PE_ERR_ARG(6), "colorize too narrow");
-    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, -1.0, NULL) == PE_ERR_ARG(6), "colorize vmax < vmin");
+        CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, bad[k], 0, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(8), "window %zu", k);
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 3, 0.0f, 1.0f, NULL, 0) == PE_ERR_ARG(9), "map 3");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, NAN, 1.0f, NULL, 0) == PE_ERR_ARG(10), "vmin NaN");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 1.0f, 1.0f, NULL, 0) == PE_ERR_ARG(11), "vmax = vmin");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, -INFINITY, 1.0, NULL, 0) == PE_ERR_ARG(10), "vmin -Inf");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, INFINITY, NULL, 0) == PE_ERR_ARG(11), "vmax Inf");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, 1e-310, NULL, 0) == PE_ERR_ARG(11), "vmax - vmin 1e-310");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 2.0, 1.0, NULL, 0) == PE_ERR_ARG(11), "vmax < vmin");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, -1e308, 1e308, NULL, 0) == PE_OK, "vmin -1e308, vmax 1e308");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, 1e-37, NULL, 0) == PE_OK, "vmin 0, vmax 1e-37");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 1.0, 1.0 + 1e-9, NULL, 0) == PE_OK, "ends equal in float32");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 1.0, NULL, 0) == PE_OK, "colorize good call");
+    CHECK(pe_heatmap_colorize(NULL, t, 4, 0, 0.0, 1.0, NULL, 0) == PE_ERR_ARG(1), "colorize out NULL");
+    CHECK(pe_heatmap_colorize(px, NULL, 4, 0, 0.0, 1.0, NULL, 0) == PE_ERR_ARG(2), "colorize values NULL");
+    CHECK(pe_heatmap_colorize(px, NULL, 0, 0, 0.0, 1.0, NULL, 0) == PE_OK, "colorize nothing");
+    CHECK(pe_heatmap_colorize(px, t, -1, 0, 0.0, 1.0, NULL, 0) == PE_ERR_ARG(3), "colorize count -1");
+    CHECK(pe_heatmap_colorize(px, t, 4, 3, 0.0, 1.0, NULL, 0) == PE_ERR_ARG(4), "colorize map 3");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, NAN, 1.0, NULL, 0) == PE_ERR_ARG(5), "colorize vmin NaN");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 5e-324, NULL, 0) == PE_ERR_ARG(6), "colorize too narrow");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, -1.0, NULL, 0) == PE_ERR_ARG(6), "colorize vmax < vmin");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 1.0, NULL, 3) == PE_ERR_ARG(8), "colorize scale 3");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 1.0, NULL, -1) == PE_ERR_ARG(8), "colorize scale -1");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 1.0, NULL, PE_SCALE_SQRT) == PE_OK, "colorize sqrt from 0");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, -0.5, 1.0, NULL, PE_SCALE_SQRT) == PE_ERR_ARG(5), "colorize sqrt vmin < 0");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 0.0, 1.0, NULL, PE_SCALE_LOG) == PE_ERR_ARG(5), "colorize log vmin 0");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 1e-300, 1.0, NULL, PE_SCALE_LOG) == PE_OK, "colorize log 1e-300");
+    CHECK(pe_heatmap_colorize(px, t, 4, 0, 1.0, 1.0 + 1e-17, NULL, PE_SCALE_LOG) == PE_ERR_ARG(6),
+          "colorize log ends equal");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, 1.0, NULL, 3) == PE_ERR_ARG(13), "scale 3");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 0.0, 1.0, NULL, PE_SCALE_LOG) == PE_ERR_ARG(10), "log vmin 0");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, -1.0, 1.0, NULL, PE_SCALE_SQRT) == PE_ERR_ARG(10),
+          "sqrt vmin -1");
+    CHECK(pe_heatmap(px, scratch, t, 4, 3, 2, 2, win, 0, 1e-6, 1.0, NULL, PE_SCALE_LOG) == PE_OK, "log good call");
     CHECK(pe_heatmap_values(NULL, scratch, t, 4, 3, 2, 2, win) == PE_ERR_ARG(1), "values out NULL");
     CHECK(pe_heatmap_values(out, scratch, t, 4, 3, 2, 2, win) == PE_OK, "values good call");
     float rg[2];
@@ -473,6 +578,7 @@ int main(void) {
     test_scan();
     test_values_scan();
     test_wide_colors();
+    test_scales();
     test_statuses();
     return test_summary("test_heatmap");
 }
