@@ -367,6 +367,19 @@ static void layernorm_forward_scalar(float *out, float *mean, float *rstd, const
     }
 }
 
+// The backward's last step for the columns i in [from, c) of one row (all of them in the scalar
+// reference, the tail in the SIMD twin): db += dout, dw += n̂·dout and
+// dinp += (dout·w − mean(dout·w) − n̂·mean(dout·w·n̂))·rstd, from n̂ = norm and dout·w = dnorm.
+static inline void layernorm_backward_cols(float *di, float *dw, float *db, const float *d, const float *norm,
+                                           const float *dnorm, float dnorm_mean, float dnorm_norm_mean, float s,
+                                           int32_t from, int32_t c) {
+    for (int32_t i = from; i < c; i++) {
+        db[i] += d[i];
+        dw[i] += norm[i] * d[i];
+        di[i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * s;
+    }
+}
+
 // dinp += ((dout·w) − mean(dout·w) − n̂·mean(dout·w·n̂))·rstd, dw += n̂·dout, db += dout.
 // scratch: [2C] (n̂ and dout·w of one row).
 static void layernorm_backward_scalar(float *dinp, float *dw, float *db, const float *dout, const float *inp,
@@ -383,11 +396,7 @@ static void layernorm_backward_scalar(float *dinp, float *dw, float *db, const f
         }
         const float dnorm_mean = sum4_scalar(dnorm, NULL, c) / (float)c;
         const float dnorm_norm_mean = sum4_scalar(dnorm, norm, c) / (float)c;
-        for (int32_t i = 0; i < c; i++) {
-            db[i] += d[i];
-            dw[i] += norm[i] * d[i];
-            di[i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * s;
-        }
+        layernorm_backward_cols(di, dw, db, d, norm, dnorm, dnorm_mean, dnorm_norm_mean, s, 0, c);
     }
 }
 
@@ -467,11 +476,7 @@ static void layernorm_backward_simd(float *dinp, float *dw, float *db, const flo
             const v128_t t = wasm_f32x4_sub(wasm_f32x4_sub(wasm_v128_load(dnorm + i), dmv), wasm_f32x4_mul(n, dnmv));
             wasm_v128_store(di + i, wasm_f32x4_add(wasm_v128_load(di + i), wasm_f32x4_mul(t, sv)));
         }
-        for (int32_t i = c4; i < c; i++) {
-            db[i] += d[i];
-            dw[i] += norm[i] * d[i];
-            di[i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * s;
-        }
+        layernorm_backward_cols(di, dw, db, d, norm, dnorm, dnorm_mean, dnorm_norm_mean, s, c4, c);
     }
 }
 #endif
@@ -563,6 +568,12 @@ static inline void axpy_scalar(float *y, float a, const float *x, int32_t n) {
 
 static void gather_scalar(float *y, const float *w, const float *rows, size_t stride, int32_t n, int32_t hs) {
     for (int32_t j = 0; j < n; j++) axpy_scalar(y, w[j], rows + (size_t)j * stride, hs);
+}
+
+// y[x] = 0 for x < hs; returns y (a head's output, for gather to add the weighted values into).
+static inline float *zeroed(float *y, int32_t hs) {
+    for (int32_t x = 0; x < hs; x++) y[x] = 0.0f;
+    return y;
 }
 
 #if PE_HAVE_SIMD
@@ -693,6 +704,7 @@ static void attention_forward_scalar(float *out, float *att, float *kt, const fl
     for (int32_t bb = 0; bb < b; bb++)
         for (int32_t hh = 0; hh < h; hh++) {
             const float *keys = qkv + (size_t)bb * t * 3 * c + c + hh * hs;   // key j: keys + j·3C
+            const float *values = keys + c;                                   // value j: values + j·3C
             for (int32_t i = 0; i < t; i++) {
                 const float *q = qkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
                 float *row = att + (((size_t)bb * h + hh) * t + i) * t;
@@ -711,9 +723,8 @@ static void attention_forward_scalar(float *out, float *att, float *kt, const fl
                 const float inv = 1.0f / sum;
                 for (int32_t j = 0; j < end; j++) row[j] *= inv;
                 for (int32_t j = end; j < t; j++) row[j] = 0.0f;
-                float *o = out + ((size_t)bb * t + i) * c + hh * hs;
-                for (int32_t x = 0; x < hs; x++) o[x] = 0.0f;
-                gather_scalar(o, row, qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs, (size_t)3 * c, end, hs);
+                gather_scalar(zeroed(out + ((size_t)bb * t + i) * c + hh * hs, hs), row, values, (size_t)3 * c, end,
+                              hs);
             }
         }
 }
@@ -785,6 +796,7 @@ static void attention_forward_simd(float *out, float *att, float *kt, const floa
     for (int32_t bb = 0; bb < b; bb++)
         for (int32_t hh = 0; hh < h; hh++) {
             const float *keys = qkv + (size_t)bb * t * 3 * c + c + hh * hs;   // key j: keys + j·3C
+            const float *values = keys + c;                                   // value j: values + j·3C
             transpose_head(kt, ldt, keys, (size_t)3 * c, hs, t);
             for (int32_t i = 0; i < t; i++) {
                 const float *q = qkv + ((size_t)bb * t + i) * 3 * c + hh * hs;
@@ -798,9 +810,7 @@ static void attention_forward_simd(float *out, float *att, float *kt, const floa
                 for (int32_t j = 0; j < end; j++) sum += row[j];
                 scale_simd(row, 1.0f / sum, end);
                 for (int32_t j = end; j < t; j++) row[j] = 0.0f;
-                float *o = out + ((size_t)bb * t + i) * c + hh * hs;
-                for (int32_t x = 0; x < hs; x++) o[x] = 0.0f;
-                gather_simd(o, row, qkv + (size_t)bb * t * 3 * c + 2 * c + hh * hs, (size_t)3 * c, end, hs);
+                gather_simd(zeroed(out + ((size_t)bb * t + i) * c + hh * hs, hs), row, values, (size_t)3 * c, end, hs);
             }
         }
 }
