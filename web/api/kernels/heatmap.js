@@ -1,8 +1,11 @@
 // How pe.heatmap and pe.heatmapRange call the heatmap kernel (c/heatmap.c). Not a kind: SCHEMA has
 // no entry for it; web/api/kernels/index.js registers it as KERNELS.heatmap (non-enumerable).
 //
-//   pe.heatmap(table, { rows, cols, offset, window: { x0, x1, y0, y1 }, width, height, map, vmin, vmax, special })
+//   pe.heatmap(table, { rows, cols, offset, window: { x0, x1, y0, y1 }, width, height, map, scale, vmin, vmax, special })
 //     → Uint8ClampedArray of width × height RGBA pixels (a copy), ready for ImageData
+//     scale: 'linear' (default) | 'sqrt' (vmin ≥ 0) | 'log' (vmin > 0, the floor; left out: the
+//     table's minimum if above 0, else vmax · 1e-6), applied to the resampled values
+//     (web/api/color-scales.js, c/heatmap.h)
 //   pe.heatmap(table, { ..., colorRange: (range) => [vmin, vmax] }): the colours chosen from the
 //     table's range (heatmapRange's object), read in the same pass as the pixels where it can be
 //   pe.heatmapRange(table, { offset, count }) → { lo, hi, negInf, posInf, nan, finite }
@@ -29,6 +32,7 @@ import { PEError } from '../spec.js';
 import { PE_MAX_ELEMENTS } from '../schema/index.js';
 import { COLORMAPS } from '../colormaps.js';
 import { autoColorRange, checkColorRange, specialBytes } from './colormap.js';
+import { COLOR_SCALES, LOG_FLOOR } from '../color-scales.js';
 
 export const MAX_SIDE = 8192; // pixels per side (c/heatmap.c HEATMAP_MAX_SIDE; tests/house/constants.test.js)
 const caches = new WeakMap(); // per module: its buffers in WebAssembly memory
@@ -173,12 +177,28 @@ function release(wasm) {
   Object.assign(c, { tbufRaw: 0, tbuf: 0, tbufCap: 0, table: null, tablePtr: 0, tableOffset: 0, tableCount: 0, adopted: false, scanned: null });
 }
 
+/** The automatic range [vmin, vmax] on a scale: sqrt starts at 0 or above, log at its floor. */
+function scaledAuto(scale, [lo, hi], given) {
+  if (given !== undefined || scale === 'linear') return [lo, hi];
+  if (scale === 'sqrt') return [Math.max(0, lo), hi];
+  return [lo > 0 ? lo : hi * LOG_FLOOR, hi];
+}
+
+/** checkColorRange, and the scale's own rule: vmin ≥ 0 for sqrt, > 0 for log. */
+function checkScaleRange(scale, vmin, vmax, from, auto) {
+  checkColorRange(vmin, vmax, from, auto);
+  if ((scale === 'sqrt' && !(vmin >= 0)) || (scale === 'log' && !(vmin > 0))) {
+    const pre = from ? `${from} must return [vmin, vmax]: ` : '';
+    throw new PEError(from ?? 'vmin', `${pre}vmin must be ${scale === 'log' ? 'above 0 (the floor of the log scale)' : '0 or above for the sqrt scale'}, got ${vmin}`);
+  }
+}
+
 export default {
   adopt,
   release,
 
   // The C arguments of pe_heatmap in order: PE_ERR_ARG(k) → args[k-1].
-  args: ['out', 'scratch', 'table', 'rows', 'cols', 'width', 'height', 'window', 'map', 'vmin', 'vmax', 'special'],
+  args: ['out', 'scratch', 'table', 'rows', 'cols', 'width', 'height', 'window', 'map', 'vmin', 'vmax', 'special', 'scale'],
 
   /** pe.heatmapRange: finite range and non-finite kinds of rows × cols values (or `count`) from offset. */
   range(k, values, options = {}) {
@@ -199,7 +219,10 @@ export default {
   compute(k, values, options = {}) {
     options ??= {};
     const { table, rows, cols, offset } = checkTable(values, options);
-    const { width, height, map = 'viridis', special } = options;
+    const { width, height, map = 'viridis', special, scale = 'linear' } = options;
+    if (typeof scale !== 'string' || !Object.hasOwn(COLOR_SCALES, scale)) {
+      throw new PEError('scale', `scale must be one of ${Object.keys(COLOR_SCALES).map((m) => `"${m}"`).join(', ')}, got ${String(scale)}`);
+    }
     if (!isInt(width, 1, MAX_SIDE)) throw new PEError('width', `width must be an integer in [1, ${MAX_SIDE}], got ${String(width)}`);
     if (!isInt(height, 1, MAX_SIDE)) throw new PEError('height', `height must be an integer in [1, ${MAX_SIDE}], got ${String(height)}`);
     const win = options.window ?? { x0: 0, x1: cols, y0: 0, y1: rows };
@@ -228,12 +251,12 @@ export default {
     const count = rows * cols;
     // The colours chosen from the table's range: known already, or read in the resampling pass.
     const auto = vmin === undefined ? 'vmin' : vmax === undefined ? 'vmax' : null;
-    const pick = colorRange ?? (auto ? ({ lo, hi }) => autoColorRange(map, lo, hi, vmin, vmax) : null);
+    const pick = colorRange ?? (auto ? ({ lo, hi }) => scaledAuto(scale, autoColorRange(map, lo, hi, vmin, vmax), vmin) : null);
     const from = colorRange ? 'colorRange' : null;
     const autoEnd = colorRange || (vmin === undefined && vmax === undefined) ? null : auto;
     const known = pick ? knownRange(c, table, offset, count) : null;
     if (known) [vmin, vmax] = pickedRange(c, pick, known, !!colorRange); // before anything is loaded
-    if (!pick || known) checkColorRange(vmin, vmax, from, autoEnd);
+    if (!pick || known) checkScaleRange(scale, vmin, vmax, from, autoEnd);
     const tablePtr = loadTable(w, c, table, offset, count);
     const scratch = ensure(w, c, 'scratch', w.pe_heatmap_scratch_bytes(cols, width));
     const pixels = width * height * 4;
@@ -260,12 +283,12 @@ export default {
       // The caller's function runs between the two kernel calls: it may not draw (the values wait
       // in vals), and nothing it may do (pe.compute) touches vals, out or misc.
       [vmin, vmax] = pickedRange(c, pick, range, !!colorRange);
-      checkColorRange(vmin, vmax, from, autoEnd);
-      const st = w.pe_heatmap_colorize(out, vals, width * height, COLORMAPS[map].id, vmin, vmax, specialAt());
-      if (st !== 0) fail(st, ['out', 'values', 'count', 'map', 'vmin', 'vmax', 'special']);
+      checkScaleRange(scale, vmin, vmax, from, autoEnd);
+      const st = w.pe_heatmap_colorize(out, vals, width * height, COLORMAPS[map].id, vmin, vmax, specialAt(), COLOR_SCALES[scale].id);
+      if (st !== 0) fail(st, ['out', 'values', 'count', 'map', 'vmin', 'vmax', 'special', 'scale']);
     } else {
       const status = w.pe_heatmap(out, scratch, tablePtr, rows, cols, width, height, misc + 16, COLORMAPS[map].id,
-        vmin, vmax, specialAt());
+        vmin, vmax, specialAt(), COLOR_SCALES[scale].id);
       if (status !== 0) fail(status, this.args);
     }
     // The one copy out of WebAssembly memory.

@@ -1,0 +1,124 @@
+// Colour scales of pe.heatmap (issue 29; c/heatmap.h pe_color_scale, web/api/color-scales.js):
+// the colour of each value on the linear, sqrt and log scales against a float64 reference written
+// here (entry k = floor(256 · t), t from Math.sqrt / Math.log; a value whose 256·t lies within
+// 1e-9 of a whole number may take either neighbour), in both WebAssembly builds; the scale applies
+// to the resampled values; zeros and values below the floor take the bottom colour, −∞ stays
+// masked; bad scales and ranges are PEErrors naming the option.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { BUILDS, expectPEError, peFor } from './helpers/pe.js';
+import { scalePosition } from '../web/api/color-scales.js';
+
+/** The reference entry of v on scale between lo and hi (an independent float64 formula). */
+function refEntry(scale, v, lo, hi) {
+  let t;
+  if (scale === 'linear') t = (v - lo) / (hi - lo);
+  else if (!(v > lo)) t = 0;
+  else if (scale === 'sqrt') t = (Math.sqrt(v) - Math.sqrt(lo)) / (Math.sqrt(hi) - Math.sqrt(lo));
+  else t = Math.log(v / lo) / Math.log(hi / lo);
+  const x = 256 * t;
+  const k = Math.min(255, Math.max(0, Math.floor(x)));
+  const edge = Math.abs(x - Math.round(x)) < 1e-9 && x > 0.5 && x < 255.5;
+  return { k, alt: edge ? Math.min(255, Math.max(0, Math.round(x) - (Math.round(x) === Math.floor(x) ? 1 : 0))) : k };
+}
+
+/** The 256 colours of a map, from pe.colorize of each entry's middle. */
+function lutOf(pe, map) {
+  const mids = Float32Array.from({ length: 256 }, (_, k) => (k + 0.5) / 256);
+  return pe.colorize(mids, { map, vmin: 0, vmax: 1 });
+}
+
+const same = (px, i, lut, k) => px[4 * i] === lut[4 * k] && px[4 * i + 1] === lut[4 * k + 1] && px[4 * i + 2] === lut[4 * k + 2] && px[4 * i + 3] === lut[4 * k + 3];
+
+describe.each(BUILDS)('pe.heatmap colour scales, %s build', (name, simd) => {
+  let pe;
+  beforeAll(async () => {
+    pe = await peFor(simd);
+  });
+
+  const CASES = [
+    ['linear', -1, 3], ['linear', 0, 1],
+    ['sqrt', 0, 1], ['sqrt', 0.25, 4], ['sqrt', 0, 1e-3],
+    ['log', 1e-6, 1], ['log', 1 / 512, 1], ['log', 1e-3, 250],
+  ];
+  it.each(CASES)('%s scale on [%s, %s]: every value takes the reference entry', (scale, lo, hi) => {
+    // Values across the range (log-spaced and even), its ends, zeros, negatives, beyond the top.
+    const xs = [];
+    for (let i = 0; i <= 600; i++) xs.push(lo + ((hi - lo) * i) / 600);
+    for (let i = 0; i <= 600; i++) xs.push(Math.max(lo, 1e-9) * (hi / Math.max(lo, 1e-9)) ** (i / 600));
+    xs.push(0, -0, -1, lo / 2, hi * 2, 3e38);
+    const values = Float32Array.from(xs);
+    const n = values.length;
+    for (const map of ['viridis', 'cividis']) {
+      const lut = lutOf(pe, map);
+      // One row of cells drawn one pixel per cell: the pixels are the cells' colours.
+      const px = pe.heatmap(values, { rows: 1, cols: n, width: n, height: 1, map, scale, vmin: lo, vmax: hi });
+      let edges = 0;
+      for (let i = 0; i < n; i++) {
+        const { k, alt } = refEntry(scale, values[i], lo, hi);
+        const ok = same(px, i, lut, k) || same(px, i, lut, alt);
+        if (!ok) expect.soft(`${values[i]} → not entry ${k}`).toBe('');
+        if (k !== alt) edges++;
+      }
+      expect(edges).toBeLessThan(n / 10);
+    }
+  });
+
+  it('the mapping matches scalePosition (the colour bar ticks use it) to within one entry', () => {
+    for (const [scale, lo, hi] of CASES) {
+      for (let i = 0; i <= 100; i++) {
+        const v = lo + ((hi - lo) * i ** 2) / 1e4;
+        const { k } = refEntry(scale, Math.fround(v), lo, hi);
+        expect(Math.abs(Math.min(255, Math.floor(256 * scalePosition(scale, Math.fround(v), lo, hi))) - k)).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it('zeros and values below the floor are the bottom colour, −∞ transparent, under sqrt and log', () => {
+    const lut = lutOf(pe, 'viridis');
+    const values = Float32Array.from([0, -2, 1e-9, -Infinity, 1]);
+    for (const [scale, lo] of [['sqrt', 0.01], ['log', 1e-4]]) {
+      const px = pe.heatmap(values, { rows: 1, cols: 5, width: 5, height: 1, scale, vmin: lo, vmax: 1 });
+      for (const i of [0, 1, 2]) expect(same(px, i, lut, 0), `${scale} ${values[i]}`).toBe(true);
+      expect([...px.subarray(12, 16)]).toEqual([0, 0, 0, 0]);
+      expect(same(px, 4, lut, 255)).toBe(true);
+    }
+  });
+
+  it('a causal table of weights 1/i drawn small: the scale applies to the resampled means', () => {
+    const L = 512;
+    const table = new Float32Array(L * L);
+    for (let i = 0; i < L; i++) for (let j = 0; j <= i; j++) table[i * L + j] = 1 / (i + 1);
+    const opts = { rows: L, cols: L, width: 64, height: 64 };
+    const means = pe.heatmap(table, { ...opts, vmin: 0, vmax: 1 }); // linear
+    const logPx = pe.heatmap(table, { ...opts, scale: 'log', vmin: 1 / L, vmax: 1 });
+    const lut = lutOf(pe, 'viridis');
+    const entry = (px, i) => lut.findIndex((_, k) => k % 4 === 0 && same(px, i, lut, k / 4)) / 4;
+    // Below the diagonal (the weights; above it are zeros): on the linear scale almost every pixel
+    // lies in the bottom tenth of the map (1/i < 0.1 from row 10 on); on the log scale, with the
+    // floor 1/512, t = 1 − ln i / ln 512 reaches above a tenth until row 512^0.9 ≈ 274.
+    let below = 0;
+    let brightLinear = 0;
+    let brightLog = 0;
+    for (let y = 0; y < 64; y++) {
+      for (let x = 0; x < y; x++) {
+        below++;
+        if (entry(means, y * 64 + x) >= 26) brightLinear++;
+        if (entry(logPx, y * 64 + x) >= 26) brightLog++;
+      }
+    }
+    expect(brightLinear / below).toBeLessThan(0.03);
+    expect(brightLog / below).toBeGreaterThan(0.2);
+  });
+
+  it('refuses an unknown scale and ranges the scale cannot draw, naming the option', () => {
+    const t = Float32Array.from([0, 0.5, 1, 2]);
+    const base = { rows: 2, cols: 2, width: 2, height: 2 };
+    expectPEError(() => pe.heatmap(t, { ...base, scale: 'cubic' }), 'scale', /scale must be one of/);
+    expectPEError(() => pe.heatmap(t, { ...base, scale: 'log', vmin: 0, vmax: 1 }), 'vmin', /above 0/);
+    expectPEError(() => pe.heatmap(t, { ...base, scale: 'sqrt', vmin: -1, vmax: 1 }), 'vmin', /0 or above/);
+    expectPEError(() => pe.heatmap(t, { ...base, scale: 'log', colorRange: () => [0, 1] }), 'colorRange', /above 0/);
+    // Left out, the log floor is the table's minimum when above 0, else vmax · 1e-6.
+    expect(() => pe.heatmap(t, { ...base, scale: 'log' })).not.toThrow();
+    expect(() => pe.heatmap(t, { ...base, scale: 'sqrt' })).not.toThrow();
+  });
+});
