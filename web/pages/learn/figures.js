@@ -82,6 +82,8 @@ export function lineFigure(box, { t }, labels, ariaLabel) {
 /**
  * A labelled slider with its value beside it. opts: { min, max, step, value, log (a log₁₀ scale:
  * min/max/value are the real values), format }. Returns { el, input, get(), set(v) }.
+ * A log slider moves in steps of 0.01 decade (…, 490, 501, …), so its value is also a number
+ * box: a learner asked to try base 500 or 500,000 can type it.
  */
 export function slider(label, { min, max, step = 1, value, log = false, format = formatValue, onInput }) {
   const id = uid('learn-s');
@@ -90,22 +92,38 @@ export function slider(label, { min, max, step = 1, value, log = false, format =
   const input = h('input', {
     id, type: 'range', min: toPos(min), max: toPos(max), step: log ? 0.01 : step, value: toPos(value),
   });
-  const out = h('output', { for: id, class: 'learn-value' });
-  const get = () => fromPos(Number(input.value));
+  let current = value;
+  const out = log
+    ? h('input', { type: 'number', class: 'learn-value learn-number', min, max, step: 'any', value, inputmode: 'decimal', 'aria-label': label })
+    : h('output', { for: id, class: 'learn-value' });
   const show = () => {
-    out.textContent = format(get());
+    if (log) out.value = String(current);
+    else out.textContent = format(current);
   };
   show();
   input.addEventListener('input', () => {
+    current = fromPos(Number(input.value));
     show();
-    onInput?.(get());
+    onInput?.(current);
   });
+  if (log) {
+    out.addEventListener('input', () => {
+      const v = Number(out.value);
+      const ok = out.value.trim() !== '' && Number.isFinite(v) && v >= min && v <= max;
+      out.setAttribute('aria-invalid', String(!ok));
+      if (!ok) return; // keep the last good value; the box says it is out of range
+      current = v;
+      input.value = String(toPos(v));
+      onInput?.(current);
+    });
+  }
   const el = h('div', { class: 'learn-control' }, h('label', { for: id, text: label }), input, out);
   return {
     el,
     input,
-    get,
+    get: () => current,
     set(v) {
+      current = v;
       input.value = String(toPos(v));
       show();
     },

@@ -51,7 +51,8 @@ export default {
       const next = STEPS[i + 1];
       root.dataset.step = id;
       root.replaceChildren(
-        h('nav', { class: 'learn-crumbs', 'aria-label': t('learn.nav') },
+        // Two navigations, two names (landmarks must be told apart): where you are, and the pager.
+        h('nav', { class: 'learn-crumbs', 'aria-label': `${t('learn.nav')}: ${t('learn.count', i + 1, STEPS.length)}` },
           stepLink('', t('learn.all'), 'learn-all'),
           h('span', { class: 'learn-count', text: t('learn.count', i + 1, STEPS.length) })),
         h('article', { class: 'learn-step', 'data-step': id },
@@ -71,8 +72,10 @@ export default {
       try {
         handle = step.mount({
           pe: ctx.pe, t, lang: ctx.lang, figure, controls, derived,
-          explore: (kind, spec) => {
-            explore.href = ctx.explorerHash(kind, spec);
+          // view: the step's view state (head, colour map, picked patch, the second sentence as
+          // the compare view's B), so the explorer opens on what the step showed.
+          explore: (kind, spec, view) => {
+            explore.href = ctx.explorerHash(kind, spec, view);
           },
         });
       } catch (err) {

@@ -31,7 +31,10 @@ const order = {
       pe, t, a: 'I love AI', b: 'AI love I', encoding: null, causal: false,
       onChange: (s) => {
         // The explorer gets the heads the demo computed (ALiBi: its standard 8, the demo shows the steepest).
-        explore('attention', { length: s.b.length, content: 'tokens', tokens: s.b.join(' '), encoding: s.encoding, causal: s.causal, dim: 64, heads: demoHeads(s.encoding).heads });
+        // The first sentence as the spec, the second as the compare view's B; the head shown.
+        const shown = demoHeads(s.encoding);
+        explore('attention', { length: s.a.length, content: 'tokens', tokens: s.a.join(' '), encoding: s.encoding, causal: s.causal, dim: 64, heads: shown.heads },
+          { compare: { tokens: s.b.join(' ') }, ...(shown.head ? { head: shown.head } : {}) });
         markDrawn(figure);
       },
     });
@@ -322,7 +325,7 @@ const relative = {
         for (let d = 1; d < L; d++) if (last[L - 1 - d] !== last[L - d]) own = d;
         derived.textContent = t(`learn.relative.derived.${s}`, { k: v, distinct, own, L });
       }
-      explore(spec.kind, spec);
+      explore(spec.kind, spec, s === 'alibi' ? { head: v } : { colormap: 'cividis' });
     }
     draw();
     return { destroy: () => fig.destroy() };
@@ -525,7 +528,7 @@ const patches = {
       derived.textContent = t('learn.patches.derived', {
         r: rr, c: cc, br: Math.floor(best.k / W), bc: best.k % W, best: fx(best.s, 3), side: fx(sameRow, 3), diag: fx(diag, 3),
       });
-      explore('sinusoidal2d', spec);
+      explore('sinusoidal2d', spec, { visionPatch: [rr, cc] });
     }
     draw();
     return { destroy: () => fig.destroy() };
