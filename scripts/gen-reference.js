@@ -62,6 +62,8 @@ What a recipe of number formats does to RoPE's rotation angle, for positions p =
 3. φ = round(q · f) in phase_dtype (the product exact, rounded once);
 4. the tables cos φ and sin φ, each rounded once in table_dtype.
 
+With rope_type \`longrope\`, the per-pair factors are chosen as transformers chooses them: \`long_factor\` once offset + length exceeds original_max_position_embeddings, \`short_factor\` otherwise.
+
 \`data\` is the angle error |atan2(sin, cos) − p·ω_i| wrapped to [0, π], against the exact p·ω_i; π where the recipe overflows. Named recipes are listed under \`recipe\` below.
 
 Extras: \`cos\`, \`sin\` [length, d/2] (the rounded tables), \`row_error\` [length] (the worst pair of each row), \`collisions\` and \`first_collision\` (rows r ≥ 1 whose cos and sin rows both equal those of the row before, and the first of them, or −1), \`exact_inv_freq\` and \`inv_freq\` [d/2] float64 (ω_i, and f as the recipe rounds it).`,

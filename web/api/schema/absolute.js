@@ -55,8 +55,8 @@ export default {
     group: 'absolute',
     label: { en: 'Learned (initialisation)', ko: '학습형 (초기값)' },
     help: {
-      en: 'A learned table (GPT-2 wpe, BERT position_embeddings) before training: N(0, std²) noise, reproducible per seed (SplitMix64 + Box–Muller, documented in c/absolute.c). Load a trained table with pe.loadMatrix (.npy or .safetensors).',
-      ko: '학습 전의 학습형 위치 표 (GPT-2 wpe, BERT position_embeddings): N(0, std²) 잡음이며 seed마다 재현됩니다 (SplitMix64 + Box–Muller, c/absolute.c에 설명). 학습된 표는 pe.loadMatrix로 불러옵니다 (.npy, .safetensors).',
+      en: 'A learned position table (GPT-2’s wpe, BERT’s position_embeddings) as it starts, before any training: random noise N(0, std²), the same table for the same seed. To look at a trained table instead, open its .npy or .safetensors file in the “Load a trained table” view below.',
+      ko: '학습형 위치 표 (GPT-2의 wpe, BERT의 position_embeddings)가 학습을 시작하기 전의 모습입니다. 무작위 잡음 N(0, std²)이고, 시드가 같으면 표도 같습니다. 학습된 표를 보려면 아래 ‘학습된 표 불러오기’에서 .npy 또는 .safetensors 파일을 여세요.',
     },
     fields: {
       length,

@@ -78,8 +78,8 @@ export default {
     group: 'attention',
     label: { en: 'Attention patterns', ko: '어텐션 패턴' },
     help: {
-      en: 'softmax(q·kᵀ/√dim) with a positional encoding applied the way it enters a transformer: added to the embeddings, rotating q and k, or biasing the scores. Result: data [heads, length, length] (rows sum to 1), entropy and local_mass [heads, length].',
-      ko: '위치 인코딩을 트랜스포머에서처럼 적용한 softmax(q·kᵀ/√dim): 임베딩에 더하거나, q와 k를 회전하거나, 점수에 바이어스를 더합니다. 결과: data [heads, length, length] (행의 합은 1), entropy와 local_mass [heads, length].',
+      en: 'softmax(q·kᵀ/√dim) with a positional encoding applied the way it enters a transformer: added to the embeddings, rotating q and k, or biasing the scores. Each row shows how one query spreads its attention over the keys, and sums to 1.',
+      ko: '위치 인코딩을 트랜스포머에서처럼 적용한 softmax(q·kᵀ/√dim): 임베딩에 더하거나, q와 k를 회전하거나, 점수에 바이어스를 더합니다. 각 행은 쿼리 하나가 키들에 어텐션을 어떻게 나누는지 보여 주며, 합은 1입니다.',
     },
     view: { class: 'pairwise' },
     fields: {

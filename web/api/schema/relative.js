@@ -36,8 +36,8 @@ export default {
     group: 'relative',
     label: { en: 'ALiBi', ko: 'ALiBi' },
     help: {
-      en: 'Press et al. (2022): no position vectors at all; each head adds −m_h·(i − j) to its attention scores, with geometric slopes m_h (get_slopes, also for head counts that are not a power of two). Result: data [heads, length, length] and slopes [heads].',
-      ko: 'Press 외 (2022): 위치 벡터 없이 각 헤드가 어텐션 점수에 −m_h·(i − j)를 더합니다. 기울기 m_h는 등비수열입니다 (get_slopes, 2의 거듭제곱이 아닌 헤드 수 포함). 결과: data [heads, length, length], slopes [heads].',
+      en: 'Press et al. (2022): no position vectors at all; each head adds −m_h·(i − j) to its attention scores, with geometric slopes m_h (as in the paper, also for head counts that are not a power of two). One table per head.',
+      ko: 'Press 외 (2022): 위치 벡터 없이 각 헤드가 어텐션 점수에 −m_h·(i − j)를 더합니다. 기울기 m_h는 등비수열입니다 (논문의 방식대로, 헤드 수가 2의 거듭제곱이 아닐 때도). 헤드마다 표가 하나입니다.',
     },
     fields: {
       length: biasLength,
