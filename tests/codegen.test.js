@@ -1,7 +1,9 @@
 // "Copy as code" (web/share/codegen.js) and the .npy/.csv exports (web/share/export.js), checked with the real
 // NumPy and PyTorch: every snippet runs in /usr/bin/python3 and its `pe` must equal pe.compute's
-// data within the kind's stated tolerance (exact for integer-valued tables); the exported .npy
-// must load in NumPy as float32, C order, the same shape and the same bytes.
+// data within the kind's stated tolerance (exact for integer-valued tables); so must the nn.Module
+// form's table, and its forward output on a probe; the self-check line each snippet ends with
+// must print what the page says it prints; the exported .npy must load in NumPy as float32, C
+// order, the same shape and the same bytes.
 //   npx vitest run tests/codegen.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -11,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPE } from '../web/pe.js';
 import { SCHEMA } from '../web/api/schema/index.js';
-import { codeFor, hasCode, py, pyFloat, TOLERANCE } from '../web/share/codegen.js';
+import { codeFor, hasCode, hasModule, pyFixed, py, pyFloat, selfCheck, TOLERANCE } from '../web/share/codegen.js';
 import { csvNumber, npyHeader, toCsv, toNpy } from '../web/share/export.js';
 import { runCommand } from './helpers/pe.js';
 
@@ -121,21 +123,30 @@ function compare(got, want, tol) {
   return { worst, at };
 }
 
+// A code job runs as a script (__name__ == '__main__', so a module's usage block runs too); its
+// printed output is kept, and a job's `probe` (a Python expression in the script's namespace)
+// is saved beside `pe`.
 const DRIVER = `
-import json, sys, hashlib
+import contextlib, io, json, sys, hashlib
 import numpy as np
 jobs = json.load(open(sys.argv[1]))
 report = []
+def save(x, path):
+    x = x if isinstance(x, np.ndarray) else x.detach().numpy()
+    np.save(path, np.ascontiguousarray(x))
+    return str(x.dtype)
 for job in jobs:
     if job['type'] == 'code':
-        ns = {}
+        ns = {'__name__': '__main__'}
+        out = io.StringIO()
         try:
-            exec(compile(job['code'], job['name'], 'exec'), ns)
-            pe = ns['pe']
-            if not isinstance(pe, np.ndarray):
-                pe = pe.numpy()
-            np.save(job['out'], np.ascontiguousarray(pe))
-            report.append({'ok': True, 'dtype': str(pe.dtype)})
+            with contextlib.redirect_stdout(out):
+                exec(compile(job['code'], job['name'], 'exec'), ns)
+                probe = eval(job['probe'], ns) if job.get('probe') else None
+            dtype = save(ns['pe'], job['out'])
+            if probe is not None:
+                save(probe, job['out'] + '.probe.npy')
+            report.append({'ok': True, 'dtype': dtype, 'stdout': out.getvalue()})
         except Exception as e:
             report.append({'ok': False, 'error': repr(e)})
     else:
@@ -146,6 +157,46 @@ for job in jobs:
                        'csv_equal': bool(np.array_equal(np.loadtxt(job['csv'], delimiter=',', ndmin=2).astype(np.float32).reshape(a.shape), a, equal_nan=True))})
 json.dump(report, open(sys.argv[2], 'w'))
 `;
+
+// What kind of module each kind's module form is, and the forward pass each is probed with (in
+// the snippet's namespace after its usage block): the positions alone through forward.
+const MODULE_CLASS = {
+  sinusoidal: 'additive', integer: 'additive', binary: 'additive', learned: 'additive', sinusoidal2d: 'additive', sinusoidal3d: 'additive',
+  rope: 'rotary', alibi: 'bias', distance: 'sharedBias', t5: 'index', shaw: 'index',
+};
+const NO_MODULE = ['rope_precision', 'mrope', 'attention'];
+const PROBE = {
+  additive: 'pos(torch.zeros(1, *pe.shape))[0]',   // x = 0: forward gives the table
+  bias: 'rel_bias(torch.zeros(1, *pe.shape))[0]',  // scores = 0: forward gives the bias
+  sharedBias: 'rel_bias(torch.zeros(1, 2, *pe.shape))[0, 1]',   // the second head gets it too
+  rotary: 'rope(torch.ones(1, pe.shape[0], head_dim), torch.zeros(1, pe.shape[0], head_dim))[0][0]',
+  index: null,   // the table is the index a learned embedding is looked up with: checked as the buffer
+};
+
+/**
+ * What RotaryEmbedding.forward makes of q = 1 in every channel, from pe.compute's angles: a pair
+ * (x1, x2) = (1, 1) turns into af·(cos − sin, sin + cos); channels past rotary_dim stay 1. Each
+ * entry with its slack: the table's angle is float32 (|a|·2⁻²⁴ from the exact one), the module's
+ * cos/sin and products float32.
+ */
+function ropeProbe(result) {
+  const [S, P] = result.shape;
+  const D = result.spec.dim;
+  const af = result.attention_factor ?? 1;
+  const half = result.spec.layout === 'half';
+  const want = new Float64Array(S * D).fill(1);
+  const tol = new Float64Array(S * D).fill(0);
+  for (let p = 0; p < S; p++) {
+    for (let i = 0; i < P; i++) {
+      const a = result.data[p * P + i];
+      const [c1, c2] = half ? [i, i + P] : [2 * i, 2 * i + 1];
+      want[p * D + c1] = af * (Math.cos(a) - Math.sin(a));
+      want[p * D + c2] = af * (Math.sin(a) + Math.cos(a));
+      tol[p * D + c1] = tol[p * D + c2] = af * (2 * Math.abs(a) + 8) * 2 ** -24 + 1e-7;
+    }
+  }
+  return { want, tol };
+}
 
 describe('Python literals', () => {
   it('writes floats, ints, strings and structures as Python reads them', () => {
@@ -164,6 +215,34 @@ describe('Python literals', () => {
     }
     const kinds = new Set(SPECS.map((s) => s.kind));
     for (const kind of Object.keys(SCHEMA)) if (hasCode(kind)) expect(kinds.has(kind), `${kind} is tested`).toBe(true);
+  });
+});
+
+describe('module form and self-check', () => {
+  it('has an nn.Module form for every kind where one makes sense, and says why not for the others', () => {
+    for (const kind of Object.keys(SCHEMA)) {
+      expect(hasModule(kind), kind).toBe(!NO_MODULE.includes(kind));
+      if (hasModule(kind)) expect(MODULE_CLASS[kind], `${kind} is probed`).toBeTruthy();
+    }
+    const none = codeFor({ kind: 'attention' }, 'torch', { form: 'module' });
+    expect(none.code).toBe(null);
+    expect(none.reason).toMatch(/no nn\.Module form/);
+    expect(() => codeFor({ kind: 'rope' }, 'torch', { form: 'class' })).toThrow(/form/);
+  });
+
+  it('prints an entry whose printed digits cannot move within the tolerance', () => {
+    // The middle entry 0.12345 sits on a rounding tie at 4 decimals: the check moves on.
+    const data = new Float32Array([1, 2, 3, 0.12345, 0.2, 7]);
+    const check = selfCheck({ data, shape: [2, 3] }, { abs: 1e-6 });
+    expect(check.index).toEqual([1, 1]);
+    expect(check.expected).toBe('(2, 3) 0.2000');
+    expect(check.print).toBe("print(tuple(pe.shape), f'{pe[1, 1].item():.4f}')");
+    // Never an infinity, and exact tables may show 0.
+    const inf = selfCheck({ data: new Float32Array([-Infinity, 0, -Infinity, 0]), shape: [2, 2] }, { exact: true });
+    expect(inf.expected).toBe('(2, 2) 0.0000');
+    expect(pyFixed(-0, 4)).toBe('-0.0000');
+    expect(pyFixed(-0.00001, 4)).toBe('-0.0000');
+    expect(pyFixed(2.5, 2)).toBe('2.50');
   });
 });
 
@@ -206,8 +285,12 @@ describe.skipIf(!havePython)('snippets run in NumPy and PyTorch and equal pe.com
     for (const [i, spec] of SPECS.entries()) {
       const result = pe.compute(spec);
       for (const lang of ['numpy', 'torch']) {
-        const { code } = codeFor(result.spec, lang, { link: 'https://example.org/#v1/test', shape: result.shape });
-        jobs.push({ type: 'code', name: `${spec.kind}-${i}-${lang}`, code, out: path.join(dir, `${i}-${lang}.npy`), spec, lang, result });
+        const { code, check } = codeFor(result.spec, lang, { link: 'https://example.org/#v1/test', result });
+        jobs.push({ type: 'code', name: `${spec.kind}-${i}-${lang}`, code, check, out: path.join(dir, `${i}-${lang}.npy`), spec, lang, result });
+      }
+      if (hasModule(spec.kind)) {
+        const { code, check } = codeFor(result.spec, 'torch', { form: 'module', link: 'https://example.org/#v1/test', result });
+        jobs.push({ type: 'code', name: `${spec.kind}-${i}-module`, code, check, probe: PROBE[MODULE_CLASS[spec.kind]], out: path.join(dir, `${i}-module.npy`), spec, lang: 'module', result });
       }
       const npy = path.join(dir, `${i}-export.npy`);
       const csv = path.join(dir, `${i}-export.csv`);
@@ -226,7 +309,7 @@ describe.skipIf(!havePython)('snippets run in NumPy and PyTorch and equal pe.com
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs every snippet and gets pe.compute\'s tensor within the stated tolerance', () => {
+  it('runs every snippet (tensor and module) and gets pe.compute\'s tensor within the stated tolerance', () => {
     const worst = {};
     for (const [k, job] of jobs.entries()) {
       if (job.type !== 'code') continue;
@@ -241,6 +324,26 @@ describe.skipIf(!havePython)('snippets run in NumPy and PyTorch and equal pe.com
       worst[key] = Math.max(worst[key] ?? 0, w);
       const limit = tol.exact ? 0 : tol.abs ?? tol.rel;
       expect(w, `${job.name}: worst ${w} at ${at} (got ${got.data[at]}, want ${job.result.data[at]})\n${job.code}`).toBeLessThanOrEqual(limit);
+      // The self-check line prints what the page says.
+      expect(r.stdout.trim().split('\n').at(-1), `${job.name}: self-check\n${job.code}`).toBe(job.check.expected);
+      if (!job.probe) continue;
+      const probe = readNpy(readFileSync(`${job.out}.probe.npy`));
+      if (MODULE_CLASS[job.spec.kind] === 'rotary') {
+        const { want, tol: slack } = ropeProbe(job.result);
+        expect(probe.shape, job.name).toEqual([job.result.shape[0], job.spec.dim]);
+        let pw = 0;
+        for (let i = 0; i < want.length; i++) {
+          const d = Math.abs(probe.data[i] - want[i]);
+          expect(d, `${job.name}: forward at ${i}: got ${probe.data[i]}, want ${want[i]}`).toBeLessThanOrEqual(slack[i]);
+          pw = Math.max(pw, d);
+        }
+        worst[`${key} forward`] = Math.max(worst[`${key} forward`] ?? 0, pw);
+      } else {
+        expect(probe.shape, job.name).toEqual(job.result.shape);
+        const f = compare(probe.data, job.result.data, tol);
+        worst[`${key} forward`] = Math.max(worst[`${key} forward`] ?? 0, f.worst);
+        expect(f.worst, `${job.name}: forward: worst ${f.worst} at ${f.at}`).toBeLessThanOrEqual(limit);
+      }
     }
     for (const [k, w] of Object.entries(worst)) results.push(`  ${k}: ${w === 0 ? 'exact' : w.toExponential(2)}`);
   });

@@ -1,6 +1,7 @@
 // Code export of the absolute family: `integer`, `binary` and `learned` (the registry is
 // web/share/codegen.js).
 import { lines, py, pyFloat } from './python.js';
+import { additiveUsage, bufferModule, IMPORTS, tableFunction, TORCH } from './module.js';
 
 const integer = (s, T) => lines(T.import, '',
   `length, dim, normalize = ${s.length}, ${s.dim}, ${py(s.normalize)}`,
@@ -67,8 +68,39 @@ const learned = (s, T) => {
     'pe = (std * z).float()   # [length, dim]');
 };
 
+// The module form: integer and binary as a fixed buffer added to x; learned as tutorials write
+// it, an nn.Embedding(max_len, d_model) looked up at positions 0 … S−1, here with its weight set to
+// PE Lab's draw (a model would start from nn.init.normal_(std) and train it).
+const fixed = (cls, doc) => (s, codeOf) => bufferModule({
+  cls, doc, dModel: s.dim, rows: s.length,
+  fn: tableFunction(`${cls === 'IntegerPositionalEncoding' ? 'integer' : 'binary'}_table`, codeOf(s.kind)(s, TORCH)),
+  call: `${cls === 'IntegerPositionalEncoding' ? 'integer' : 'binary'}_table()`,
+});
+
+const learnedModule = (s, codeOf) => lines(IMPORTS, '', '',
+  tableFunction('learned_init', codeOf('learned')(s, TORCH), { doc: "PE Lab's draw of N(0, std²): the weight the lab shows" }), '', '',
+  'class LearnedPositionalEmbedding(nn.Module):',
+  '    """A trained table of positions (BERT, GPT-2): one d_model vector per position, added to x."""',
+  '',
+  '    def __init__(self, max_len, d_model):',
+  '        super().__init__()',
+  '        self.pe = nn.Embedding(max_len, d_model)',
+  '        with torch.no_grad():',
+  `            self.pe.weight.copy_(learned_init())   # usually nn.init.normal_(self.pe.weight, std=${pyFloat(s.std)}), then trained`,
+  "        self.register_buffer('position_ids', torch.arange(max_len)[None], persistent=False)   # [1, max_len]",
+  '',
+  '    def forward(self, x):   # x: (N, S, d_model)',
+  '        return x + self.pe(self.position_ids[:, : x.size(1)])',
+  '', '',
+  additiveUsage({
+    make: `LearnedPositionalEmbedding(max_len=${s.length}, d_model=d_model)`,
+    dModel: s.dim,
+    seq: s.length,
+    table: "pos.pe.weight.detach()   # the embedding's weight: PE Lab's table [max_len, d_model]",
+  }));
+
 export default {
-  integer: { tolerance: { exact: true }, code: integer },
-  binary: { tolerance: { exact: true }, code: binary },
-  learned: { tolerance: { abs: 1e-7 }, code: learned },
+  integer: { tolerance: { exact: true }, code: integer, module: fixed('IntegerPositionalEncoding', 'The position itself (or p / (length − 1)) in every channel, added to x.') },
+  binary: { tolerance: { exact: true }, code: binary, module: fixed('BinaryPositionalEncoding', 'Bit k of the position in channel k, added to x.') },
+  learned: { tolerance: { abs: 1e-7 }, code: learned, module: learnedModule },
 };

@@ -1,6 +1,7 @@
 // Code export of the 2-D and 3-D sinusoids, `sinusoidal2d` and `sinusoidal3d` (the registry is
 // web/share/codegen.js): MAE's and the positional-encodings package's definitions in float64.
 import { lines, py, pyFloat } from './python.js';
+import { bufferModule, tableFunction, TORCH } from './module.js';
 
 const sinusoidal2d = (s, T) => {
   const head = [T.import, '', `height, width, dim, base = ${s.height}, ${s.width}, ${s.dim}, ${pyFloat(s.base)}`, `layout = ${py(s.layout)}`, ''];
@@ -59,7 +60,22 @@ const sinusoidal3d = (s, T) => lines('import math', T.import, '',
   'e[:, :, :, 2 * channels :] = emb(width)[None, None, :, :]',
   `pe = ${T.to32('e[..., :dim].reshape(depth * height * width, dim)')}   # [depth·height·width, dim]`);
 
+// The module form: the fixed table as MAE and ViT keep it, a buffer pos_embed-like `pe`
+// [1, tokens, d_model] added to the patch tokens (N, tokens, d_model), row-major.
+const gridModule = (name, cls, doc) => (s, codeOf) => bufferModule({
+  cls, doc, dModel: s.dim, rows: s.kind === 'sinusoidal3d' ? s.depth * s.height * s.width : s.height * s.width,
+  fn: tableFunction(name, codeOf(s.kind)(s, TORCH)),
+  call: `${name}()`,
+  usageNote: 'a ViT adds it to patch embeddings (a Conv2d of stride patch_size) the same way, tokens row-major',
+});
+
 export default {
-  sinusoidal2d: { tolerance: { abs: 1e-6 }, code: sinusoidal2d },
-  sinusoidal3d: { tolerance: { abs: 1e-6 }, code: sinusoidal3d },
+  sinusoidal2d: {
+    tolerance: { abs: 1e-6 }, code: sinusoidal2d,
+    module: gridModule('sincos_2d_table', 'SinCos2DPositionalEncoding', 'Fixed 2-D sines and cosines for a grid of patches, added to the patch tokens.'),
+  },
+  sinusoidal3d: {
+    tolerance: { abs: 1e-6 }, code: sinusoidal3d,
+    module: gridModule('sincos_3d_table', 'SinCos3DPositionalEncoding', 'Fixed 3-D sines and cosines for a grid of video patches, added to the tokens.'),
+  },
 };
