@@ -1,9 +1,11 @@
 // The body of the "Share & export" view (./share.js): the permalink of what is on screen,
 // copy-paste snippets to embed the live figure in a blog (<pe-plot> or an iframe), the figure as
-// PNG and SVG, the tensor as CSV and .npy, and a NumPy / PyTorch snippet that recreates it.
+// PNG and SVG, the tensor as CSV and .npy, and a NumPy / PyTorch snippet that recreates it: the
+// tensor itself, or the nn.Module a tutorial writes (where the kind has one), each ending with a
+// line whose output the reader can predict and then reveal.
 // The page's own modules (permalinks, the figure's data) come in as `deps`.
 import { h, uid } from '../plot/dom.js';
-import { codeFor, hasCode, sci } from './codegen.js';
+import { codeFor, hasCode, hasModule, sci } from './codegen.js';
 import { canvasBlob, copyText, download, fileStem, svgToPng, toCsv, toNpy } from './export.js';
 import { heatmapCanvas, linesTree, svgString } from '../plot/svg.js';
 import { heatmapKernels } from '../model/pixels.js';
@@ -72,6 +74,7 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
   const id = uid('share');
   let state = null;
   let codeLang = 'numpy';
+  let codeForm = 'tensor';   // or 'module'; kept while the page is open, as the language is
   let embedKind = 'element';
 
   const status = h('p', { class: 'share-status', role: 'status', 'aria-live': 'polite' });
@@ -137,11 +140,26 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
     });
     langs.append(input, h('label', { for: input.id, text: label }));
   }
+  const forms = h('fieldset', { class: 'tool-field segmented share-forms' }, h('legend', { class: 'sr-only', text: t('share.codeForm') }));
+  const formInputs = {};
+  for (const [value, label] of [['tensor', t('share.formTensor')], ['module', t('share.formModule')]]) {
+    const input = h('input', { type: 'radio', name: `${id}-form`, id: `${id}-form-${value}`, value, checked: value === codeForm });
+    input.addEventListener('input', () => {
+      codeForm = value;
+      renderCode();
+    });
+    formInputs[value] = input;
+    forms.append(input, h('label', { for: input.id, text: label }));
+  }
+  // "What does this print?": the snippet's last line, its output behind a click.
+  const checkAnswer = h('code', { class: 'share-check-answer' });
+  const checkAsk = h('summary');
+  const check = h('details', { class: 'share-check' }, checkAsk, h('p', {}, h('span', { text: t('share.checkAnswer') }), ' ', checkAnswer));
   const codeCopy = copyButton(t('share.copyCode'), () => codeBox.textContent, t('share.code'));
   const code = h('section', { class: 'share-part share-code-part', 'aria-labelledby': `${id}-code-title` },
     h('h4', { id: `${id}-code-title`, text: t('share.code') }),
-    h('div', { class: 'share-row' }, langs, codeCopy),
-    codePre, codeNote);
+    h('div', { class: 'share-row' }, forms, langs, codeCopy),
+    codePre, check, codeNote);
 
   // --- embed
   const embedCode = h('code', { class: 'share-code-text' });
@@ -174,18 +192,39 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
   function renderCode() {
     if (!state) return;
     const loaded = !!state.result.format;
-    if (loaded || !hasCode(state.spec.kind)) {
+    const kind = state.spec.kind;
+    const moduleOk = !loaded && hasModule(kind);
+    formInputs.module.disabled = !moduleOk;
+    forms.title = moduleOk || loaded ? '' : t('share.moduleNone', kind);
+    const form = moduleOk ? codeForm : 'tensor';
+    // The module is PyTorch: the language shows PyTorch and NumPy is greyed; the choice made for
+    // the tensor comes back with it.
+    for (const input of langs.querySelectorAll('input')) {
+      input.disabled = form === 'module' && input.value === 'numpy';
+      input.checked = input.value === (form === 'module' ? 'torch' : codeLang);
+    }
+    langs.title = form === 'module' ? t('share.moduleTorch') : '';
+    if (loaded || !hasCode(kind)) {
       codeBox.textContent = '';
       codePre.hidden = true;
+      check.hidden = true;
       codeCopy.disabled = true;
-      codeNote.textContent = loaded ? t('share.codeLoaded') : t('share.codeNone', state.spec.kind);
+      codeNote.textContent = loaded ? t('share.codeLoaded') : t('share.codeNone', kind);
       return;
     }
-    const { code: text, tolerance } = codeFor(state.spec, codeLang, { link: link(), shape: state.result.shape });
+    const { code: text, tolerance, check: sc } = codeFor(state.spec, codeLang, { link: link(), result: state.result, form });
     codePre.hidden = false;
     codeCopy.disabled = false;
     codeBox.textContent = text;
-    codeNote.textContent = tolerance.exact ? t('share.codeExact') : t('share.codeTolerance', sci(tolerance.abs ?? tolerance.rel), tolerance.rel ? 'rel' : 'abs');
+    codePre.dataset.form = form;
+    check.hidden = false;
+    check.open = false;
+    checkAsk.textContent = t('share.checkAsk', sc.index.join(', '), sc.digits);
+    checkAnswer.textContent = sc.expected;
+    const close = tolerance.exact ? t('share.codeExact') : t('share.codeTolerance', sci(tolerance.abs ?? tolerance.rel), tolerance.rel ? 'rel' : 'abs');
+    const about = form === 'module' ? t('share.moduleHelp')
+      : codeForm === 'module' ? t('share.moduleNone', kind) : '';
+    codeNote.textContent = about ? `${about} ${close}` : close;
   }
 
   function renderEmbed() {

@@ -98,6 +98,19 @@ const strings = {
     'share.expect.other': 'a valid value',
     'share.expect.nullable': (text) => `null or ${text}`,
     'share.expect.or': ', ',
+    // Copy as code: the tensor or the nn.Module form, and the self-check line.
+    'share.codeForm': 'Form of the code',
+    'share.formTensor': 'Tensor',
+    'share.formModule': 'nn.Module',
+    'share.moduleHelp': 'A PyTorch nn.Module as tutorials write it: built once for max_len (a buffer, or inv_freq and cos/sin for RoPE), sliced to the sequence in forward, with a usage block at the end; pe there is its table.',
+    'share.moduleTorch': 'The nn.Module form is written in PyTorch only.',
+    'share.moduleNone': (kind) => ({
+      rope_precision: 'The precision lab has no nn.Module form: its table measures rounding error, it is not a layer. The tensor code is below.',
+      mrope: 'M-RoPE has no nn.Module form here: its table is the position ids of one prompt\'s layout (get_rope_index), not a buffer built once for max_len. The tensor code is below.',
+      attention: 'The attention map has no nn.Module form: it is a whole attention computation, not a positional layer. The tensor code is below.',
+    }[kind] ?? `${kind} has no nn.Module form. The tensor code is below.`),
+    'share.checkAsk': (index, digits) => `What does this print? The last line prints the shape of pe and pe[${index}] to ${digits} decimals. Guess, run it, then click to compare.`,
+    'share.checkAnswer': 'It prints:',
   },
   ko: {
     'share.title': '공유와 내보내기',
@@ -195,6 +208,19 @@ const strings = {
     'share.expect.other': '올바른 값',
     'share.expect.nullable': (text) => `null 또는 ${text}`,
     'share.expect.or': ', ',
+    // 코드로 복사: 텐서 또는 nn.Module 형태, 그리고 스스로 확인하는 마지막 줄.
+    'share.codeForm': '코드의 형태',
+    'share.formTensor': '텐서',
+    'share.formModule': 'nn.Module',
+    'share.moduleHelp': '튜토리얼에서 쓰는 모양의 PyTorch nn.Module입니다. max_len 길이로 한 번 만들어 두고(버퍼, RoPE라면 inv_freq와 cos/sin), forward에서 시퀀스 길이만큼 잘라 씁니다. 끝에 사용 예가 있고, 거기서 pe가 그 표입니다.',
+    'share.moduleTorch': 'nn.Module 형태는 PyTorch로만 씁니다.',
+    'share.moduleNone': (kind) => ({
+      rope_precision: '정밀도 실험실은 nn.Module 형태가 없습니다. 이 표는 반올림 오차를 잰 값이지 층(layer)이 아닙니다. 아래는 텐서 코드입니다.',
+      mrope: 'M-RoPE는 여기서 nn.Module 형태가 없습니다. 이 표는 프롬프트 하나의 배치에서 나온 위치 id(get_rope_index)이지, max_len 길이로 한 번 만들어 두는 버퍼가 아닙니다. 아래는 텐서 코드입니다.',
+      attention: '어텐션 지도는 nn.Module 형태가 없습니다. 위치 인코딩 층이 아니라 어텐션 계산 전체이기 때문입니다. 아래는 텐서 코드입니다.',
+    }[kind] ?? `${kind}는 nn.Module 형태가 없습니다. 아래는 텐서 코드입니다.`),
+    'share.checkAsk': (index, digits) => `이 코드는 무엇을 출력할까요? 마지막 줄은 pe의 모양과 pe[${index}] 값을 소수점 아래 ${digits}자리까지 출력합니다. 먼저 짐작해 보고, 실행한 뒤 눌러서 맞춰 보세요.`,
+    'share.checkAnswer': '출력:',
   },
 };
 
