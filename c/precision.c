@@ -969,27 +969,19 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
 // step after that is the kernel's. Statuses: those of pe_rope_precision (pe_rope_precision_sweep),
 // and for a NULL list or one with an entry that is not finite and > 0, PE_ERR_ARG(28) or (29)
 // (PE_ERR_ARG(25) or (26) for the sweep): spec arguments 17 and 18 (PE_ROPE_ARG_SHORT_FACTOR,
-// PE_ROPE_ARG_LONG_FACTOR). Never allocates; never aborts. Not declared in c/precision.h yet (the
-// native tests declare them: tests/native/test_precision_longrope.c).
+// PE_ROPE_ARG_LONG_FACTOR). Never allocates; never aborts. pe_rope_precision_lists is declared in
+// c/precision.h; pe_rope_precision_sweep_lists not yet (PE_API here; the native tests declare it:
+// tests/native/test_precision_longrope.c).
 
-// The spec arguments as a rope config (c/rope.h's field order: field k is spec argument k).
-#define SPEC_CONFIG                                                                                   \
-    {                                                                                                 \
-        length, dim, base, partial_rotary_factor, max_position_embeddings, rope_type, factor,         \
-            original_max_position_embeddings, beta_fast, beta_slow, truncate, mscale, mscale_all_dim, \
-            attention_factor, low_freq_factor, high_freq_factor                                       \
-    }
-
-PE_API pe_status pe_rope_precision_lists(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
-                                         double *scratch, int32_t offset, int32_t inv_freq_dtype,
-                                         int32_t position_dtype, int32_t phase_dtype, int32_t table_dtype,
-                                         int32_t length, int32_t dim, double base, double partial_rotary_factor,
-                                         int32_t max_position_embeddings, int32_t rope_type, double factor,
-                                         int32_t original_max_position_embeddings, double beta_fast, double beta_slow,
-                                         int32_t truncate, double mscale, double mscale_all_dim,
-                                         double attention_factor, double low_freq_factor, double high_freq_factor,
-                                         const double *short_factor, const double *long_factor) {
-    const pe_rope_config c = SPEC_CONFIG;
+pe_status pe_rope_precision_lists(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
+                                  double *scratch, int32_t offset, int32_t inv_freq_dtype, int32_t position_dtype,
+                                  int32_t phase_dtype, int32_t table_dtype, int32_t length, int32_t dim, double base,
+                                  double partial_rotary_factor, int32_t max_position_embeddings, int32_t rope_type,
+                                  double factor, int32_t original_max_position_embeddings, double beta_fast,
+                                  double beta_slow, int32_t truncate, double mscale, double mscale_all_dim,
+                                  double attention_factor, double low_freq_factor, double high_freq_factor,
+                                  const double *short_factor, const double *long_factor) {
+    const pe_rope_config c = PE_ROPE_SPEC_CONFIG;
     const pe_rope_lists lists = {short_factor, long_factor};
     const int32_t dtypes[4] = {inv_freq_dtype, position_dtype, phase_dtype, table_dtype};
     return precision_kernel(out, cos_out, sin_out, row_error, stats, scratch, offset, dtypes, &c, PRECISION_ROUND,
@@ -1002,12 +994,11 @@ PE_API pe_status pe_rope_precision_sweep_lists(
     int32_t max_position_embeddings, int32_t rope_type, double factor, int32_t original_max_position_embeddings,
     double beta_fast, double beta_slow, int32_t truncate, double mscale, double mscale_all_dim, double attention_factor,
     double low_freq_factor, double high_freq_factor, const double *short_factor, const double *long_factor) {
-    const pe_rope_config c = SPEC_CONFIG;
+    const pe_rope_config c = PE_ROPE_SPEC_CONFIG;
     const pe_rope_lists lists = {short_factor, long_factor};
     const int32_t dtypes[4] = {inv_freq_dtype, position_dtype, phase_dtype, table_dtype};
     return sweep_kernel(row_error, stats, scratch, offset, dtypes, &c, PRECISION_ROUND, PRECISION_PHASE, &lists);
 }
-#undef SPEC_CONFIG
 
 pe_status pe_round_values(double *out, const double *x, int32_t n, int32_t dtype) {
     if (out == NULL) return PE_ERR_ARG(1);
@@ -1026,22 +1017,7 @@ pe_status pe_rope_precision(float *out, float *cos_out, float *sin_out, float *r
                             double factor, int32_t original_max_position_embeddings, double beta_fast, double beta_slow,
                             int32_t truncate, double mscale, double mscale_all_dim, double attention_factor,
                             double low_freq_factor, double high_freq_factor) {
-    const pe_rope_config c = {length,
-                              dim,
-                              base,
-                              partial_rotary_factor,
-                              max_position_embeddings,
-                              rope_type,
-                              factor,
-                              original_max_position_embeddings,
-                              beta_fast,
-                              beta_slow,
-                              truncate,
-                              mscale,
-                              mscale_all_dim,
-                              attention_factor,
-                              low_freq_factor,
-                              high_freq_factor};
+    const pe_rope_config c = PE_ROPE_SPEC_CONFIG;
     const int32_t dtypes[4] = {inv_freq_dtype, position_dtype, phase_dtype, table_dtype};
     return pe_rope_precision_variant(out, cos_out, sin_out, row_error, stats, scratch, offset, dtypes, &c,
                                      PRECISION_ROUND, PRECISION_PHASE);
@@ -1054,22 +1030,7 @@ pe_status pe_rope_precision_sweep(float *row_error, double *stats, double *scrat
                                   double factor, int32_t original_max_position_embeddings, double beta_fast,
                                   double beta_slow, int32_t truncate, double mscale, double mscale_all_dim,
                                   double attention_factor, double low_freq_factor, double high_freq_factor) {
-    const pe_rope_config c = {length,
-                              dim,
-                              base,
-                              partial_rotary_factor,
-                              max_position_embeddings,
-                              rope_type,
-                              factor,
-                              original_max_position_embeddings,
-                              beta_fast,
-                              beta_slow,
-                              truncate,
-                              mscale,
-                              mscale_all_dim,
-                              attention_factor,
-                              low_freq_factor,
-                              high_freq_factor};
+    const pe_rope_config c = PE_ROPE_SPEC_CONFIG;
     const int32_t dtypes[4] = {inv_freq_dtype, position_dtype, phase_dtype, table_dtype};
     return pe_rope_precision_sweep_variant(row_error, stats, scratch, offset, dtypes, &c, PRECISION_ROUND,
                                            PRECISION_PHASE);
