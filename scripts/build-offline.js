@@ -146,6 +146,7 @@ export async function buildOffline({ webDir = WEB_DIR, outFile = OUT_FILE } = {}
   let html = await readFile(path.join(webDir, 'index.html'), 'utf8');
   const drop = [
     /\s*<meta http-equiv="Content-Security-Policy"[^>]*>/,
+    /\s*<noscript><link rel="stylesheet"[^>]*><\/noscript>/g, // boot-noscript.css: the single file has no boot wait
     /\s*<link rel="modulepreload"[^>]*>/g,
     /\s*<link rel="preload"[^>]*>/g,
     /\s*<link rel="stylesheet"[^>]*>/g,

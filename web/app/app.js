@@ -22,9 +22,10 @@ import { decodePermalink } from '../share/permalink.js';
 import { inlineWasm, showDroppedNotice, showNotice } from '../share/page.js';
 import { renderCatalogue } from './catalogue.js';
 import { startDiagnostics } from './diagnostics.js';
+import { compute } from './compute.js';
 import { showKind } from './explorer.js';
 import { onLangPicked, renderChrome, startLang } from './language.js';
-import { pageRoute } from './pages.js';
+import { PAGES, pageRoute } from './pages.js';
 import { linkView, onHashChange, setLang, showPage } from './router.js';
 import { app, currentState, SHARED_START } from './state.js';
 import { updateViews } from './view-host.js';
@@ -42,13 +43,22 @@ async function main() {
   app.lang = startLang({ link, route, search });
   app.t = translator(app.lang);
   onLangPicked(setLang);
-  const wasm = inlineWasm(); // the offline single file carries the module in the page
-  const loading = createPE(wasm ? { wasm } : {}); // fetch and compile while the header is built
+  // The kernels compile (web/app/wasm-start.js began it from index.html) while the header, the
+  // catalogue and the chosen kind's heading and parameters are built: none of them needs WASM.
+  const loading = loadKernels();
   renderChrome();
+  const ok = link.status === 'ok';
+  app.kind = ok ? link.kind : (SCHEMA.sinusoidal ? 'sinusoidal' : Object.keys(SCHEMA)[0]);
+  if (ok && link.version >= 1) app.shared[app.kind] = linkView(link);
+  renderCatalogue();
+  if (!route) showKind(app.kind, ok ? link.spec ?? undefined : undefined); // computes once app.pe is set
+  else PAGES[route.page]().catch(() => {}); // its chunk loads while the kernels compile (showPage reports a failure)
+  if (!route) root.classList.add('pe-booted'); // the layout is filled: shown (web/app/boot.css)
   try {
     app.pe = await loading;
     performance.mark('pe:wasm-ready');
   } catch (err) {
+    root.classList.add('pe-booted');
     root.dataset.state = 'error';
     const msg = err?.message ?? String(err);
     document.getElementById('main').replaceChildren(h('p', { class: 'load-error', role: 'alert', text: app.t('app.loadFailed', msg) }));
@@ -57,15 +67,13 @@ async function main() {
     return;
   }
   renderChrome();
-  const ok = link.status === 'ok';
-  app.kind = ok ? link.kind : (SCHEMA.sinusoidal ? 'sinusoidal' : Object.keys(SCHEMA)[0]);
-  if (ok && link.version >= 1) app.shared[app.kind] = linkView(link);
-  renderCatalogue();
   if (route) {
     app.specs[app.kind] ??= app.pe.defaults(app.kind);
     app.shared[app.kind] ??= { ...SHARED_START };
-    showPage(route);
-  } else showKind(app.kind, ok ? link.spec ?? undefined : undefined);
+    // Shown once the page has drawn (or failed) with its own stylesheets: the page host, too,
+    // appears once (web/app/boot.css).
+    showPage(route).then(stylesLoaded).finally(() => root.classList.add('pe-booted'));
+  } else compute();
   if (link.status === 'error') showNotice(app.t, link, 'defaults');
   else if (link.dropped?.length) showDroppedNotice(app.t, link.dropped);
   window.addEventListener('hashchange', onHashChange);
@@ -73,6 +81,31 @@ async function main() {
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
     if (app.good[app.kind]) updateViews(currentState({ changed: new Set(['theme']), stale: app.stale }));
   });
+}
+
+/**
+ * Settles when the stylesheets linked so far have loaded (a page links its own as it mounts), or
+ * after at most STYLE_WAIT_MS (one that failed never will).
+ */
+function stylesLoaded() {
+  const pending = [...document.querySelectorAll('link[rel="stylesheet"]')].filter((l) => !l.sheet)
+    .map((l) => new Promise((r) => {
+      l.addEventListener('load', r, { once: true });
+      l.addEventListener('error', r, { once: true });
+    }));
+  return Promise.race([Promise.all(pending), new Promise((r) => setTimeout(r, STYLE_WAIT_MS))]);
+}
+const STYLE_WAIT_MS = 1500;
+
+/**
+ * The kernels: the offline single file's inline module, else the module web/app/wasm-start.js is
+ * compiling, else (no early compile, or this engine refused the SIMD build) createPE's own load.
+ */
+async function loadKernels() {
+  const inline = inlineWasm();
+  if (inline) return createPE({ wasm: inline });
+  const early = await globalThis.__peLabWasm?.catch(() => null);
+  return createPE(early ? { wasm: early } : {});
 }
 
 main();

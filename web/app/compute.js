@@ -108,6 +108,7 @@ function markLoaded(loaded) {
 }
 
 export function compute() {
+  if (!app.pe) return; // the kernels are still compiling: app.js computes once they are in
   app.computing = true;
   try {
     computeNow();
@@ -163,10 +164,12 @@ function computeNow() {
     return;
   }
   const computeMs = performance.now() - t0;
+  if (!plotted) performance.mark('pe:computed');
   clearErrors();
   app.stale = false;
   const info = outputInfo(kind, schema, result.shape);
   if (app.mountedKey !== layoutKey(info)) mountViews(info, viewActions);
+  if (!plotted) performance.mark('pe:views-mounted');
   const shared = app.shared[kind];
   if ((shared.head ?? 0) >= info.slices) shared.head = 0;
   app.good[kind] = { spec: result.spec, result, info, timing: { computeMs, inputAt }, computed: !loaded };

@@ -1,7 +1,7 @@
 // The chosen kind in the explorer: its heading and help, the copy-link button, the contents of its
 // views, its parameters (controls generated from its schema, web/app/controls.js) with the reset
 // button, the loaded-table note and the general error line, and the box its views mount in.
-import { SCHEMA } from '../api/pe.js';
+import { defaults, SCHEMA } from '../api/pe.js';
 import { h } from '../plot/dom.js';
 import { copyLinkButton } from '../share/page.js';
 import { markCatalogue } from './catalogue.js';
@@ -11,14 +11,17 @@ import { app, groupOf, SHARED_START } from './state.js';
 import { currentLink } from './url.js';
 import { destroyViews } from './view-host.js';
 
-/** Shows `kind` (with `spec`, else its working spec or defaults) and computes it. */
+/**
+ * Shows `kind` (with `spec`, else its working spec or defaults) and computes it (once the kernels
+ * are in: app.js builds the first kind's parameters while they compile, then computes).
+ */
 export function showKind(kind, spec, { focus = false } = {}) {
   const { t } = app;
   destroyViews();
   cancelScheduled();
   app.kind = kind;
   if (spec) app.specs[kind] = spec;
-  app.specs[kind] ??= app.pe.defaults(kind);
+  app.specs[kind] ??= defaults(kind); // pure JS: the kernels may still be compiling
   app.shared[kind] ??= { ...SHARED_START };
   app.lastEdited = null;
   markCatalogue();
@@ -37,7 +40,9 @@ export function showKind(kind, spec, { focus = false } = {}) {
   app.tocBox.hidden = !!app.embed;
   head.append(app.tocBox);
 
+  performance.mark('pe:kind-head');
   const controlsBox = parametersBox(kind);
+  performance.mark('pe:controls');
   const viewsBox = h('div', { class: 'views', id: 'views' });
   main.replaceChildren(head, h('div', { class: 'kind-body' }, controlsBox, viewsBox));
   app.viewsBox = viewsBox;
@@ -58,7 +63,7 @@ function parametersBox(kind) {
     type: 'button', class: 'button', text: t('app.reset'),
     on: {
       click: () => {
-        app.specs[kind] = app.pe.defaults(kind);
+        app.specs[kind] = defaults(kind);
         app.controls.setValues(app.specs[kind]);
         schedule();
       },
