@@ -65,6 +65,8 @@ describe.skipIf(avail.skip)('copy as code: tensor or nn.Module, and what it prin
     const { page } = s;
     expect(await page.isDisabled(`${PART} input[value="module"]`)).toBe(true);
     expect(await page.getAttribute(`${PART} .share-forms`, 'title')).toContain('nn.Module 형태가 없습니다');
+    expect(await page.textContent(`${PART} .share-code-note`)).toContain('어텐션 계산 전체');
+    await page.locator(PART).screenshot({ path: path.join(ARTIFACTS, 'share-code-ko-attention.png') });
     expect(await page.textContent(`${PART} .share-check summary`)).toContain('무엇을 출력할까요');
     // A kind with a module, in Korean: RoPE's module, its answer opened.
     await openCode(s, '#v1/rope?length=64&dim=32&~lang=ko');

@@ -222,8 +222,8 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
     checkAsk.textContent = t('share.checkAsk', sc.index.join(', '), sc.digits);
     checkAnswer.textContent = sc.expected;
     const close = tolerance.exact ? t('share.codeExact') : t('share.codeTolerance', sci(tolerance.abs ?? tolerance.rel), tolerance.rel ? 'rel' : 'abs');
-    const about = form === 'module' ? t('share.moduleHelp')
-      : codeForm === 'module' ? t('share.moduleNone', kind) : '';
+    // Said in words too (not only by the greyed choice): why this kind has no module.
+    const about = form === 'module' ? t('share.moduleHelp') : moduleOk ? '' : t('share.moduleNone', kind);
     codeNote.textContent = about ? `${about} ${close}` : close;
   }
 
