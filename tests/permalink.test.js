@@ -110,6 +110,21 @@ describe('permalinks of every kind', () => {
     expect(r.view).toEqual({ transform: 'wrapped', series: { mode: 'cols', list: [] } });
   });
 
+  it('holds the heatmap colour scale (~scale), auto written as nothing', () => {
+    const spec = { kind: 'attention', length: 512 };
+    for (const scale of ['linear', 'sqrt', 'log']) {
+      const hash = encodePermalink({ spec, view: { colormap: 'cividis', scale } });
+      expect(hash).toBe(`#v1/attention?length=512&~map=cividis&~scale=${scale}`);
+      expect(decodePermalink(hash).view).toEqual({ colormap: 'cividis', scale });
+    }
+    expect(encodePermalink({ spec, view: { scale: 'auto' } })).toBe('#v1/attention?length=512');
+    // The field has its own key: a ~x.scale is refused, and an unknown scale is dropped and named.
+    expect(decodePermalink('#v1/attention?~x.scale=log').dropped.map((x) => x.key)).toEqual(['~x.scale']);
+    const bad = decodePermalink('#v1/attention?length=16&~scale=cubic');
+    expect(bad.dropped).toMatchObject([{ key: '~scale', why: { code: 'scale', text: 'cubic' } }]);
+    expect(bad.spec.length).toBe(16);
+  });
+
   it('leaves out a comparison that is not valid rather than writing a broken link', () => {
     const hash = encodePermalink({ spec: { kind: 'sinusoidal' }, view: { compare: { dim: 0 } } });
     expect(hash).toBe('#v1/sinusoidal');

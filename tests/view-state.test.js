@@ -15,13 +15,14 @@ describe('view state', () => {
       if (field.default !== null) expect(checkView(name, field.default)).toEqual(field.default);
     }
     expect(VIEW_FIELDS.colormap.values).toEqual(COLORMAP_NAMES);
+    expect(VIEW_FIELDS.scale).toMatchObject({ values: ['auto', 'linear', 'sqrt', 'log'], default: 'auto' });
     expect(VIEW_DEFAULTS).toEqual({ colormap: 'viridis', head: 0 });
   });
 
   it('refuses a bad value with a PEError naming the field and its range', () => {
     const cases = [['colormap', 'hotpink', /colormap must be one of "viridis", "cividis", "diverging"/], ['head', -1, /head must be an integer in \[0, 1000000\]/],
       ['head', 1.5, /head/], ['transform', 'tan', /transform must be null or one of/], ['lang', 'fr', /lang must be one of "en", "ko"/],
-      ['theme', 'sepia', /theme/], ['seriesList', [1, -2], /seriesList\[1\]/]];
+      ['theme', 'sepia', /theme/], ['scale', 'cubic', /scale must be one of "auto", "linear", "sqrt", "log"/], ['seriesList', [1, -2], /seriesList\[1\]/]];
     for (const [name, value, re] of cases) {
       const error = expectPEError(() => checkView(name, value), undefined, re, `${name} = ${value}`);
       expect(error.param).toMatch(new RegExp(`^${name}`));
@@ -41,7 +42,7 @@ describe('view state', () => {
     expect(ok.status).toBe('ok');
     expect(ok.view).toMatchObject({ colormap: 'cividis', head: 3 });
     // A bad view value is dropped and named; the rest of the link stands.
-    for (const bad of ['~map=hotpink', '~head=-1', '~tf=tan', '~lang=fr']) {
+    for (const bad of ['~map=hotpink', '~scale=cubic', '~head=-1', '~tf=tan', '~lang=fr']) {
       const d = decodePermalink(`#v1/rope?length=32&${bad}`);
       expect(d.status, bad).toBe('ok');
       expect(d.spec.length).toBe(32);

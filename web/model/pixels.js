@@ -14,3 +14,13 @@ export function heatmapKernels(pe) {
     scan: (table, options) => pe.heatmapRange(table, options),
   };
 }
+
+/**
+ * The colour scale a heatmap of this output is asked for (web/plot/color-scale.js): the view
+ * state's `scale` (left out: 'auto'), with 'auto' kept only for attention weights, whose long
+ * tables span decades (≈ 1/i): every other kind starts linear.
+ */
+export function heatmapScale(info, shared) {
+  const scale = shared?.scale ?? 'auto';
+  return scale === 'auto' && info?.kind !== 'attention' ? 'linear' : scale;
+}

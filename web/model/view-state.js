@@ -1,10 +1,11 @@
-// The view state: how a result is shown (colour map, head, RoPE transform, curves, language,
-// theme), described in the same field vocabulary as a spec (web/api/schema/index.js) and checked
+// The view state: how a result is shown (colour map, colour scale, head, RoPE transform, curves,
+// language, theme), described in the same field vocabulary as a spec (web/api/schema/index.js) and checked
 // by the same validator (checkValue in web/api/spec.js). The page (web/app/), the permalinks
 // (web/share/permalink.js) and <pe-plot> (web/share/pe-plot.js) read and check it here, so a
 // value one of them accepts, the others accept too.
 import { checkValue } from '../api/spec.js';
 import { COLORMAP_NAMES } from '../api/colormaps.js';
+import { COLOR_SCALE_NAMES } from '../api/color-scales.js';
 import { LANGS } from '../i18n/index.js';
 
 /** Most curves a link or an attribute may ask for. */
@@ -12,9 +13,12 @@ export const MAX_SERIES = 256;
 /** How RoPE angles are shown: cos, sin, the angle, or the angle modulo 2π. */
 export const TRANSFORMS = ['cos', 'sin', 'angle', 'wrapped'];
 export const THEMES = ['light', 'dark', 'auto'];
+/** The heatmaps' colour scales (web/api/color-scales.js), and 'auto': chosen from the table. */
+export const SCALES = ['auto', ...COLOR_SCALE_NAMES];
 
 export const VIEW_FIELDS = Object.freeze({
   colormap: { type: 'enum', values: COLORMAP_NAMES, default: 'viridis' },
+  scale: { type: 'enum', values: SCALES, default: 'auto' },
   head: { type: 'int', min: 0, max: 1e6, default: 0 },
   transform: { type: 'enum', values: TRANSFORMS, default: null, nullable: true },
   seriesMode: { type: 'enum', values: ['cols', 'rows'], default: 'cols' },

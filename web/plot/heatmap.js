@@ -22,11 +22,15 @@
 //     the table's range in the pass that resamples it), and the range given is the data's scan
 //   scan(table, { offset, count }) → { lo, hi, negInf, posInf, nan, finite } (optional; default scanValues)
 //   hm.setData({ data, rows, cols, offset, rowOffset, colOffset, range });
-//   hm.setColormap('cividis'); hm.setStale(true); hm.destroy();
+//   hm.setColormap('cividis'); hm.setScale('log'); hm.setStale(true); hm.destroy();
+// Colour scale (web/plot/color-scale.js): 'linear' (default), 'sqrt', 'log' or 'auto' (log or sqrt
+// for a non-negative table spanning decades); render gets the one in use as its `scale` option,
+// the colour bar's ticks sit where that scale puts their colours, and data-scale on the plot names it.
 import { h } from './dom.js';
 import { colorRangeOf, planAxis, resample, scanValues } from './resample.js';
-import { float32String, formatInt, formatValue, niceRealTicks, niceTicks } from './format.js';
+import { float32String, formatInt, formatValue, niceTicks } from './format.js';
 import { COLORMAPS } from '../api/colormaps.js';
+import { colorizeRange, robustLow, scaleRange, scaleTicks } from './color-scale.js';
 
 const MAX_CANVAS = 2048; // device pixels per side
 const MIN_SPAN = 3; // cells visible at the deepest zoom
@@ -42,9 +46,9 @@ export class Heatmap {
   /**
    * @param {HTMLElement} root  an empty element to build in
    * @param {{ colorize: Function, render?: Function, scan?: Function, t, axes: { x: string, y: string, value: string }, onActivate?: Function,
-   *   onWindow?: Function, colormap?: string, compact?: boolean, label?: string }} opts
+   *   onWindow?: Function, colormap?: string, scale?: string, compact?: boolean, label?: string }} opts
    */
-  constructor(root, { colorize, render = null, scan = null, t, axes, onActivate = null, onWindow = null, colormap = 'viridis', compact = false, label = '' }) {
+  constructor(root, { colorize, render = null, scan = null, t, axes, onActivate = null, onWindow = null, colormap = 'viridis', scale = 'linear', compact = false, label = '' }) {
     this.colorize = colorize;
     this.render = render;
     this.scanner = scan;
@@ -53,6 +57,8 @@ export class Heatmap {
     this.onActivate = onActivate;
     this.onWindow = onWindow;
     this.colormap = colormap;
+    this.scale = scale; // asked for; this.scaleUsed: the one drawn (colorRange)
+    this.scaleUsed = 'linear';
     this.label = label;
     this.data = null;
     this.win = null;
@@ -129,6 +135,7 @@ export class Heatmap {
     // The scan (range, non-finite kinds) of new data: with a render function, the first draw reads
     // it from the render's own pass over the table (see _pixels); otherwise now.
     this.scan = null;
+    this.low = undefined; // robustLow of the data, read when a scale other than linear needs it
     if (!this.render) this._setScan(this._scanNow());
     this.fixedRange = range;
     this.valueRange = valueRange;
@@ -157,15 +164,29 @@ export class Heatmap {
     this.draw();
   }
 
+  setScale(name) {
+    if (name === this.scale) return;
+    this.scale = name;
+    this.draw();
+  }
+
   setStale(stale) {
     this.plot.classList.toggle('stale', !!stale);
   }
 
-  /** The colour range in use: [lo, hi]; symmetric around 0 for the diverging map. */
+  /**
+   * The colour range in use: [lo, hi]; symmetric around 0 for the diverging map; on the sqrt scale
+   * from 0 up, on the log scale from its floor (color-scale.js). Sets scaleUsed.
+   */
   colorRange() {
+    this.scaleUsed = 'linear';
     if (this.fixedRange) return this.fixedRange;
     const [lo, hi] = this.valueRange ?? [this.scan?.lo, this.scan?.hi];
-    return colorRangeOf(lo, hi, !!COLORMAPS[this.colormap].diverging);
+    const linear = colorRangeOf(lo, hi, !!COLORMAPS[this.colormap].diverging);
+    const low = () => (this.low ??= robustLow(this.data, this.offset, this.rows * this.cols));
+    const { scale, range } = scaleRange(this.scale, lo, hi, linear, low);
+    this.scaleUsed = scale;
+    return range;
   }
 
   // --- view window ----------------------------------------------------------------------------
@@ -282,10 +303,12 @@ export class Heatmap {
         y0: yp.identity ? yp.start : y0, y1: yp.identity ? yp.start + yp.count : y1,
       };
       const opts = { rows: this.rows, cols: this.cols, offset: this.offset, window, width: xp.count, height: yp.count, map: this.colormap };
+      // Another scale than linear is chosen from the range: known before the pixels are asked for.
+      if (!this.scan && this.scale !== 'linear') this._setScan(this._scanNow());
       try {
         if (this.scan) {
           const [lo, hi] = this.colorRange();
-          const rgba = this.render(this.data, { ...opts, vmin: lo, vmax: hi });
+          const rgba = this.render(this.data, { ...opts, vmin: lo, vmax: hi, ...(this.scaleUsed !== 'linear' && { scale: this.scaleUsed }) });
           this._drewWith('render');
           return { rgba, lo, hi };
         }
@@ -310,7 +333,7 @@ export class Heatmap {
     const [lo, hi] = this.colorRange();
     const values = resample(this.data, this.rows, this.cols, xp, yp, { offset: this.offset, finite: this.scan.finite });
     this._drewWith('js');
-    return { rgba: this._colorize(values, lo, hi), lo, hi };
+    return { rgba: colorizeRange(this.colorize, values, this.colormap, this.scaleUsed, lo, hi), lo, hi };
   }
 
   /**
@@ -321,29 +344,11 @@ export class Heatmap {
     if (this.plot.dataset.resampler !== how) this.plot.dataset.resampler = how;
   }
 
-  /**
-   * colorize's colours of values in lo … hi, also where float32 cannot hold that range (colorize
-   * computes in float32): a table of values ≤ 1e-38 or subnormal, whose 256 / (hi − lo)
-   * overflows, or of ±3e38, whose hi − lo does. The values are then put on 0 … 1 in float64 first
-   * (from halves: hi − lo may overflow), u = (v/2 − lo/2) / (hi/2 − lo/2); ±∞ and NaN stay.
-   */
-  _colorize(values, lo, hi) {
-    const f = Math.fround;
-    const [a, b] = [f(lo), f(hi)];
-    const width = f(b - a); // float32 arithmetic: the float64 result of float32 operands, rounded
-    if (Number.isFinite(a) && Number.isFinite(b) && b > a && Number.isFinite(width) && Number.isFinite(f(256 / width))) {
-      return this.colorize(values, { map: this.colormap, vmin: lo, vmax: hi });
-    }
-    const half = hi / 2 - lo / 2;
-    const unit = new Float32Array(values.length);
-    for (let i = 0; i < values.length; i++) unit[i] = (values[i] / 2 - lo / 2) / half;
-    return this.colorize(unit, { map: this.colormap, vmin: 0, vmax: 1 });
-  }
-
   _drawColorbar(lo, hi) {
     const title = this.axes.value ?? '';
     if (this.cbarTitle.textContent !== title) this.cbarTitle.textContent = title;
-    const key = `${this.colormap}:${lo}:${hi}:${this.size?.h}`;
+    if (this.plot.dataset.scale !== this.scaleUsed) this.plot.dataset.scale = this.scaleUsed;
+    const key = `${this.colormap}:${this.scaleUsed}:${lo}:${hi}:${this.size?.h}`;
     if (this.cbarKey === key) return;
     this.cbarKey = key;
     const ramp = new Float32Array(256);
@@ -352,9 +357,9 @@ export class Heatmap {
     this.cbarCanvas.getContext('2d').putImageData(new ImageData(rgba, 1, 256), 0, 0);
     this.cbarTicks.textContent = '';
     const height = this.size?.h || 300;
-    for (const v of niceRealTicks(lo, hi, Math.max(2, Math.min(8, Math.floor(height / 40))))) {
-      const tick = h('span', { class: 'hm-tick', text: formatValue(v) });
-      tick.style.top = `${((hi - v) / (hi - lo)) * 100}%`;
+    for (const { label, pos } of scaleTicks(this.scaleUsed, lo, hi, Math.max(2, Math.min(8, Math.floor(height / 40))))) {
+      const tick = h('span', { class: 'hm-tick', text: label });
+      tick.style.top = `${(1 - pos) * 100}%`;
       this.cbarTicks.append(tick);
     }
   }

@@ -14,6 +14,7 @@
 // view's lazily loaded part, web/share/tools.js.)
 import { float32String, formatInt, formatValue, niceRealTicks, niceTicks } from './format.js';
 import { colorRangeOf, planAxis, resample, scanValues } from './resample.js';
+import { colorizeRange, robustLow, scaleRange, scaleTicks } from './color-scale.js';
 
 /** Okabe & Ito's colour-blind safe palette (web/style.css uses the same). */
 export const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#9c8a00', '#4d4d4d'];
@@ -24,6 +25,16 @@ export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 
 export function colorRange(scan, colormap, valueRange = null) {
   const [lo, hi] = valueRange ?? [scan.lo, scan.hi];
   return colorRangeOf(lo, hi, colormap === 'diverging');
+}
+
+/**
+ * The colour scale and range of a figure's heatmap hm (hm.scale: 'linear' when left out, 'sqrt',
+ * 'log' or 'auto'), as the canvas heatmap chooses them (web/plot/color-scale.js scaleRange).
+ */
+function scaledColors(hm, scan) {
+  const [lo, hi] = hm.valueRange ?? [scan.lo, scan.hi];
+  const low = () => robustLow(hm.data, hm.offset ?? 0, hm.rows * hm.cols);
+  return scaleRange(hm.scale, lo, hi, colorRange(scan, hm.colormap, hm.valueRange), low);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,9 +205,20 @@ export function linesTree(lines, { width = 720, height = 420, title = lines.titl
  * are the canvas heatmap's pixels at that size, the colour range read in the same pass as the
  * canvas heatmap draws new data; without it, JS box means coloured by `colorize`.
  */
-export function heatmapPixels({ colorize, render = null }, hm, maxW, maxH) {
+export function heatmapPixels({ colorize, render = null, scan: scanner = null }, hm, maxW, maxH) {
   const xp = planAxis(0, hm.cols, Math.max(1, Math.round(maxW)), hm.cols);
   const yp = planAxis(0, hm.rows, Math.max(1, Math.round(maxH)), hm.rows);
+  const count = hm.rows * hm.cols;
+  if (render && hm.scale && hm.scale !== 'linear') {
+    // Another scale than linear is chosen from the range: read first, as the canvas heatmap does.
+    const scan = scanner ? scanner(hm.data, { offset: hm.offset, count }) : scanValues(hm.data, hm.offset, count);
+    const { scale, range: [lo, hi] } = scaledColors(hm, scan);
+    const rgba = render(hm.data, {
+      rows: hm.rows, cols: hm.cols, offset: hm.offset, window: { x0: 0, x1: hm.cols, y0: 0, y1: hm.rows },
+      width: xp.count, height: yp.count, map: hm.colormap, vmin: lo, vmax: hi, ...(scale !== 'linear' && { scale }),
+    });
+    return { rgba, width: xp.count, height: yp.count, lo, hi, scan, scale };
+  }
   if (render) {
     let scan = null;
     let range = null;
@@ -209,13 +231,13 @@ export function heatmapPixels({ colorize, render = null }, hm, maxW, maxH) {
         return range;
       },
     });
-    return { rgba, width: xp.count, height: yp.count, lo: range[0], hi: range[1], scan };
+    return { rgba, width: xp.count, height: yp.count, lo: range[0], hi: range[1], scan, scale: 'linear' };
   }
-  const scan = scanValues(hm.data, hm.offset, hm.rows * hm.cols);
+  const scan = scanValues(hm.data, hm.offset, count);
   const values = resample(hm.data, hm.rows, hm.cols, xp, yp, { offset: hm.offset, finite: scan.finite });
-  const [lo, hi] = colorRange(scan, hm.colormap, hm.valueRange);
-  const rgba = colorize(values, { map: hm.colormap, vmin: lo, vmax: hi });
-  return { rgba, width: xp.count, height: yp.count, lo, hi, scan };
+  const { scale, range: [lo, hi] } = scaledColors(hm, scan);
+  const rgba = colorizeRange(colorize, values, hm.colormap, scale, lo, hi);
+  return { rgba, width: xp.count, height: yp.count, lo, hi, scan, scale };
 }
 
 function hatch(ctx, x, y, w, h, theme) {
@@ -241,7 +263,7 @@ function hatch(ctx, x, y, w, h, theme) {
  * ticks, axis names and a colour bar. Returns a canvas of width·scale × height·scale pixels.
  */
 export function heatmapCanvas(draw, hm, { width = 760, scale = 2, theme = PAPER, doc = document } = {}) {
-  const { colorize, render } = typeof draw === 'function' ? { colorize: draw, render: null } : draw;
+  const { colorize, render, scan } = typeof draw === 'function' ? { colorize: draw, render: null, scan: null } : draw;
   const left = 70;
   const right = 96;
   const top = hm.title ? 40 : 16;
@@ -257,7 +279,7 @@ export function heatmapCanvas(draw, hm, { width = 760, scale = 2, theme = PAPER,
   ctx.scale(scale, scale);
   ctx.fillStyle = theme.bg;
   ctx.fillRect(0, 0, width, height);
-  const px = heatmapPixels({ colorize, render }, hm, pw * scale, ph * scale);
+  const px = heatmapPixels({ colorize, render, scan }, hm, pw * scale, ph * scale);
   const img = doc.createElement('canvas');
   img.width = px.width;
   img.height = px.height;
@@ -309,9 +331,9 @@ export function heatmapCanvas(draw, hm, { width = 760, scale = 2, theme = PAPER,
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
   const { lo, hi } = px;
-  for (const v of niceRealTicks(lo, hi, Math.max(2, Math.min(8, Math.floor(ph / 40))))) {
-    const y = top + ((hi - v) / (hi - lo)) * ph;
-    ctx.fillText(formatValue(v), bx + bw + 6, y);
+  for (const { label, pos } of scaleTicks(px.scale, lo, hi, Math.max(2, Math.min(8, Math.floor(ph / 40))))) {
+    const y = top + (1 - pos) * ph;
+    ctx.fillText(label, bx + bw + 6, y);
     ctx.fillRect(bx + bw, y, 3, 1);
   }
   ctx.save();

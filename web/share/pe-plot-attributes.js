@@ -4,7 +4,7 @@ import { SCHEMA } from '../api/pe.js';
 import { defaults, normalizeSpec } from '../api/spec.js';
 import { checkView, parseSeriesList } from '../model/view-state.js';
 
-const VIEW_ATTRS = ['kind', 'view', 'colormap', 'head', 'transform', 'cols', 'rows', 'lang', 'theme', 'link', 'downloads'];
+const VIEW_ATTRS = ['kind', 'view', 'colormap', 'color-scale', 'head', 'transform', 'cols', 'rows', 'lang', 'theme', 'link', 'downloads'];
 const MATRIX_ATTRS = ['matrix', 'src', 'name', 'heads', 'labels', 'caption'];
 const GLOBAL_ATTRS = new Set(['id', 'class', 'style', 'title', 'hidden', 'dir', 'tabindex', 'slot', 'part', 'role', 'translate', 'inert', 'nonce', 'autofocus']);
 /** What a matrix of the user's is shown as: the kind whose axes and views it takes. */
@@ -86,6 +86,8 @@ function readDisplay(el) {
   // as the page and its links.
   const attr = (name) => el.getAttribute(name);
   opts.colormap = checkView('colormap', attr('colormap') ?? 'viridis');
+  // The view field `scale` as color-scale: `scale` is a spec field (the distance kind's).
+  opts.scale = checkView('scale', attr('color-scale') ?? 'auto');
   const head = attr('head');
   opts.head = head === null ? 0 : checkView('head', /^\s*\d{1,7}\s*$/.test(head) ? Number(head) : head);
   opts.transform = checkView('transform', attr('transform'));

@@ -4,6 +4,7 @@
 //
 // Keys are the kind's spec fields (schema names) and view-state keys that start with "~":
 //   ~map=cividis          colour map (default viridis)
+//   ~scale=log            the heatmaps' colour scale: linear, sqrt, log (default auto)
 //   ~head=3               the slice (head) of a 3-D output (default 0)
 //   ~tf=sin               RoPE display transform: cos | sin | angle | wrapped
 //   ~cols=0,1,8,9         the curves of the line plot: these columns … or ~rows=31,63 (rows)
@@ -32,7 +33,7 @@
 // (version 0); a bare #<kind> is a catalogue link (spec: null).
 import { SCHEMA } from '../api/schema/index.js';
 import { defaults, normalizeSpec } from '../api/spec.js';
-import { checkView, MAX_SERIES, TRANSFORMS, VIEW_DEFAULTS } from '../model/view-state.js';
+import { checkView, MAX_SERIES, TRANSFORMS, VIEW_DEFAULTS, VIEW_FIELDS } from '../model/view-state.js';
 import { sameJSON, copyJSON } from '../model/json.js';
 
 export const PERMALINK_VERSION = 1;
@@ -41,6 +42,9 @@ export const MAX_FRAGMENT = 262144;
 /** Deepest nesting of objects and lists in one value. */
 export const MAX_DEPTH = 16;
 export { TRANSFORMS, VIEW_DEFAULTS, sameJSON, copyJSON };
+
+// The view fields with a ~key of their own: never carried as ~x.<name>.
+const VIEW_KEYS = ['colormap', 'scale', 'head', 'transform', 'series', 'compare'];
 export const DEFAULT_LANG = 'en';
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -52,7 +56,7 @@ class LinkError extends Error {
   /**
    * detail: the reason in English words; why: the same as data, so that the page can say it in
    * its own language (web/share/page.js): { code, ...arguments }, code one of parse, escape,
-   * toolong, twice, notLink, noValue, notField, colormap, head, transform, lang, bothSeries,
+   * toolong, twice, notLink, noValue, notField, colormap, scale, head, transform, lang, bothSeries,
    * curves, rowcol, cmpShape, cmpField, viewKey, json, keyForbidden, value (a PEError's param,
    * expected and got: web/api/spec.js), compare.
    */
@@ -298,6 +302,7 @@ export function encodePermalink({ kind, spec, view = {}, lang = DEFAULT_LANG }) 
   for (const [name, v] of Object.entries(compact)) put(name, v);
   const v = view ?? {};
   if (v.colormap !== undefined && v.colormap !== VIEW_DEFAULTS.colormap) put('~map', v.colormap);
+  if (v.scale !== undefined && v.scale !== VIEW_FIELDS.scale.default) put('~scale', v.scale);
   if (v.head !== undefined && v.head !== VIEW_DEFAULTS.head) put('~head', v.head);
   if (v.transform != null) put('~tf', v.transform);
   if (v.series && Array.isArray(v.series.list)) {
@@ -312,7 +317,7 @@ export function encodePermalink({ kind, spec, view = {}, lang = DEFAULT_LANG }) 
     if (b) put('~cmp', b);
   }
   for (const [key, x] of Object.entries(v)) {
-    if (['colormap', 'head', 'transform', 'series', 'compare'].includes(key)) continue;
+    if (VIEW_KEYS.includes(key)) continue;
     if (x === undefined || !KEY.test(key) || FORBIDDEN_KEYS.has(key) || !isPlain(x)) continue;
     const text = escapeValue(encodeValue(x));
     if (text.length <= 2000) parts.push(`~x.${key}=${text}`);
@@ -408,6 +413,9 @@ function decodeV1(body) {
         case '~map':
           view.colormap = viewValue('colormap', parseValue(unescape(raw)), (v) => `unknown colour map “${excerpt(v)}”`, 'colormap');
           break;
+        case '~scale':
+          view.scale = viewValue('scale', parseValue(unescape(raw)), (v) => `unknown colour scale “${excerpt(v)}”`, 'scale');
+          break;
         case '~head':
           view.head = viewValue('head', parseValue(unescape(raw)), () => `head must be a whole number ≥ 0, got “${excerpt(raw)}”`, 'head');
           break;
@@ -434,7 +442,7 @@ function decodeV1(body) {
         default:
           if (key.startsWith('~x.')) {
             const name = key.slice(3);
-            if (!KEY.test(name) || FORBIDDEN_KEYS.has(name) || ['colormap', 'head', 'transform', 'series', 'compare'].includes(name)) {
+            if (!KEY.test(name) || FORBIDDEN_KEYS.has(name) || VIEW_KEYS.includes(name)) {
               throw new LinkError('view', `bad view key “${excerpt(key)}”`, { code: 'viewKey', key: excerpt(key) });
             }
             view[name] = parseValue(unescape(raw));

@@ -8,7 +8,9 @@ import { float32String, formatInt, formatMs } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import { axisNames, displayData, rowOffset, sliceOffset, transformOf, transformsFor, valueName } from '../../model/output.js';
 import { defaultSeries, toggleSeries } from '../../model/series.js';
-import { heatmapKernels } from '../../model/pixels.js';
+import { heatmapKernels, heatmapScale } from '../../model/pixels.js';
+import { SCALES } from '../../model/view-state.js';
+import './scale-strings.js';
 
 export default {
   id: 'heatmap',
@@ -22,12 +24,16 @@ export default {
     const id = uid('hm');
     let state = null;
 
-    // Toolbar: colour map, and the head (slice) of a 3-D output.
+    // Toolbar: colour map, colour scale, and the head (slice) of a 3-D output.
     const mapSelect = h('select', { id: `${id}-map` });
     for (const name of COLORMAP_NAMES) mapSelect.append(h('option', { value: name, text: t(`colormap.${name}`) }));
     mapSelect.addEventListener('input', () => ctx.setShared({ colormap: mapSelect.value }));
+    const scaleSelect = h('select', { id: `${id}-scale`, title: t('scale.help') });
+    for (const name of SCALES) scaleSelect.append(h('option', { value: name, text: t(`scale.${name}`) }));
+    scaleSelect.addEventListener('input', () => ctx.setShared({ scale: scaleSelect.value }));
     const toolbar = h('div', { class: 'view-toolbar' },
-      h('div', { class: 'tool-field' }, h('label', { for: mapSelect.id, text: t('view.heatmap.colormap') }), mapSelect));
+      h('div', { class: 'tool-field' }, h('label', { for: mapSelect.id, text: t('view.heatmap.colormap') }), mapSelect),
+      h('div', { class: 'tool-field' }, h('label', { for: scaleSelect.id, text: t('view.heatmap.scale') }), scaleSelect));
     let tfSelect = null;
     const transforms = transformsFor(info);
     if (transforms) {
@@ -77,6 +83,8 @@ export default {
       const { result, spec, shared, info } = state;
       const { slice, offset } = sliceOffset(info, shared.head ?? 0);
       hm.colormap = shared.colormap ?? 'viridis';
+      // 'auto' for attention weights only (web/model/pixels.js); other kinds start linear.
+      hm.scale = heatmapScale(info, shared);
       hm.axes.value = tr(valueName(info, shared));
       const data = displayData(state, ctx.pe);
       // Every head on one colour scale, so heads can be compared by eye.
@@ -86,6 +94,8 @@ export default {
         valueRange = [rangeOf.scan.lo, rangeOf.scan.hi];
       }
       hm.setData({ data, rows: info.rows, cols: info.cols, offset, rowOffset: rowOffset(info, spec), valueRange, ...axisNames(info, result) });
+      // The auto option names the scale it chose.
+      scaleSelect.options[0].textContent = hm.scale === 'auto' ? t('scale.auto.chosen', t(`scale.${hm.scaleUsed}`)) : t('scale.auto');
       const sliceText = info.slices > 1 ? ` · ${tr(info.axes.head)} ${slice}` : '';
       const shape = result.shape.map(formatInt).join(' × ');
       const showStats = () => {
@@ -127,11 +137,12 @@ export default {
         state = next;
         const { shared } = next;
         mapSelect.value = shared.colormap ?? 'viridis';
+        scaleSelect.value = shared.scale ?? 'auto';
         if (tfSelect) tfSelect.value = transformOf(next.info, shared);
         if (headInput && document.activeElement !== headInput) headInput.value = String(shared.head ?? 0);
         if (headInput) headInput.slider.value = String(shared.head ?? 0);
         hm.setStale(next.stale);
-        if (['result', 'shared:colormap', 'shared:head', 'shared:transform'].some((c) => next.changed.has(c))) draw();
+        if (['result', 'shared:colormap', 'shared:scale', 'shared:head', 'shared:transform'].some((c) => next.changed.has(c))) draw();
       },
       destroy() {
         cancelAnimationFrame(paint.frame);

@@ -1,0 +1,92 @@
+// Colour scales of the whole-table heatmap (issue 29): a long causal attention table (length 512,
+// weights ≈ 1/i) drawn on the linear scale is almost uniformly dark; the default ('auto') draws it
+// on the log scale, spread over the map, with colour-bar ticks at powers of ten and the floor
+// stated; the choice is a select beside "Colours", kept in the permalink (~scale=…) and restored
+// from it. Screenshots: tests/artifacts/heatmap-scale-{linear,auto}.png.
+//   npx vitest run tests/browser/heatmap-scale.test.js
+import { describe, it, expect } from 'vitest';
+import { suiteAvailability, gotoApp, logProblems, screenshot } from '../helpers/browser.js';
+import { usePage } from '../helpers/browser-suite.js';
+
+const avail = suiteAvailability('heatmap-scale.test');
+const HM = '#view-heatmap';
+const PLOT = `${HM} .hm-plot`;
+
+describe.skipIf(avail.skip)('heatmap colour scales (Chromium)', () => {
+  const s = usePage({ avail });
+
+  /** Waits for the heatmap drawn on `scale`; returns it and its picture's brightness. */
+  async function drawn(scale) {
+    await s.page.locator(HM).scrollIntoViewIfNeeded();
+    await s.page.waitForFunction(([sel, want]) => {
+      const p = document.querySelector(sel);
+      return p?.dataset.resampler && (want === null || p.dataset.scale === want);
+    }, [PLOT, scale]);
+    await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    return s.page.evaluate((sel) => {
+      const c = document.querySelector(`${sel} canvas.hm-canvas`);
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      // Pixels strictly below the diagonal (the weights; above it causal attention is 0), and those
+      // brighter than viridis at a tenth of the map (72, 37, 118: luminance ≈ 50).
+      let below = 0;
+      let bright = 0;
+      for (let y = 0; y < c.height; y++) {
+        for (let x = 0; x < (y * c.width) / c.height - 1; x++) {
+          const i = 4 * (y * c.width + x);
+          below++;
+          if (0.2126 * px[i] + 0.7152 * px[i + 1] + 0.0722 * px[i + 2] > 60) bright++;
+        }
+      }
+      return {
+        scale: document.querySelector(sel).dataset.scale,
+        bright: bright / below,
+        ticks: [...document.querySelectorAll('#view-heatmap .hm-cbar-ticks .hm-tick')].map((e) => e.textContent),
+      };
+    }, PLOT);
+  }
+
+  it('length 512, causal: the default draws on the log scale, not dark; linear is dark', async () => {
+    await gotoApp(s.page, `${s.server.url}?lang=en#v1/attention?length=512`);
+    const auto = await drawn(null);
+    await screenshot(s.page, 'heatmap-scale-auto', HM);
+    const select = s.page.locator(`${HM} select[id$="-scale"]`);
+    expect(await select.inputValue()).toBe('auto');
+    expect(await select.locator('option').first().textContent()).toBe(`auto (${auto.scale})`);
+    await select.selectOption('linear');
+    const linear = await drawn('linear');
+    await screenshot(s.page, 'heatmap-scale-linear', HM);
+    console.log(`attention 512: below-diagonal pixels brighter than a tenth of viridis: auto (${auto.scale}) ${(100 * auto.bright).toFixed(1)} %, linear ${(100 * linear.bright).toFixed(1)} %`);
+    expect(auto.scale).toBe('log');
+    expect(linear.bright).toBeLessThan(0.05);
+    expect(auto.bright).toBeGreaterThan(0.25);
+    // log ticks: powers of ten, and the floor at the bottom ("≤ …").
+    const powers = auto.ticks.filter((x) => !x.startsWith('≤'));
+    expect(powers.length).toBeGreaterThanOrEqual(2);
+    for (const x of powers) {
+      const v = Number(x.replace('−', '-'));
+      expect(Math.abs(Math.log10(v) - Math.round(Math.log10(v))), x).toBeLessThan(1e-9);
+    }
+    expect(auto.ticks[0]).toMatch(/^≤ /);
+    expect(logProblems(s.log)).toEqual({});
+  }, 120_000);
+
+  it('the scale is kept in the permalink and restored from it', async () => {
+    await gotoApp(s.page, `${s.server.url}?lang=en#v1/attention?length=128`);
+    await drawn(null);
+    await s.page.locator(`${HM} select[id$="-scale"]`).selectOption('sqrt');
+    await drawn('sqrt');
+    await s.page.waitForFunction(() => location.hash.includes('~scale=sqrt'));
+    const hash = await s.page.evaluate(() => location.hash);
+    await gotoApp(s.page, `${s.server.url}?lang=en${hash}`);
+    const again = await drawn('sqrt');
+    expect(again.scale).toBe('sqrt');
+    expect(await s.page.locator(`${HM} select[id$="-scale"]`).inputValue()).toBe('sqrt');
+    // sqrt ticks: nice values, placed at their √ positions (the bar's middle is a quarter of the top).
+    const mid = await s.page.evaluate(() => [...document.querySelectorAll('#view-heatmap .hm-cbar-ticks .hm-tick')].map((e) => [e.textContent, parseFloat(e.style.top)]));
+    const top = Math.max(...mid.map(([x]) => Number(x.replace('−', '-'))));
+    for (const [x, pct] of mid) {
+      const v = Number(x.replace('−', '-'));
+      expect(Math.abs((1 - pct / 100) - Math.sqrt(v / top)), x).toBeLessThan(0.15);
+    }
+  }, 120_000);
+});
