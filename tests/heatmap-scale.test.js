@@ -122,3 +122,49 @@ describe.each(BUILDS)('pe.heatmap colour scales, %s build', (name, simd) => {
     expect(() => pe.heatmap(t, { ...base, scale: 'sqrt' })).not.toThrow();
   });
 });
+
+describe('web/plot/color-scale.js: the scale chosen, its range and its colour-bar ticks', () => {
+  it('auto: log for a non-negative table spanning two decades, sqrt for one, else linear', async () => {
+    const { resolveScale, robustLow, scaledRange } = await import('../web/plot/color-scale.js');
+    const L = 512;
+    const causal = new Float32Array(L * L);
+    for (let i = 0; i < L; i++) for (let j = 0; j <= i; j++) causal[i * L + j] = 1 / (i + 1);
+    const low = robustLow(causal, 0, L * L);
+    expect(low).toBeGreaterThan(1 / L - 1e-9);
+    expect(low).toBeLessThan(1 / 400);
+    expect(resolveScale('auto', { lo: 0, hi: 1 }, low)).toBe('log');
+    expect(resolveScale('auto', { lo: 0, hi: 1 }, 0.05)).toBe('sqrt');
+    expect(resolveScale('auto', { lo: 0, hi: 1 }, 0.5)).toBe('linear');
+    expect(resolveScale('auto', { lo: -1, hi: 1 }, 1e-6)).toBe('linear'); // signed: linear
+    expect(resolveScale('log', { lo: -1, hi: 1 }, 1e-6)).toBe('linear');
+    expect(resolveScale('sqrt', { lo: 0, hi: 1 }, NaN)).toBe('sqrt');
+    // The log floor: the robust low, but never more than six decades below the top.
+    expect(scaledRange('log', [0, 1], low)).toEqual([low, 1]);
+    expect(scaledRange('log', [0, 2], 1e-30)).toEqual([2e-6, 2]);
+    expect(scaledRange('sqrt', [-0, 4], 1)).toEqual([0, 4]);
+    // A few tiny values (a softmax's 1e-30) do not set the floor.
+    const sharp = Float32Array.from({ length: 1000 }, (_, i) => (i < 5 ? 1e-30 : 0.01 + i / 1000));
+    expect(robustLow(sharp, 0, 1000)).toBeGreaterThan(0.01);
+  });
+
+  it('log ticks are powers of ten, placed where their colours are, with the floor stated', async () => {
+    const { scaleTicks, scalePosition } = await import('../web/plot/color-scale.js');
+    const ticks = scaleTicks('log', 1 / 512, 1, 6);
+    expect(ticks.map((x) => x.label)).toEqual(['≤ 0.001953', '0.01', '0.1', '1']);
+    for (const { v, pos } of ticks.slice(1)) {
+      expect(Math.log10(v)).toBeCloseTo(Math.round(Math.log10(v)), 12);
+      expect(pos).toBeCloseTo(Math.log(v * 512) / Math.log(512), 12);
+    }
+    expect(ticks[0].pos).toBe(0);
+    // Many decades: every other power (or fewer), still powers of ten.
+    const wide = scaleTicks('log', 1e-12, 1, 4);
+    expect(wide.length).toBeLessThanOrEqual(6);
+    for (const { v, label } of wide) if (!label.startsWith('≤')) expect(Math.log10(v) % 1).toBeCloseTo(0, 9);
+    // sqrt: nice values at their √ positions.
+    for (const { v, pos } of scaleTicks('sqrt', 0, 1, 6)) expect(pos).toBeCloseTo(Math.sqrt(v), 12);
+    expect(scaleTicks('sqrt', 0, 1, 6).length).toBeGreaterThanOrEqual(4);
+    // linear: unchanged (evenly spaced nice values).
+    expect(scaleTicks('linear', 0, 1, 6).map((x) => x.v)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect(scalePosition('log', 0, 1e-3, 1)).toBe(0);
+  });
+});

@@ -2,7 +2,8 @@
 // weights ≈ 1/i) drawn on the linear scale is almost uniformly dark; the default ('auto') draws it
 // on the log scale, spread over the map, with colour-bar ticks at powers of ten and the floor
 // stated; the choice is a select beside "Colours", kept in the permalink (~scale=…) and restored
-// from it. Screenshots: tests/artifacts/heatmap-scale-{linear,auto}.png.
+// from it; a Heatmap and the exported picture (web/plot/svg.js heatmapPixels) draw the same pixels
+// on each scale (one resampler, one colouring). Screenshots: tests/artifacts/heatmap-scale-{linear,auto}.png.
 //   npx vitest run tests/browser/heatmap-scale.test.js
 import { describe, it, expect } from 'vitest';
 import { suiteAvailability, gotoApp, logProblems, screenshot } from '../helpers/browser.js';
@@ -88,5 +89,50 @@ describe.skipIf(avail.skip)('heatmap colour scales (Chromium)', () => {
       const v = Number(x.replace('−', '-'));
       expect(Math.abs((1 - pct / 100) - Math.sqrt(v / top)), x).toBeLessThan(0.15);
     }
+  }, 120_000);
+
+  it('a Heatmap and the exported picture give the same pixels on every scale', async () => {
+    await gotoApp(s.page, `${s.server.url}?lang=en#v1/rope?length=16`);
+    // A string, so Vitest does not rewrite the imports meant for the browser.
+    const result = await s.page.evaluate(`(async () => {
+      const { createPE } = await import('/api/pe.js');
+      const { Heatmap } = await import('/plot/heatmap.js');
+      const { heatmapPixels } = await import('/plot/svg.js');
+      const { heatmapKernels } = await import('/model/pixels.js');
+      const pe = await createPE();
+      const L = 512;
+      const data = new Float32Array(L * L);
+      for (let i = 0; i < L; i++) for (let j = 0; j <= i; j++) data[i * L + j] = 1 / (i + 1);
+      const kernels = heatmapKernels(pe);
+      const box = document.createElement('div');
+      box.style.cssText = 'position:fixed;left:0;top:0;width:520px;height:420px;z-index:99;background:#fff';
+      document.body.append(box);
+      const out = {};
+      for (const scale of ['linear', 'sqrt', 'log', 'auto']) {
+        box.textContent = '';
+        const hm = new Heatmap(box, { ...kernels, t: (k) => k, axes: { x: 'key', y: 'query', value: 'weight' }, scale });
+        const plot = box.querySelector('.hm-plot');
+        plot.style.cssText = 'width:300px;height:300px;flex:none;max-width:none;max-height:none';
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        hm.setData({ data, rows: L, cols: L });
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const c = box.querySelector('canvas.hm-canvas');
+        const mine = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        const px = heatmapPixels(kernels, { data, rows: L, cols: L, offset: 0, colormap: 'viridis', scale }, c.width, c.height);
+        let differ = 0;
+        for (let i = 0; i < mine.length; i++) if (mine[i] !== px.rgba[i]) differ++;
+        out[scale] = { size: [c.width, c.height], same: px.rgba.length === mine.length, differ, used: hm.scaleUsed, exported: px.scale };
+        hm.destroy();
+      }
+      box.remove();
+      return out;
+    })()`);
+    console.log('Heatmap vs exported pixels:', JSON.stringify(result));
+    for (const scale of ['linear', 'sqrt', 'log', 'auto']) {
+      expect(result[scale].same, scale).toBe(true);
+      expect(result[scale].differ, scale).toBe(0);
+      expect(result[scale].used, scale).toBe(result[scale].exported);
+    }
+    expect(result.auto.used).toBe('log');
   }, 120_000);
 });
