@@ -162,33 +162,37 @@ json.dump(report, open(sys.argv[2], 'w'))
 // the snippet's namespace after its usage block): the positions alone through forward.
 const MODULE_CLASS = {
   sinusoidal: 'additive', integer: 'additive', binary: 'additive', learned: 'additive', sinusoidal2d: 'additive', sinusoidal3d: 'additive',
-  rope: 'rotary', alibi: 'bias', distance: 'sharedBias', t5: 'index', shaw: 'index',
+  rope: 'rotary', mrope: 'multimodalRotary', alibi: 'bias', distance: 'sharedBias', t5: 'index', shaw: 'index',
 };
-const NO_MODULE = ['rope_precision', 'mrope', 'attention'];
+const NO_MODULE = ['rope_precision', 'attention'];
 const PROBE = {
   additive: 'pos(torch.zeros(1, *pe.shape))[0]',   // x = 0: forward gives the table
   bias: 'rel_bias(torch.zeros(1, *pe.shape))[0]',  // scores = 0: forward gives the bias
   sharedBias: 'rel_bias(torch.zeros(1, 2, *pe.shape))[0, 1]',   // the second head gets it too
-  rotary: 'rope(torch.ones(1, pe.shape[0], head_dim), torch.zeros(1, pe.shape[0], head_dim))[0][0]',
+  rotary: 'rope(torch.ones(1, pe.shape[0], head_dim), torch.zeros(1, pe.shape[0], head_dim))[0][0]',   // q = 1, rotated
+  multimodalRotary: 'rope(torch.ones(1, 1, S, head_dim), torch.zeros(1, 1, S, head_dim), position_ids)[0][0, 0]',
   index: null,   // the table is the index a learned embedding is looked up with: checked as the buffer
 };
 
 /**
- * What RotaryEmbedding.forward makes of q = 1 in every channel, from pe.compute's angles: a pair
- * (x1, x2) = (1, 1) turns into af·(cos − sin, sin + cos); channels past rotary_dim stay 1. Each
- * entry with its slack: the table's angle is float32 (|a|·2⁻²⁴ from the exact one), the module's
- * cos/sin and products float32.
+ * What a rotary module's forward makes of q = 1 in every channel, from pe.compute's angles (RoPE's
+ * table; M-RoPE's result.angles): a pair (x1, x2) = (1, 1) turns into af·(cos − sin, sin + cos);
+ * channels past rotary_dim stay 1. Each entry with its slack: the lab's angle is float32 (|a|·2⁻²⁴
+ * from the exact one), the module's cos/sin and products float32.
  */
 function ropeProbe(result) {
-  const [S, P] = result.shape;
+  const mrope = result.spec.kind === 'mrope';
+  const angles = mrope ? result.angles : result.data;
+  const S = mrope ? result.shape[1] : result.shape[0];
+  const P = angles.length / S;
   const D = result.spec.dim;
   const af = result.attention_factor ?? 1;
-  const half = result.spec.layout === 'half';
+  const half = mrope || result.spec.layout === 'half';
   const want = new Float64Array(S * D).fill(1);
   const tol = new Float64Array(S * D).fill(0);
   for (let p = 0; p < S; p++) {
     for (let i = 0; i < P; i++) {
-      const a = result.data[p * P + i];
+      const a = angles[p * P + i];
       const [c1, c2] = half ? [i, i + P] : [2 * i, 2 * i + 1];
       want[p * D + c1] = af * (Math.cos(a) - Math.sin(a));
       want[p * D + c2] = af * (Math.sin(a) + Math.cos(a));
@@ -328,9 +332,10 @@ describe.skipIf(!havePython)('snippets run in NumPy and PyTorch and equal pe.com
       expect(r.stdout.trim().split('\n').at(-1), `${job.name}: self-check\n${job.code}`).toBe(job.check.expected);
       if (!job.probe) continue;
       const probe = readNpy(readFileSync(`${job.out}.probe.npy`));
-      if (MODULE_CLASS[job.spec.kind] === 'rotary') {
+      if (/rotary/i.test(MODULE_CLASS[job.spec.kind])) {
         const { want, tol: slack } = ropeProbe(job.result);
-        expect(probe.shape, job.name).toEqual([job.result.shape[0], job.spec.dim]);
+        const D = job.result.spec.dim;
+        expect(probe.shape, job.name).toEqual([want.length / D, D]);
         let pw = 0;
         for (let i = 0; i < want.length; i++) {
           const d = Math.abs(probe.data[i] - want[i]);

@@ -1,6 +1,7 @@
 // Code export of the `mrope` kind, Qwen2-VL's multimodal RoPE (the registry is
 // web/share/codegen.js): transformers' get_rope_index under the spec's version, then the angles.
-import { lines, py, pyFloat } from './python.js';
+import { indent, lines, py, pyFloat } from './python.js';
+import { IMPORTS, TORCH } from './module.js';
 
 const mrope = (s, T) => {
   const np = T.np;
@@ -45,6 +46,48 @@ const mrope = (s, T) => {
     `angles = ${np ? '(position_ids[axis].T * inv_freq).astype(np.float32)' : '(position_ids[axis].T.double() * inv_freq).float()'}`);
 };
 
+// The module form: Qwen2-VL's rotary embedding. The position ids come per prompt from
+// get_rope_index (the tensor snippet's own lines, as a function); the module holds inv_freq and
+// which of t, h, w each frequency follows (mrope_section), and forward(q, k, position_ids) rotates
+// q and k with rotate_half.
+const mropeModule = (s, codeOf) => {
+  const code = codeOf('mrope')(s, TORCH).split('\n');
+  const from = code.findIndex((l) => l.startsWith('segments = '));
+  const to = code.findIndex((l) => l.startsWith('position_ids = '));
+  const body = code.slice(from, to + 1).filter((l) => !l.startsWith('dim, base, mrope_section = '));
+  return lines(IMPORTS, '', '',
+    'def get_rope_index():',
+    '    """The (t, h, w) position ids of the prompt\'s tokens, as transformers\' get_rope_index: [3, tokens]."""',
+    indent(lines(body)),
+    '    return position_ids',
+    '', '',
+    'def rotate_half(x):   # Qwen2-VL pairs channel i with i + d/2',
+    '    x1, x2 = x.chunk(2, dim=-1)',
+    '    return torch.cat((-x2, x1), dim=-1)',
+    '', '',
+    'class MultimodalRotaryEmbedding(nn.Module):',
+    '    """M-RoPE (Qwen2-VL): frequency i turns with the t, h or w id of the token, by mrope_section."""',
+    '',
+    `    def __init__(self, head_dim, base=${pyFloat(s.base)}, mrope_section=${py(s.mrope_section)}):`,
+    '        super().__init__()',
+    "        self.register_buffer('inv_freq', base ** (-2.0 * torch.arange(head_dim // 2, dtype=torch.float64) / head_dim), persistent=False)",
+    "        self.register_buffer('axis', torch.arange(3).repeat_interleave(torch.tensor(mrope_section)), persistent=False)   # 0 t, 1 h, 2 w",
+    '',
+    '    def forward(self, q, k, position_ids):   # q, k: (N, heads, S, head_dim); position_ids: [3, S]',
+    '        angles = position_ids[self.axis].T.double() * self.inv_freq   # [S, head_dim/2], float64',
+    '        cos, sin = torch.cos(angles).float().repeat(1, 2), torch.sin(angles).float().repeat(1, 2)',
+    '        return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin',
+    '', '',
+    "if __name__ == '__main__':",
+    '    position_ids = get_rope_index()   # per prompt, from its text and image/video blocks',
+    `    N, heads, head_dim, S = 2, 4, ${s.dim}, position_ids.shape[1]`,
+    '    q, k = torch.randn(N, heads, S, head_dim), torch.randn(N, heads, S, head_dim)',
+    '    rope = MultimodalRotaryEmbedding(head_dim)',
+    '    q, k = rope(q, k, position_ids)',
+    '    scores = q @ k.transpose(-2, -1) / math.sqrt(head_dim)',
+    "    pe = position_ids.float()   # PE Lab's table: the (t, h, w) ids [3, tokens]");
+};
+
 export default {
-  mrope: { tolerance: { exact: true }, code: mrope },
+  mrope: { tolerance: { exact: true }, code: mrope, module: mropeModule },
 };
