@@ -57,19 +57,32 @@ export function mountViews(info, actions) {
     const titleId = `view-${view.id}-title`;
     const explain = typeof view.explain === 'function' ? view.explain(info) : view.explain;
     const body = h('div', { class: 'view-body' });
-    const title = h('h3', { id: titleId, text: t.tr(view.title) });
+    // A lazy view's title comes with its code: until then the heading (a folded view's summary)
+    // says it is loading, as its table-of-contents link does, rather than being empty.
+    const title = h('h3', { id: titleId, text: t.tr(view.title) || t('app.viewLoading') });
     const folded = !app.embed && !open.has(view.id);
     const head = h('header', { class: 'view-head' },
       title,
       explain ? h('p', { class: 'view-explain', text: t.tr(explain) }) : null);
     // An advanced view is folded: its header is the summary, and it mounts only once opened.
     const fold = folded ? h('details', { class: 'view-fold' }, h('summary', { class: 'view-summary' }, head), body) : null;
+    // Named by its title once it has one: lazy views waiting for theirs would all be regions named
+    // "Loading this view…", landmarks nobody can tell apart.
     const section = h('section', {
-      class: `view card view-${view.id}${folded ? ' is-folded' : ''}`, id: `view-${view.id}`, 'aria-labelledby': titleId, tabindex: -1,
+      class: `view card view-${view.id}${folded ? ' is-folded' : ''}`, id: `view-${view.id}`, 'aria-labelledby': view.lazy ? null : titleId, tabindex: -1,
     }, fold ?? [head, body]);
     app.viewsBox.append(section);
     const entry = { view, handle: null, section, body, fold };
     app.views.push(entry);
+    // The table of contents fetches every lazy view's code for its title (web/app/toc.js): the
+    // heading takes it too, so a folded view's summary names the view before it is opened.
+    if (view.lazy) {
+      view.load().then((real) => {
+        if (!app.views.includes(entry) || !real.title) return;
+        title.textContent = t.tr(real.title);
+        section.setAttribute('aria-labelledby', titleId);
+      }).catch(() => {});
+    }
     if (fold) {
       fold.addEventListener('toggle', () => {
         section.classList.toggle('is-folded', !fold.open);
@@ -123,6 +136,7 @@ function mountLazy(entry, body, ctx, info) {
       const explain = typeof real.explain === 'function' ? real.explain(info) : real.explain;
       const head = entry.section.querySelector('.view-head');
       head.querySelector('h3').textContent = t.tr(real.title);
+      entry.section.setAttribute('aria-labelledby', head.querySelector('h3').id);
       if (explain) head.append(h('p', { class: 'view-explain', text: t.tr(explain) }));
       body.replaceChildren();
       entry.handle = real.mount(body, ctx);
