@@ -94,6 +94,21 @@ describe.skipIf(avail.skip)('claim checks in Chromium', () => {
     report.push(`  reader: position 37, d = 128, concat, columns 0–5: ${want}`);
   });
 
+  it('the base-10000 check opens the precision lab at its d and base, which draws', async () => {
+    const { page, log } = session;
+    await open('sinusoids', 'en');
+    const link = '.claim-check[data-claim="base10000"] .claim-link a';
+    const href = decodeURIComponent(await page.getAttribute(link, 'href'));
+    expect(href).toMatch(/^#v1\/rope_precision\?/);
+    expect(href).toMatch(/dim=512/);
+    await page.click(link);
+    await page.waitForFunction(() => /rope_precision/.test(location.hash) && document.documentElement.dataset.state === 'ready');
+    await page.waitForFunction(() => document.querySelector('#view-heatmap .view-body')?.dataset.paintMs
+      || [...document.querySelectorAll('section.view .view-body')].some((b) => Number(b.dataset.drawn) > 0));
+    expect(await page.inputValue('#f-rope_precision-dim')).toBe('512');
+    expect(logProblems(log)).toEqual({});
+  });
+
   it('the extrapolation check links to the Arena preset, which opens', async () => {
     const { page, log } = session;
     await open('shift', 'ko');

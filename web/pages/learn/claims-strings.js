@@ -26,16 +26,18 @@ export const SOURCES = {
 };
 
 /**
- * The Latin-script names the Korean claim checks use as they are (authors, models, a package):
+ * The Latin-script names the Korean claim checks use as they are (authors, models, a package,
+ * number formats):
  * tests that look for English words in Korean text allow them, and the cited sources (<cite>).
  */
-export const LATIN_NAMES = ['Press', 'Kazemnejad', 'Haviv', 'Dosovitskiy', 'Wang', 'Chen', 'NousResearch', 'Code', 'Long', 'ViT', 'tensor2tensor'];
+export const LATIN_NAMES = ['Press', 'Kazemnejad', 'Haviv', 'Dosovitskiy', 'Wang', 'Chen', 'NousResearch', 'Code', 'Long', 'ViT', 'tensor2tensor', 'float32', 'bfloat16', 'float16'];
 
 const en = {
   'claim.label': 'Claim check',
   'claim.usual': 'Often said:',
   'claim.source': 'Source:',
   'claim.arena': 'Train it in the Arena: sinusoidal and learned against T5 and RoPE past the training length',
+  'claim.precisionLab': ({ d, base }) => `Count how far positions stay apart in float32, bfloat16 or float16: sinusoidal’s angles p·ωᵢ are RoPE’s, so the precision lab measures them (it opens at d = ${d}, base ${base})`,
   'claim.read.title': 'Read the values',
   'claim.read.p': 'Position',
   'claim.read.d': 'd',
@@ -86,6 +88,7 @@ const ko = {
   'claim.usual': '흔히 하는 말:',
   'claim.source': '출처:',
   'claim.arena': '아레나에서 직접 학습해 보기: 학습 길이를 넘어서면 사인파·학습 표와 T5·RoPE가 어떻게 다른지',
+  'claim.precisionLab': ({ d, base }) => `float32, bfloat16, float16에서 위치가 어디까지 서로 구별되는지 세어 보기: 사인파 인코딩의 각도 p·ωᵢ는 RoPE의 각도와 같아서 정밀도 실험실에서 그대로 잴 수 있습니다 (d = ${d}, base ${base}로 엽니다)`,
   'claim.read.title': '값 읽기',
   'claim.read.p': '위치',
   'claim.read.d': 'd',

@@ -9,6 +9,8 @@ import { PRESETS } from '../arena/presets.js';
 import { settingsParams } from '../arena/experiment.js';
 import { claimsOf, readValues, fmt5 } from './claims-compute.js';
 import { SOURCES } from './claims-strings.js';
+import { encodePermalink } from '../../share/permalink.js';
+import { formatInt } from '../../plot/format.js';
 
 /** The Arena with one of its presets, in the page's language (as web/app/pages.js pageHash writes it). */
 function arenaHash(presetId, lang) {
@@ -82,6 +84,13 @@ export function claimChecks(stepId, { pe, t, lang }) {
   return claims.map((c) => {
     const extra = [];
     if (c.id === 'tables') extra.push(valueReader(pe, t));
+    if (c.id === 'base10000') {
+      // The base-10000 claim's real limits, measured: the same d and base in the precision lab.
+      const spec = { kind: 'rope_precision', length: 8192, dim: 512, base: 10000, recipe: 'float32' };
+      extra.push(h('p', { class: 'claim-link' }, h('a', {
+        href: encodePermalink({ kind: spec.kind, spec, lang }), text: t('claim.precisionLab', { d: spec.dim, base: formatInt(spec.base) }),
+      })));
+    }
     if (c.id === 'sinExtrapolate') extra.push(h('p', { class: 'claim-link' }, h('a', { href: arenaHash('absolute', lang), text: t('claim.arena') })));
     return claimBox(t, c.id, c.compute(pe), extra);
   });
