@@ -116,14 +116,24 @@ export const ENCODING_NAMES = {
 const SHORT = { none: null, sinusoidal: 'sinusoidal', learned: 'learned', rope: 'RoPE', alibi: 'ALiBi', t5: 'T5', shaw: 'Shaw' };
 export const MAX_WORDS = 24;
 
-// Okabe & Ito's palette: one colour per distinct word in the share bars.
+// Okabe & Ito's palette: one colour per distinct word in the share bars, and the ink of a word
+// written on it: white on the two dark ones, black on the others (white on orange or sky blue is
+// 2.3 : 1; each pair here is at least 4.5 : 1, WCAG AA for small text).
 const WORD_COLORS = ['#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#9c8a00', '#4d4d4d'];
+const WORD_INKS = ['#ffffff', '#000000', '#000000', '#000000', '#000000', '#000000', '#000000', '#ffffff'];
 const wordColor = (v) => WORD_COLORS[v % WORD_COLORS.length];
+const wordInk = (v) => WORD_INKS[v % WORD_INKS.length];
 
 const pct = (x) => `${Math.round(x * 100)}%`;
 /** A colour-bar end: three significant digits. */
 const tick = (x) => (x === 0 ? '0' : Number(x.toPrecision(3)).toString().replace('-', '−'));
 const num = (x) => (Math.abs(x) < 1e-6 ? (x === 0 ? '0' : x.toExponential(1)) : Number(x.toPrecision(3)).toString());
+
+/** One below the first heading of the section or article around `el` (h4 when there is none). */
+function subheadingLevel(el) {
+  const heading = el.closest('section, article')?.querySelector('h1, h2, h3, h4, h5');
+  return heading ? Math.min(6, Number(heading.tagName[1]) + 1) : 4;
+}
 
 /** A Fisher–Yates shuffle that moves something when n > 1. */
 function shuffled(list) {
@@ -194,9 +204,11 @@ function matrixFigure(t, colorize, title, valueTitle, readout) {
 
 /**
  * Mounts the demo in `el`. opts: { pe, t, a, b, encoding (a spec without length/dim, or null),
- * causal, encodings (the kinds offered), onChange(state) }.
+ * causal, encodings (the kinds offered), onChange(state), headingLevel (of the shares' title;
+ * by default one below the heading of the section or article `el` sits in: h4 in an explorer
+ * view, h3 in a Learn step) }.
  */
-export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', encoding = null, causal = false, encodings = DEMO_ENCODINGS, onChange = null }) {
+export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', encoding = null, causal = false, encodings = DEMO_ENCODINGS, onChange = null, headingLevel = null }) {
   ensureStyles(new URL('./word-order.css', import.meta.url));
   const colorize = (v, o) => pe.colorize(v, o);
   const lang = t.lang === 'ko' ? 'ko' : 'en';
@@ -238,7 +250,7 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
     message, verdict, note,
     h('div', { class: 'wo-figs' }, figA.el, figB.el, figD.el),
     readout,
-    h('h4', { class: 'wo-mix-title', text: t('wo.mixTitle') }), mix);
+    h(`h${headingLevel ?? subheadingLevel(el)}`, { class: 'wo-mix-title', text: t('wo.mixTitle') }), mix);
 
   // --- the second order's words as chips: drag, or ← → on a focused chip
   let dragFrom = -1;
@@ -349,6 +361,7 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
         // CSSOM, not a style attribute: the page's CSP allows no inline styles.
         seg.style.width = `${(row[v] * 100).toFixed(2)}%`;
         seg.style.background = wordColor(v);
+        seg.style.color = wordInk(v);
         return seg;
       }));
     const rowsEl = [];
