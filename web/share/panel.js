@@ -218,7 +218,7 @@ export function mountPanel(el, ctx, { encodePermalink, compactSpec, figureOf }) 
     codeBox.textContent = text;
     codePre.dataset.form = form;
     check.hidden = false;
-    check.open = false;
+    if (checkAnswer.textContent !== sc.expected) check.open = false;   // a new answer starts hidden
     checkAsk.textContent = t('share.checkAsk', sc.index.join(', '), sc.digits);
     checkAnswer.textContent = sc.expected;
     const close = tolerance.exact ? t('share.codeExact') : t('share.codeTolerance', sci(tolerance.abs ?? tolerance.rel), tolerance.rel ? 'rel' : 'abs');
