@@ -124,6 +124,20 @@ describe.skipIf(avail.skip)('heatmap colour scales (Chromium)', () => {
         out[scale] = { size: [c.width, c.height], same: px.rgba.length === mine.length, differ, used: hm.scaleUsed, exported: px.scale };
         hm.destroy();
       }
+      // Panes that share one colour range (compare mode) share the log floor too: range and low given.
+      box.textContent = '';
+      const pane = new Heatmap(box, { ...kernels, t: (k) => k, axes: { x: 'key', y: 'query', value: 'weight' }, scale: 'log' });
+      box.querySelector('.hm-plot').style.cssText = 'width:300px;height:300px;flex:none;max-width:none;max-height:none';
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      pane.setData({ data, rows: L, cols: L, range: [0, 2], low: 1e-3 });
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const pc = box.querySelector('canvas.hm-canvas');
+      const got = pc.getContext('2d').getImageData(0, 0, pc.width, pc.height).data;
+      const want = pe.heatmap(data, { rows: L, cols: L, width: pc.width, height: pc.height, scale: 'log', vmin: 1e-3, vmax: 2 });
+      let paneDiffer = 0;
+      for (let i = 0; i < got.length; i++) if (got[i] !== want[i]) paneDiffer++;
+      out.pane = { differ: paneDiffer, used: pane.scaleUsed, range: pane.colorRange() };
+      pane.destroy();
       box.remove();
       return out;
     })()`);
@@ -134,5 +148,6 @@ describe.skipIf(avail.skip)('heatmap colour scales (Chromium)', () => {
       expect(result[scale].used, scale).toBe(result[scale].exported);
     }
     expect(result.auto.used).toBe('log');
+    expect(result.pane).toEqual({ differ: 0, used: 'log', range: [1e-3, 2] });
   }, 120_000);
 });

@@ -126,16 +126,17 @@ export class Heatmap {
    *   range: the exact colour range (no symmetry or padding applied); valueRange: the value range
    *   to fit the colours to instead of this table's (e.g. over every head of a 3-D output);
    *   rowNames / colNames: a name for each row / column (M-RoPE's t, h, w; the words of a
-   *   sentence), shown on the ticks and in the readout instead of bare numbers
+   *   sentence), shown on the ticks and in the readout instead of bare numbers; low: the robust
+   *   low for the sqrt / log scales instead of this table's (panes sharing one range share it too)
    */
-  setData({ data, rows, cols, offset = 0, rowOffset = 0, colOffset = 0, range = null, valueRange = null, rowNames = null, colNames = null }) {
+  setData({ data, rows, cols, offset = 0, rowOffset = 0, colOffset = 0, range = null, valueRange = null, rowNames = null, colNames = null, low }) {
     const sameShape = this.data && this.rows === rows && this.cols === cols;
     const names = (list, n) => (Array.isArray(list) && list.length === n ? list : null);
     Object.assign(this, { data, rows, cols, offset, rowOffset, colOffset, rowNames: names(rowNames, rows), colNames: names(colNames, cols) });
     // The scan (range, non-finite kinds) of new data: with a render function, the first draw reads
     // it from the render's own pass over the table (see _pixels); otherwise now.
     this.scan = null;
-    this.low = undefined; // robustLow of the data, read when a scale other than linear needs it
+    this.low = low; // robustLow of the data, read when a scale other than linear needs it
     if (!this.render) this._setScan(this._scanNow());
     this.fixedRange = range;
     this.valueRange = valueRange;
@@ -179,10 +180,8 @@ export class Heatmap {
    * from 0 up, on the log scale from its floor (color-scale.js). Sets scaleUsed.
    */
   colorRange() {
-    this.scaleUsed = 'linear';
-    if (this.fixedRange) return this.fixedRange;
-    const [lo, hi] = this.valueRange ?? [this.scan?.lo, this.scan?.hi];
-    const linear = colorRangeOf(lo, hi, !!COLORMAPS[this.colormap].diverging);
+    const [lo, hi] = this.fixedRange ?? this.valueRange ?? [this.scan?.lo, this.scan?.hi];
+    const linear = this.fixedRange ?? colorRangeOf(lo, hi, !!COLORMAPS[this.colormap].diverging);
     const low = () => (this.low ??= robustLow(this.data, this.offset, this.rows * this.cols));
     const { scale, range } = scaleRange(this.scale, lo, hi, linear, low);
     this.scaleUsed = scale;
