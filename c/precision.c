@@ -969,9 +969,7 @@ pe_status pe_rope_precision_sweep_variant(float *row_error, double *stats, doubl
 // step after that is the kernel's. Statuses: those of pe_rope_precision (pe_rope_precision_sweep),
 // and for a NULL list or one with an entry that is not finite and > 0, PE_ERR_ARG(28) or (29)
 // (PE_ERR_ARG(25) or (26) for the sweep): spec arguments 17 and 18 (PE_ROPE_ARG_SHORT_FACTOR,
-// PE_ROPE_ARG_LONG_FACTOR). Never allocates; never aborts. pe_rope_precision_lists is declared in
-// c/precision.h; pe_rope_precision_sweep_lists not yet (PE_API here; the native tests declare it:
-// tests/native/test_precision_longrope.c).
+// PE_ROPE_ARG_LONG_FACTOR). Never allocates; never aborts. Both are declared in c/precision.h.
 
 pe_status pe_rope_precision_lists(float *out, float *cos_out, float *sin_out, float *row_error, double *stats,
                                   double *scratch, int32_t offset, int32_t inv_freq_dtype, int32_t position_dtype,
@@ -988,7 +986,7 @@ pe_status pe_rope_precision_lists(float *out, float *cos_out, float *sin_out, fl
                             PRECISION_PHASE, &lists);
 }
 
-PE_API pe_status pe_rope_precision_sweep_lists(
+pe_status pe_rope_precision_sweep_lists(
     float *row_error, double *stats, double *scratch, int32_t offset, int32_t inv_freq_dtype, int32_t position_dtype,
     int32_t phase_dtype, int32_t table_dtype, int32_t length, int32_t dim, double base, double partial_rotary_factor,
     int32_t max_position_embeddings, int32_t rope_type, double factor, int32_t original_max_position_embeddings,
