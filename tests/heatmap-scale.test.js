@@ -168,3 +168,19 @@ describe('web/plot/color-scale.js: the scale chosen, its range and its colour-ba
     expect(scalePosition('log', 0, 1e-3, 1)).toBe(0);
   });
 });
+
+describe('the JS fallback colours (colorizeRange) are the kernel\'s on every scale', () => {
+  it.each(BUILDS)('%s build', async ({ simd }) => {
+    const pe = await peFor(simd);
+    const { colorizeRange } = await import('../web/plot/color-scale.js');
+    const values = Float32Array.from({ length: 4001 }, (_, i) => (i === 7 ? -Infinity : i === 9 ? NaN : 10 ** (-7 + (7.5 * i) / 4000)));
+    for (const [scale, lo, hi] of [['linear', 0, 2], ['sqrt', 0, 2], ['sqrt', 0.01, 2], ['log', 1e-6, 2], ['log', 3e-3, 0.5]]) {
+      const js = colorizeRange((v, o) => pe.colorize(v, o), values, 'viridis', scale, lo, hi);
+      const c = pe.heatmap(values, { rows: 1, cols: values.length, width: values.length, height: 1, scale, vmin: lo, vmax: hi });
+      let differ = 0;
+      for (let i = 0; i < c.length; i += 4) if (c[i] !== js[i] || c[i + 1] !== js[i + 1] || c[i + 2] !== js[i + 2] || c[i + 3] !== js[i + 3]) differ++;
+      // t rounded to float32 before colorize may move a value at an entry's edge by one entry.
+      expect(differ, `${scale} [${lo}, ${hi}]`).toBeLessThanOrEqual(values.length / 200);
+    }
+  });
+});
