@@ -118,6 +118,14 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
     expect(acc).toBeGreaterThan(5);
     // A min–max band for every encoding (two seeds, six lengths each).
     expect(Number(await page.getAttribute('.arena', 'data-acc-bands'))).toBe(3);
+    // What each encoding learns for positions, counted from the model's tensors: the learned
+    // table (max length × d_model = 32), nothing for none and RoPE.
+    const params = await page.$$eval('.arena-jobs tr[data-enc]', (rows) => Object.fromEntries(rows.map((r) =>
+      [r.dataset.enc, r.querySelector('[data-position-params]')?.dataset.positionParams ?? null])));
+    expect(params.none).toBe('0');
+    expect(params.rope).toBe('0');
+    expect(Number(params.learned)).toBeGreaterThan(0);
+    expect(Number(params.learned) % 32).toBe(0);
     // The results: two rows (tokens right, exact match) per encoding, a cell per length, mean or mean [min–max]
     // (drawn with the next redraw after the last evaluation).
     await page.waitForFunction(() => {

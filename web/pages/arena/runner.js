@@ -269,6 +269,7 @@ export class Runner {
     job.busy = false;
     switch (m.op) {
       case 'init':
+        job.params = m.params;
         // Only the first seed's learned table is shown (the step messages send no other).
         if (job.seed === this.settings.seed) {
           job.table = m.table;

@@ -22,9 +22,15 @@ export function statusText(runner, state, t) {
 
 const swatch = (key) => h('span', { class: `arena-swatch arena-c${COLOR[key]}` });
 
+/** What an encoding costs in parameters: the learned position parameters, of the model's total. */
+function paramsCell(params, t) {
+  if (!params) return h('td', { class: 'num', text: '—' });
+  return h('td', { class: 'num', 'data-position-params': String(params.position), text: t('arena.params', formatInt(params.position), formatInt(params.total)) });
+}
+
 /** The progress of every encoding's runs. */
 export function progressTable(jobs, t) {
-  const head = h('tr', {}, ['enc', 'state', 'steps', 'loss', 'ms'].map((k) => h('th', { scope: 'col', text: t(`arena.col.${k}`) })));
+  const head = h('tr', {}, ['enc', 'state', 'steps', 'loss', 'ms', 'params'].map((k) => h('th', { scope: 'col', text: t(`arena.col.${k}`) })));
   const rows = groupRuns(jobs).map((g) => {
     const counts = STATES.map((s) => [s, g.runs.filter((j) => j.state === s).length]).filter(([, k]) => k > 0);
     const errors = g.runs.filter((j) => j.error).map((j) => j.error);
@@ -40,7 +46,8 @@ export function progressTable(jobs, t) {
       h('td', { text: stateText }),
       h('td', { class: 'num', text: `${formatInt(steps)} / ${formatInt(target)}` }),
       h('td', { class: 'num', text: last ? formatValue(last.mean) : '—' }),
-      h('td', { class: 'num', text: ms ? ms.mean.toFixed(1) : '—' }));
+      h('td', { class: 'num', text: ms ? ms.mean.toFixed(1) : '—' }),
+      paramsCell(g.runs.find((j) => j.params)?.params, t));
   });
   return h('table', { class: 'mini-table arena-jobs' },
     h('caption', { class: 'sr-only', text: t('arena.col.caption') }), h('thead', {}, head), h('tbody', {}, rows));

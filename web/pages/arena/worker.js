@@ -3,7 +3,7 @@
 // is small (a chunk of steps, one evaluation length), so a Stop on the page takes effect after
 // at most one of them.
 //
-//   { op: 'init', id, spec }                          → { op, id, sequenceLength }
+//   { op: 'init', id, spec }                          → { op, id, sequenceLength, table, params }
 //   { op: 'step', id, n, table }                      → { op, id, losses, ms, steps, table? }
 //   { op: 'eval', id, length, samples, seed, scaling } → { op, id, length, scaled, accuracy, token_accuracy, loss, ms }
 //   { op: 'attention', id, req, length, seed, scaling } → { op, id, req, data, shape, tokens }
@@ -17,6 +17,22 @@ function table(t) {
   return tab ? { data: tab.data, shape: tab.shape } : null;
 }
 
+/**
+ * What the model learns, counted from its tensors: { position, total } parameters, position
+ * being the learned table (wpe, max length × d_model) and T5's bias table (buckets × heads).
+ * Sinusoidal, RoPE, ALiBi and none learn nothing for positions: 0.
+ */
+function paramCounts(t) {
+  let position = 0;
+  let total = 0;
+  for (const x of t.tensors()) {
+    const n = x.shape.reduce((a, b) => a * b, 1);
+    total += n;
+    if (/(^|\.)(wpe|t5)$/.test(x.name)) position += n;
+  }
+  return { position, total };
+}
+
 function handle(msg, pe) {
   const t = trainers.get(msg.id);
   switch (msg.op) {
@@ -24,7 +40,7 @@ function handle(msg, pe) {
       trainers.get(msg.id)?.free();
       const tr = pe.trainer(msg.spec);
       trainers.set(msg.id, tr);
-      return { sequenceLength: tr.sequenceLength, table: table(tr) };
+      return { sequenceLength: tr.sequenceLength, table: table(tr), params: paramCounts(tr) };
     }
     case 'step': {
       const t0 = performance.now();
