@@ -25,6 +25,7 @@ import * as heatmapKernel from '../../web/api/kernels/heatmap.js';
 import * as matrixKernel from '../../web/api/kernels/matrix.js';
 import * as arenaKernel from '../../web/api/kernels/arena.js';
 import { COLORMAPS } from '../../web/api/colormaps.js';
+import { COLOR_SCALES } from '../../web/api/color-scales.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -98,6 +99,7 @@ const SCALARS = [
   ['PE_MATRIX_ERROR_NAME', matrixKernel.ERROR_FIELD_NAME, 'web/api/kernels/matrix.js ERROR_FIELD_NAME'],
   ['PE_CONTENT_PREPARED', attentionKernel.CONTENT_PREPARED, 'web/api/kernels/attention.js CONTENT_PREPARED'],
   ['PE_COLORMAP_COUNT', Object.keys(COLORMAPS).length, 'web/api/colormaps.js (the number of maps)'],
+  ['PE_SCALE_COUNT', Object.keys(COLOR_SCALES).length, 'web/api/color-scales.js (the number of scales)'],
   ...['LAYERS', 'D_MODEL', 'HEADS', 'SYMBOLS', 'TRAIN_LENGTH', 'BATCH', 'EVAL_LENGTH', 'SAMPLES', 'STEPS']
     .map((n) => [`PE_ARENA_MAX_${n}`, arenaSchema[`PE_ARENA_MAX_${n}`], 'web/api/schema/arena.js']),
   ['PE_ARENA_DIVERGED', arenaKernel.DIVERGED, 'web/api/kernels/arena.js DIVERGED'],
@@ -121,6 +123,7 @@ const TABLES = [
   ['web/api/kernels/attention.js CLASS', attentionKernel.CLASS, (n) => `PE_ENCODING_${upper(n)}`],
   ['web/api/kernels/attention.js CONTENT', attentionKernel.CONTENT, (n) => `PE_CONTENT_${upper(n)}`],
   ['web/api/colormaps.js COLORMAPS (id)', Object.fromEntries(Object.entries(COLORMAPS).map(([n, m]) => [n, m.id])), (n) => `PE_COLORMAP_${upper(n)}`],
+  ['web/api/color-scales.js COLOR_SCALES (id)', Object.fromEntries(Object.entries(COLOR_SCALES).map(([n, m]) => [n, m.id])), (n) => `PE_SCALE_${upper(n)}`],
   ['web/api/kernels/matrix.js MI', matrixKernel.MI, (n) => ({ BEGIN: 'PE_MI_DATA_BEGIN', END: 'PE_MI_DATA_END' })[n] ?? `PE_MI_${n}`],
   ['web/api/kernels/matrix.js DTYPES', Object.fromEntries(Object.entries(matrixKernel.DTYPES).map(([code, n]) => [n, Number(code)])),
     (n) => `PE_DTYPE_${{ float32: 'F32', float64: 'F64', float16: 'F16', bfloat16: 'BF16' }[n]}`],

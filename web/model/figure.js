@@ -11,6 +11,7 @@ import { scanValues } from '../plot/resample.js';
 import { COLORMAPS } from '../api/colormaps.js';
 import { displayData, rowOffset, sliceOffset, valueName } from './output.js';
 import { defaultSeries } from './series.js';
+import { heatmapScale } from './pixels.js';
 
 /** Most curves one line plot draws: the explorer's chosen curves, the attention row's heads. */
 export const MAX_CURVES = 8;
@@ -34,7 +35,7 @@ export function figureOf(state, t, pe) {
     return [s.lo, s.hi];
   })() : null;
   const title = `${tr(SCHEMA[spec.kind]?.label) || spec.kind}${info.slices > 1 ? ` · ${axes.head} ${slice}` : ''}`;
-  const heatmap = { data, rows: info.rows, cols: info.cols, offset, rowOffset: r0, colormap, valueRange, axes, title, shape: result.shape };
+  const heatmap = { data, rows: info.rows, cols: info.cols, offset, rowOffset: r0, colormap, valueRange, axes, title, shape: result.shape, scale: heatmapScale(info, shared) };
 
   const series = shared.series ?? defaultSeries(info);
   const mode = series.mode === 'rows' ? 'rows' : 'cols';

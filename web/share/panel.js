@@ -45,6 +45,7 @@ export function peplotSnippet({ spec, shared = {}, lang = 'en', scriptUrl, selfH
   }
   if (view !== 'both') attrs.push(['view', view]);
   if (shared.colormap && shared.colormap !== 'viridis') attrs.push(['colormap', shared.colormap]);
+  if (shared.scale && shared.scale !== 'auto') attrs.push(['color-scale', shared.scale]);
   if (shared.head) attrs.push(['head', String(shared.head)]);
   if (shared.transform) attrs.push(['transform', shared.transform]);
   if (shared.series?.list) attrs.push([shared.series.mode === 'rows' ? 'rows' : 'cols', shared.series.list.join(',')]);

@@ -10,6 +10,7 @@
 // rope-scaling). Display attributes:
 //   view       heatmap | lines | both (default)
 //   colormap   viridis | cividis | diverging
+//   color-scale auto | linear | sqrt | log (auto: log for attention weights, else linear)
 //   head       the slice of a 3-D output (ALiBi heads, attention heads)
 //   transform  RoPE angles shown as cos | sin | angle | wrapped
 //   cols, rows the curves: "0,1,8,9" columns (or rows) of the table
@@ -325,6 +326,7 @@ export class PePlot extends HTMLElement {
     this.matrix = matrix;
     const shared = {
       colormap: opts.colormap,
+      scale: opts.scale,
       head: Math.min(opts.head, info.slices - 1),
       ...(opts.transform && transformsFor(info) ? { transform: opts.transform } : {}),
       ...(this.userSeries ?? opts.series ? { series: this.userSeries ?? opts.series } : {}),
@@ -416,6 +418,7 @@ export class PePlot extends HTMLElement {
     }
     const hm = fig.heatmap;
     this.heatmap.colormap = hm.colormap;
+    this.heatmap.scale = hm.scale ?? 'linear';
     this.heatmap.axes.value = hm.axes.value;
     this.heatmap.setData({ data: hm.data, rows: hm.rows, cols: hm.cols, offset: hm.offset, rowOffset: hm.rowOffset, valueRange: hm.valueRange });
   }

@@ -8,7 +8,8 @@ import { both } from '../../i18n/index.js';
 import { float32String, formatInt, formatValue } from '../../plot/format.js';
 import { scanValues } from '../../plot/resample.js';
 import { displayData, outputInfo, rowOffset, sliceOffset } from '../../model/output.js';
-import { heatmapKernels } from '../../model/pixels.js';
+import { heatmapKernels, heatmapScale } from '../../model/pixels.js';
+import { robustLow } from '../../plot/color-scale.js';
 import { sameJSON } from '../../model/json.js';
 
 
@@ -220,8 +221,12 @@ export default {
       if (!(Math.fround(hi) > Math.fround(lo))) [lo, hi] = [lo - 0.5, hi + 0.5];
       maps.a.colormap = colormap;
       maps.b.colormap = colormap;
-      maps.a.setData({ data: a.data, rows: info.rows, cols: info.cols, offset: sa.offset, rowOffset: rowOffset(info, state.spec), range: [lo, hi] });
-      maps.b.setData({ data: bData, rows: infoB.rows, cols: infoB.cols, offset: sb.offset, rowOffset: rowOffset(infoB, bResult.spec), range: [lo, hi] });
+      // The main view's colour scale (attention: log by default), with one floor for both panes.
+      maps.a.scale = maps.b.scale = heatmapScale(info, state.shared);
+      const lows = [robustLow(a.data, sa.offset, info.rows * info.cols), robustLow(bData, sb.offset, infoB.rows * infoB.cols)].filter((x) => x > 0);
+      const low = lows.length ? Math.min(...lows) : undefined;
+      maps.a.setData({ data: a.data, rows: info.rows, cols: info.cols, offset: sa.offset, rowOffset: rowOffset(info, state.spec), range: [lo, hi], low });
+      maps.b.setData({ data: bData, rows: infoB.rows, cols: infoB.cols, offset: sb.offset, rowOffset: rowOffset(infoB, bResult.spec), range: [lo, hi], low });
       const rows = Math.min(info.rows, infoB.rows);
       const cols = Math.min(info.cols, infoB.cols);
       const diff = difference(a.data, sa.offset, bData, sb.offset, rows, cols, info.cols, infoB.cols);
@@ -278,7 +283,7 @@ export default {
         if (next.changed.has('result')) {
           controls.setValues(bSpec());
           recompute();
-        } else if (['shared:colormap', 'shared:head', 'shared:transform'].some((c) => next.changed.has(c))) {
+        } else if (['shared:colormap', 'shared:head', 'shared:transform', 'shared:scale'].some((c) => next.changed.has(c))) {
           if (bResult) draw();
         }
       },
