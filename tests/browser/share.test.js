@@ -310,7 +310,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
     await page.click('#view-share button:has-text("Copy code")');
     await page.waitForFunction(() => document.querySelector('#view-share .share-status')?.textContent);
     const code = await page.evaluate(() => navigator.clipboard.readText());
-    const expected = codeFor(result.spec, 'torch', { link: 'X', shape: result.shape }).code;
+    const expected = codeFor(result.spec, 'torch', { link: 'X', result }).code;
     const strip = (s) => s.split('\n').filter((l) => !l.startsWith('# http') && l !== '# X').join('\n');
     expect(strip(code)).toBe(strip(expected));
     // Embed snippets.

@@ -1,16 +1,20 @@
 // The address bar: the explorer's state as a versioned permalink in the URL fragment
 // (#v1/sinusoidal?dim=32&~map=cividis, web/share/permalink.js): the last good spec, the shared
 // view state and the language. Written a moment after the last change, never over a navigation.
+import { defaults } from '../api/pe.js';
 import { encodePermalink } from '../share/permalink.js';
 import { app } from './state.js';
 
 /** How long the address bar waits after a change before it is written (ms). */
 const URL_DELAY = 250;
 
-/** The fragment of the current state (#v1/…). */
+/**
+ * The fragment of the current state (#v1/…): the last spec that computed, else (the kernels may
+ * still be compiling) the one the page opened with, else the kind's defaults (pure JS).
+ */
 export function currentHash() {
   const kind = app.kind;
-  const spec = app.linkSpec[kind] ?? app.pe.defaults(kind);
+  const spec = app.linkSpec[kind] ?? app.specs[kind] ?? defaults(kind);
   return encodePermalink({ kind, spec, view: app.shared[kind], lang: app.lang });
 }
 
