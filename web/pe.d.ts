@@ -35,26 +35,26 @@ export class PEError extends Error {
 
 export interface SinusoidalSpec {
   kind: 'sinusoidal';
-  length?: number;
-  dim?: number;
+  length: number;
+  dim: number;
   base?: number;
   layout?: 'interleaved' | 'concat' | 'tensor2tensor';
   offset?: number;
 }
 export interface Sinusoidal2dSpec {
   kind: 'sinusoidal2d';
-  height?: number;
-  width?: number;
-  dim?: number;
+  height: number;
+  width: number;
+  dim: number;
   base?: number;
   layout?: 'mae' | 'sum' | 'tatp22';
 }
 export interface Sinusoidal3dSpec {
   kind: 'sinusoidal3d';
-  depth?: number;
-  height?: number;
-  width?: number;
-  dim?: number;
+  depth: number;
+  height: number;
+  width: number;
+  dim: number;
   base?: number;
 }
 export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'ntk' | 'longrope';
@@ -75,11 +75,16 @@ export interface RopeScaling {
   short_factor?: number[];
   /** longrope: the divisors used once length exceeds the original context. */
   long_factor?: number[];
+  /**
+   * yarn: the transformers version whose factor to use. Before 4.56 transformers replaced factor
+   * by max_position_embeddings / original_max_position_embeddings whenever both were set.
+   */
+  convention?: 'since_4.56' | 'before_4.56';
 }
 export interface RopeSpec {
   kind: 'rope';
-  length?: number;
-  dim?: number;
+  length: number;
+  dim: number;
   base?: number;
   layout?: 'half' | 'interleaved';
   partial_rotary_factor?: number;
@@ -102,8 +107,8 @@ export interface Recipe {
 /** The precision lab: the angle error of a RoPE recipe (the rope fields mean what they mean in rope). */
 export interface RopePrecisionSpec {
   kind: 'rope_precision';
-  length?: number;
-  dim?: number;
+  length: number;
+  dim: number;
   base?: number;
   /** Position of row 0. */
   offset?: number;
@@ -135,43 +140,43 @@ export interface MropeSpec {
 }
 export interface IntegerSpec {
   kind: 'integer';
-  length?: number;
-  dim?: number;
+  length: number;
+  dim: number;
   normalize?: boolean;
 }
 export interface BinarySpec {
   kind: 'binary';
-  length?: number;
-  dim?: number;
+  length: number;
+  dim: number;
 }
 export interface LearnedSpec {
   kind: 'learned';
-  length?: number;
-  dim?: number;
+  length: number;
+  dim: number;
   std?: number;
   seed?: number;
 }
 export interface AlibiSpec {
   kind: 'alibi';
-  length?: number;
+  length: number;
   heads?: number;
   mode?: 'causal' | 'symmetric';
 }
 export interface T5Spec {
   kind: 't5';
-  length?: number;
+  length: number;
   num_buckets?: number;
   max_distance?: number;
   bidirectional?: boolean;
 }
 export interface ShawSpec {
   kind: 'shaw';
-  length?: number;
+  length: number;
   max_relative_position?: number;
 }
 export interface DistanceSpec {
   kind: 'distance';
-  length?: number;
+  length: number;
   function?: 'linear' | 'log' | 'gaussian' | 'exponential';
   strength?: number;
   scale?: number;
@@ -180,6 +185,8 @@ export interface DistanceSpec {
 /** The encoding inside an attention spec: any positional kind; length and dim come from the attention spec. */
 export type EncodingSpec =
   | Omit<SinusoidalSpec, 'length' | 'dim'>
+  | Omit<Sinusoidal2dSpec, 'dim'>
+  | Omit<Sinusoidal3dSpec, 'dim'>
   | Omit<RopeSpec, 'length' | 'dim'>
   | Omit<MropeSpec, 'dim'>
   | Omit<IntegerSpec, 'length' | 'dim'>
@@ -191,7 +198,7 @@ export type EncodingSpec =
   | Omit<DistanceSpec, 'length'>;
 export interface AttentionSpec {
   kind: 'attention';
-  length?: number;
+  length: number;
   dim?: number;
   heads?: number;
   causal?: boolean;
@@ -228,6 +235,11 @@ export type SpecOf<K extends Kind> = Extract<Spec, { kind: K }>;
 export interface ComputeOptions {
   /** An array to write the output into when the lengths match (see compute). */
   reuse?: Float32Array | null;
+  /**
+   * true: `data` is the kernel's output itself, a view into the module's WebAssembly memory (no
+   * copy), valid only until the next call of any method of the module (see compute). Not with reuse.
+   */
+  borrow?: boolean;
 }
 
 /** Every result: a row-major float32 copy, its shape, and the normalized spec that was computed. */
@@ -415,7 +427,11 @@ export interface PE {
    * with release. options.reuse: a Float32Array the caller no longer needs; when its length is the
    * output's, the values are copied into it and it is the result's `data` (one copy, no new
    * allocation). Left as it was otherwise, and when compute throws.
+   * options.borrow: true is the one exception: `data` is not copied out of WebAssembly memory, and
+   * the result has `borrowed: true`; the next call of any method of this module may overwrite
+   * `data` or leave it empty (length 0). Copy what must outlive it (data.slice()).
    */
+  compute<K extends Kind>(spec: SpecOf<K>, options: ComputeOptions & { borrow: true }): ResultByKind[K] & { borrowed: true };
   compute<K extends Kind>(spec: SpecOf<K>, options?: ComputeOptions | null): ResultByKind[K];
   /**
    * Gives back a result of this module (compute, applyRope, ropeTables, ropeView, relativeProfile,

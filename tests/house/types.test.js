@@ -23,6 +23,9 @@ function interfaceBody(name) {
 /** The right-hand side of `export type Name = …;`. */
 const typeAlias = (name) => new RegExp(`export type ${name} =([\\s\\S]*?);\\n(?!\\s*\\|)`).exec(DTS)?.[1] ?? null;
 
+/** The members written without `?` (required), of an object members() returned. */
+const REQUIRED = new WeakMap();
+
 /** { field: type text } of an interface body's top-level members. */
 function members(body) {
   const out = {};
@@ -32,8 +35,11 @@ function members(body) {
     if (ch === '{' || ch === '(' || ch === '<') depth++;
     if (ch === '}' || ch === ')' || ch === '>') depth--;
     if ((ch === ';' || ch === '\n') && depth === 0) {
-      const m = /^\s*(\w+)\??:\s*([\s\S]+)$/.exec(line);
-      if (m) out[m[1]] = m[2].trim();
+      const m = /^\s*(\w+)(\??):\s*([\s\S]+)$/.exec(line);
+      if (m) {
+        out[m[1]] = m[3].trim();
+        if (!m[2]) REQUIRED.set(out, [...(REQUIRED.get(out) ?? []), m[1]]);
+      }
       line = '';
     } else line += ch;
   }
@@ -53,17 +59,21 @@ function specInterface(kind) {
   return null;
 }
 
-// What the types still lack, each entry checked to be still missing (remove it when pe.d.ts gains
-// it): rope_scaling.convention (YaRN's transformers version) and the 2-D/3-D sinusoids as
-// attention encodings, both accepted by the schema.
-const KNOWN_GAPS = ['rope.rope_scaling.convention', 'attention.encoding.sinusoidal2d', 'attention.encoding.sinusoidal3d'];
+// Nothing the schema accepts may be missing from the types: a gap would have to be listed here
+// (and is checked to be one), and today there is none.
+const KNOWN_GAPS = [];
 const gap = (path) => KNOWN_GAPS.includes(path);
 
 /** Checks one field set against a descriptor map: same names, enum values in the types. */
-function expectFields(where, typeFields, schemaFields) {
+function expectFields(where, typeFields, schemaFields, { required: checkRequired = false } = {}) {
   const typed = Object.keys(typeFields).filter((f) => f !== 'kind');
   expect(typed.filter((f) => !(f in schemaFields)), `${where}: fields the schema does not have`).toEqual([]);
   expect(Object.keys(schemaFields).filter((f) => !typed.includes(f) && !gap(`${where}.${f}`)), `${where}: schema fields missing`).toEqual([]);
+  // A kind's field the schema requires is required in its interface too, and only those.
+  if (checkRequired) {
+    const required = (REQUIRED.get(typeFields) ?? []).filter((f) => f !== 'kind');
+    expect(required.sort(), `${where}: required fields`).toEqual(Object.keys(schemaFields).filter((f) => schemaFields[f].required).sort());
+  }
   for (const [name, field] of Object.entries(schemaFields)) {
     if (field.type !== 'enum') continue;
     if (!(name in typeFields)) continue;
@@ -79,7 +89,7 @@ describe('web/pe.d.ts describes the schema', () => {
     const found = specInterface(kind);
     expect(found, `an interface with kind: '${kind}'`).toBeTruthy();
     expect(union.split('|').map((s) => s.trim()), 'listed in Spec').toContain(found.name);
-    expectFields(kind, found.fields, SCHEMA[kind].fields);
+    expectFields(kind, found.fields, SCHEMA[kind].fields, { required: true });
   });
 
   it('rope_scaling, the recipe and M-RoPE segments name their schema fields', () => {

@@ -12,13 +12,18 @@ async function main(): Promise<void> {
   const again = pe.compute({ kind: 'sinusoidal', length: 128, dim: 64, base: 500 }, { reuse: table.data });
   const same: boolean = again.data === table.data;
   pe.release(again);          // a result back to the module: its arrays read as empty from now on
-  pe.release(pe.compute({ kind: 'alibi', heads: 12 }).data);
+  pe.release(pe.compute({ kind: 'alibi', length: 64, heads: 12 }).data);
   // @ts-expect-error release takes a result or one of its arrays, not a number
   pe.release(42);
   // @ts-expect-error release returns nothing
   const nothing: number = pe.release(table);
+  const lent = pe.compute({ kind: 'sinusoidal', length: 128, dim: 64 }, { borrow: true });
+  const borrowed: true = lent.borrowed;   // valid until the next call: copy what must outlive it
+  const kept: Float32Array = lent.data.slice();
+  // @ts-expect-error borrow is a boolean
+  pe.compute({ kind: 'sinusoidal', length: 128, dim: 64 }, { borrow: 'yes' });
 
-  const rope: RopeSpec = { kind: 'rope', dim: 128, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 } };
+  const rope: RopeSpec = { kind: 'rope', length: 4, dim: 128, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 } };
   const r = pe.compute(rope);
   const freqs: Float32Array = r.inv_freq;
   const af: number = r.attention_factor;
@@ -26,19 +31,25 @@ async function main(): Promise<void> {
   const wrapped: Float32Array = pe.ropeView(rope, { transform: 'wrapped' }).data;
   const rotated = pe.applyRope(new Float32Array(4 * 128), rope, { heads: 1 });
 
-  const lab = pe.compute({ kind: 'rope_precision', length: 4096, recipe: { inv_freq_dtype: 'float32', position_dtype: 'bfloat16', phase_dtype: 'float32', table_dtype: 'float32' } });
+  const lab = pe.compute({ kind: 'rope_precision', length: 4096, dim: 128, recipe: { inv_freq_dtype: 'float32', position_dtype: 'bfloat16', phase_dtype: 'float32', table_dtype: 'float32' } });
   const labCos: Float32Array = lab.cos;
   const firstCollision: number = lab.first_collision;
-  const bf16 = pe.compute({ kind: 'rope_precision', offset: 15962, length: 1, recipe: 'bf16_phase' });
+  const bf16 = pe.compute({ kind: 'rope_precision', offset: 15962, length: 1, dim: 128, recipe: 'bf16_phase' });
   const worstRow: Float32Array = bf16.row_error;
   const sweep = pe.precisionSweep({ length: 2 ** 20, dim: 128, recipe: 'float32' });
   const curve: Float32Array = sweep.row_error;
   const sweepCollisions: number = sweep.collisions + sweep.first_collision;
 
-  const alibi = pe.compute({ kind: 'alibi', heads: 12 });
+  const alibi = pe.compute({ kind: 'alibi', length: 64, heads: 12 });
   const slopes: Float32Array = alibi.slopes;
   const att = pe.compute({ kind: 'attention', length: 16, encoding: { kind: 'alibi' }, content: 'tokens', tokens: 'I love AI' });
   const entropy: Float32Array = att.entropy;
+  // A patch grid as the encoding (its height · width makes the length), and YaRN under an older
+  // transformers' convention.
+  const patches = pe.compute({ kind: 'attention', length: 12, encoding: { kind: 'sinusoidal2d', height: 3, width: 4, layout: 'mae' } });
+  const yarnOld = pe.compute({ kind: 'rope', length: 64, dim: 64, max_position_embeddings: 8192, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 2048, convention: 'before_4.56' } });
+  const patchEntropy: Float32Array = patches.entropy;
+  const yarnAngles: Float32Array = yarnOld.data;
   const ids = pe.compute({ kind: 'mrope', segments: [{ type: 'text', length: 4 }, { type: 'image', t: 1, h: 4, w: 4 }] });
   const angles: Float32Array = ids.angles;
 
@@ -61,7 +72,7 @@ async function main(): Promise<void> {
 
   const specs: Spec[] = KINDS.map((kind) => pe.defaults(kind));
   try {
-    pe.compute({ kind: 'sinusoidal', dim: 0 });
+    pe.compute({ kind: 'sinusoidal', length: 8, dim: 0 });
   } catch (e) {
     if (e instanceof PEError) console.log(e.param.toUpperCase(), e.message);
   }
