@@ -164,3 +164,53 @@ describe('pe.release', () => {
     expect(pe.compute(small).data[1]).toBe(1);
   });
 });
+
+// options.borrow: the explicit exception — `data` is the kernel's own output in WebAssembly
+// memory, no copy, valid until the next call of the module.
+describe('pe.compute(spec, { borrow: true })', () => {
+  let pe;
+  beforeAll(async () => {
+    pe = await createPE();
+  });
+
+  it('returns the same values without a copy, marked borrowed, in the module\'s memory', () => {
+    const owned = pe.compute(big);
+    const b = pe.compute(big, { borrow: true });
+    expect(b.borrowed).toBe(true);
+    expect(owned.borrowed).toBeUndefined();
+    expect(b.shape).toEqual([128, 128]);
+    expect(Array.from(b.data)).toEqual(Array.from(owned.data));
+    // not the caller's memory: it cannot be given as reuse, nor released
+    expectPEError(() => pe.compute(big, { reuse: b.data }), 'reuse', 'WebAssembly memory');
+    expectPEError(() => pe.release(b), 'result');
+    expectPEError(() => pe.release(b.data), 'result');
+  });
+
+  it('is valid until the next call: the next compute may write over it, an owned result never changes', () => {
+    const owned = pe.compute(big);
+    const copy = Float32Array.from(owned.data);
+    const b = pe.compute(big, { borrow: true });
+    const before = Float32Array.from(b.data);
+    pe.compute(big500, { borrow: true });
+    // the borrowed view now shows whatever the module put there (here: the next output)
+    expect(b.data.length === 0 || !b.data.every((v, i) => v === before[i])).toBe(true);
+    expect(owned.data).toEqual(copy);
+  });
+
+  it('draws through pe.heatmap without copying in, and its other arrays are lent as usual', () => {
+    const view = { rows: 128, cols: 128, width: 16, height: 16 };
+    const expected = pe.heatmap(pe.compute(big).data, view);
+    const b = pe.compute(big, { borrow: true });
+    expect(Array.from(pe.heatmap(b.data, view))).toEqual(Array.from(expected));
+    const att = pe.compute({ kind: 'attention', length: 128, heads: 1, dim: 16 }, { borrow: true });
+    expect(att.borrowed).toBe(true);
+    pe.release(att);   // entropy and local_mass are copies, lent as usual
+    expect(att.entropy.length).toBe(0);
+  });
+
+  it('refuses a non-boolean borrow, and borrow with reuse, naming borrow', () => {
+    expectPEError(() => pe.compute(big, { borrow: 1 }), 'borrow', 'true or false');
+    expectPEError(() => pe.compute(big, { borrow: true, reuse: new Float32Array(128 * 128) }), 'borrow', 'exclude');
+    expect(pe.compute(big, { borrow: false }).borrowed).toBeUndefined();
+  });
+});

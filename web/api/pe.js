@@ -135,16 +135,22 @@ class PE {
    * (still a copy, in the caller's array): a large output then costs one copy instead of a new
    * allocation, its page faults and its garbage. Otherwise `data` is a new array and `reuse` is
    * left as it was; it is also left as it was when compute throws.
+   *
+   * options.borrow: true returns `data` without any copy: a view into the module's WebAssembly
+   * memory, where the kernel wrote it, and `borrowed: true` beside it. The one exception to "the
+   * arrays are the caller's": the view is valid only until the next call of any method of this
+   * module, which may overwrite it, or grow the memory and so leave it empty (length 0). Copy
+   * what must outlive that (data.slice()). Not with reuse; release takes the result's other arrays.
    */
   compute(spec, options) {
     const s = normalizeSpec(spec);
-    const reuse = this.#reuseOption(options);
+    const { reuse, borrow } = this.#computeOptions(options);
     const binding = KERNELS[s.kind];
     // The previous result's resident table (below) makes room for this one's output; this
     // output's buffer is then kept resident for pe.heatmap (never more than one: no extra memory).
     KERNELS.heatmap.release(this.#w);
-    const result = binding.compute(this.#context(binding.args, 'data', reuse), s);
-    return { ...result, shape: shapeOf(s), spec: s };
+    const result = binding.compute(this.#context(binding.args, { keep: 'data', reuse, borrow }), s);
+    return { ...result, shape: shapeOf(s), spec: s, ...(borrow ? { borrowed: true } : {}) };
   }
 
   /**
@@ -190,15 +196,17 @@ class PE {
     return out;
   }
 
-  #reuseOption(options) {
-    if (options === undefined || options === null) return null;
+  #computeOptions(options) {
+    if (options === undefined || options === null) return { reuse: null, borrow: false };
     if (typeof options !== 'object') throw new PEError('options', `options must be an object, got ${typeof options}`);
     // read once, as every other options object (a getter that throws becomes a PEError)
-    const { reuse = null } = snapshot(options, 'options');
-    if (reuse === null) return null;
+    const { reuse = null, borrow = false } = snapshot(options, 'options');
+    if (borrow !== true && borrow !== false) throw new PEError('borrow', `borrow must be true or false, got ${describe(borrow)}`);
+    if (reuse === null) return { reuse: null, borrow };
     if (!(reuse instanceof Float32Array)) throw new PEError('reuse', 'reuse must be a Float32Array (or null)');
     if (reuse.buffer === this.#w.memory.buffer) throw new PEError('reuse', 'reuse must not be a view into the module\'s WebAssembly memory');
-    return reuse;
+    if (borrow) throw new PEError('borrow', 'borrow and reuse exclude each other: borrow copies nothing, reuse copies into the given array');
+    return { reuse, borrow };
   }
 
   /**
@@ -278,7 +286,7 @@ class PE {
     const binding = KERNELS.rope;
     // As compute: the resident table makes room, and this output becomes the resident one.
     KERNELS.heatmap.release(this.#w);
-    return binding.view(this.#context(binding.viewArgs, 'data'), snapshot(spec), transform);
+    return binding.view(this.#context(binding.viewArgs, { keep: 'data' }), snapshot(spec), transform);
   }
 
   /**
@@ -337,13 +345,15 @@ class PE {
     return binding.compute(this.#context(binding.args), s);
   }
 
-  // keep and reuse apply to the output named `keep` of the binding's own runs; the outputs of
-  // those runs are lent (pe.release can take them back; #lend). A binding that computes another
-  // kind first (attention's encoding table) does that through `inner`, which keeps, reuses and
-  // lends nothing: its arrays never reach the caller.
-  #context(args, keep = null, reuse = null, lend = true) {
-    const context = { wasm: this.#w, run: (io, call) => this.#run(io, call, args, keep, reuse, lend) };
-    context.inner = keep || reuse || lend ? this.#context(args, null, null, false) : context;
+  // out.keep, out.reuse and out.borrow apply to the output named `keep` of the binding's own runs;
+  // the other outputs of those runs are lent (pe.release can take them back; #lend) unless
+  // out.lend is false. A binding that computes another kind first (attention's encoding table)
+  // does that through `inner`, which keeps, reuses, borrows and lends nothing: its arrays never
+  // reach the caller.
+  #context(args, out = {}) {
+    const o = { keep: null, reuse: null, borrow: false, lend: true, ...out };
+    const context = { wasm: this.#w, run: (io, call) => this.#run(io, call, args, o) };
+    context.inner = o.keep || o.lend ? this.#context(args, { lend: false }) : context;
     return context;
   }
 
@@ -353,9 +363,10 @@ class PE {
   // naming args[k - 1] for PE_ERR_ARG(k).
   // keep: the name of a Float32Array output whose buffer is handed to the heatmap path instead of
   // freed (pe.compute's `data`; web/api/kernels/heatmap.js adopt); reuse: a caller's Float32Array
-  // that output is copied into when the lengths match (pe.compute's options.reuse); lend: every
-  // other output is copied out by #lend (into released memory when there is some).
-  #run(io, call, args, keep = null, reuse = null, lend = false) {
+  // that output is copied into when the lengths match (pe.compute's options.reuse); borrow: that
+  // output is returned as the view of that buffer, uncopied (options.borrow); lend: every other
+  // output is copied out by #lend (into released memory when there is some).
+  #run(io, call, args, { keep = null, reuse = null, borrow = false, lend = false } = {}) {
     const w = this.#w;
     const ptrs = {};
     const outputs = Object.entries(io.outputs ?? {}).map(([name, o]) =>
@@ -379,6 +390,8 @@ class PE {
         if (name === keep && reuse && reuse.length === count && type === Float32Array) {
           reuse.set(view);
           result[name] = reuse;
+        } else if (name === keep && borrow && type === Float32Array) {
+          result[name] = view;   // stays valid while adopted below, until the next call
         } else result[name] = lend ? this.#lend(view) : view.slice();
       }
       const kept = keep && outputs.find((o) => o.name === keep && o.type === Float32Array);
