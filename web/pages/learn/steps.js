@@ -10,6 +10,8 @@ import { demoHeads } from '../../views/attention/order.js';
 import { fraction } from '../../views/common.js';
 import { heatFigure, lineFigure, slider, choice, markDrawn } from './figures.js';
 import { withClaims } from './claims.js';
+import { encodePermalink } from '../../share/permalink.js';
+import { h } from '../../plot/dom.js';
 import './claims-strings.js';
 
 const fx = (v, digits = 2) => (Math.abs(v) >= 1e4 ? formatInt(Math.round(v)) : Number(v.toFixed(digits)).toString());
@@ -47,7 +49,7 @@ const order = {
 
 const sinusoids = {
   id: 'sinusoids',
-  mount({ pe, t, figure, controls, derived, explore }) {
+  mount({ pe, t, lang, figure, controls, derived, explore }) {
     const fig = heatFigure(figure, { pe, t }, { x: t('learn.axis.dimension'), y: t('learn.axis.position'), value: t('learn.axis.value') }, t('learn.sinusoids.title'));
     const base = slider(t('learn.control.base'), { min: 100, max: 100000, value: 10000, log: true, format: (v) => formatInt(v), onInput: draw });
     const dim = slider(t('learn.control.dim'), { min: 8, max: 128, step: 8, value: 64, format: formatInt, onInput: draw });
@@ -70,9 +72,23 @@ const sinusoids = {
       explore('sinusoidal', spec);
     }
     draw();
+    magnitudesLink({ t, lang, derived });
     return { destroy: () => fig.destroy() };
   },
 };
+
+/**
+ * "How big is P next to the word vectors?": a line under the step's explorer link, to the
+ * explorer's magnitudes view (web/views/absolute/embed-scale.js) at Vaswani's d = 512. A permalink
+ * cannot name a view to scroll to (its fragment is the state), so the link opens the explorer
+ * and the view is in its list of views.
+ */
+function magnitudesLink({ t, lang, derived }) {
+  const spec = { kind: 'sinusoidal', length: 512, dim: 512, base: 10000 };
+  const row = h('p', { class: 'learn-note learn-magnitudes' }, `${t('learn.sinusoids.magnitudes')} `,
+    h('a', { href: encodePermalink({ kind: spec.kind, spec, lang }), 'data-view': 'absolute-embed-scale', text: t('learn.sinusoids.magnitudesLink') }));
+  (derived.closest('article')?.querySelector('.learn-explore-row') ?? derived).after(row);
+}
 
 // -------------------------------------------------------------------------------------------
 // 3. Uniqueness and PE(p + k) = M_k · PE(p)

@@ -75,6 +75,8 @@ const en = {
   ],
   'learn.sinusoids.derived': ({ first, lastIndex, lastCols, last, L, slow, pairs }) => `Pair 0 (columns 0, 1) repeats every ${first} positions; pair ${lastIndex} (columns ${lastCols}) every ${last}. ${slow} of the ${pairs} pairs ${slow === 1 ? 'has a wavelength' : 'have wavelengths'} over four times the ${L} positions shown, so ${slow === 1 ? 'it barely moves' : 'they barely move'} here.`,
   'learn.sinusoids.try': 'Set the base to 20000. Which columns change, and which stay as they were? (The wavelength is 2π·base^(2i/d): for i = 0 the base does not enter.)',
+  'learn.sinusoids.magnitudes': 'How big is P next to the word vectors?',
+  'learn.sinusoids.magnitudesLink': 'Open the magnitudes view (d = 512, with and without √d_model)',
 
   // 3
   'learn.shift.title': 'Every position is unique, and a shift is a rotation',
@@ -276,6 +278,8 @@ const ko = {
   ],
   'learn.sinusoids.derived': ({ first, lastIndex, lastCols, last, L, slow, pairs }) => `0번 쌍(0, 1열)은 ${first}칸마다 한 번 반복되고, ${lastIndex}번 쌍(${lastCols}열)은 ${last}칸마다 반복됩니다. ${pairs}쌍 가운데 ${slow}쌍은 파장이 화면에 보이는 ${L}칸의 네 배를 넘어서, 여기서는 거의 변하지 않습니다.`,
   'learn.sinusoids.try': 'base를 20000으로 바꿔 보세요. 어느 열이 달라지고 어느 열이 그대로일까요? (파장은 2π·base^(2i/d)이므로 i = 0에서는 base가 들어가지 않습니다.)',
+  'learn.sinusoids.magnitudes': 'P는 단어 벡터에 비해 얼마나 클까요?',
+  'learn.sinusoids.magnitudesLink': '크기 비교 보기 열기 (d = 512, √d_model 배율을 곱할 때와 안 곱할 때)',
 
   // 3
   'learn.shift.title': '위치마다 유일하고, 이동은 회전입니다',
