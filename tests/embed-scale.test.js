@@ -103,6 +103,10 @@ describe('magnitudes of E and P (the embed-scale view)', () => {
     expect(off.constantP).toBe(true);
   });
 
+  it('formats the sentence’s numbers: three digits, whole from 100, e-notation at the ends', () => {
+    expect([16, 0.45254, 35.41, 254, 3256.4, 0, 2.4e-4, 1.5e6, -0.5].map(fmt3)).toEqual(['16.0', '0.453', '35.4', '254', '3256', '0', '2.40e−4', '1.50e6', '−0.500']);
+  });
+
   it('the E seed steps aside from a learned P of the same seed', () => {
     expect(embedSeed({ kind: 'sinusoidal' })).toBe(1234);
     expect(embedSeed({ kind: 'learned', seed: 1234 })).toBe(1235);

@@ -35,6 +35,11 @@ describe.skipIf(avail.skip)('the magnitudes view: ‖E‖ against ‖P‖ (Chrom
 
   const values = () => s.page.evaluate((v) => JSON.parse(document.querySelector(`${v} .view-body`).dataset.values), VIEW);
   const text = (sel) => s.page.evaluate(([v, q]) => document.querySelector(`${v} ${q}`).textContent, [VIEW, sel]);
+  /** The section scrolled into sight and two frames later (lazy views above it may still be arriving). */
+  async function settle() {
+    await s.page.locator(VIEW).scrollIntoViewIfNeeded();
+    await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
   const drawnCount = () => s.page.evaluate((v) => Number(document.querySelector(`${v} .view-body`)?.dataset.drawn || 0), VIEW);
 
   it('draws for sinusoidal d = 512 and cites the numbers Node computes', async () => {
@@ -50,8 +55,10 @@ describe.skipIf(avail.skip)('the magnitudes view: ‖E‖ against ‖P‖ (Chrom
     expect(sentence).toContain(`positions outweigh the words ${want.verdict.r} to 1`);
     expect(sentence).toContain(`‖E‖ ≈ ${expected.on.e} against ${want.p}`); // the other setting
     expect(await text('.embed-cos')).toContain(want.cos);
+    expect(await text('.embed-cos')).toContain('drowned out'); // cos ≈ 1: the sum is position
     // A canvas was drawn (the line plot), with a text alternative.
     expect(await s.page.locator(`${VIEW} canvas`).count()).toBeGreaterThan(0);
+    await settle();
     await screenshot(s.page, 'embed-scale-en', VIEW);
   });
 
@@ -74,6 +81,7 @@ describe.skipIf(avail.skip)('the magnitudes view: ‖E‖ against ‖P‖ (Chrom
     const t = await values();
     expect(t.verdict.side).toBe('e');
     expect(Number(t.e)).toBeGreaterThan(400); // ≈ √512 · √512 = 512
+    expect(await text('.embed-cos')).toContain('small nudge'); // cos ≈ 0.03: the sum is the word
   });
 
   it('the Learn path’s sinusoids step opens it', async () => {
@@ -98,6 +106,7 @@ describe.skipIf(avail.skip)('the magnitudes view: ‖E‖ against ‖P‖ (Chrom
     expect(sentence).toMatch(/초기값 .*더하면/);
     expect(sentence).toContain(`‖E‖ ≈ ${v.e}`);
     expect(await s.page.locator(`${VIEW} h3`).textContent()).toMatch(/얼마나 클까/);
+    await settle();
     await screenshot(s.page, 'embed-scale-ko', VIEW);
   });
 });

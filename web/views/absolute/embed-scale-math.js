@@ -125,11 +125,18 @@ export function magnitudes(E, eNorms, P, pNorms, scaled) {
   };
 }
 
-/** A number in the view's sentence: three significant digits (16.0, 0.452, 35.4), tiny or huge ones in e-notation. */
+/**
+ * A number in the view's sentence: three significant digits (16.0, 0.452, 35.4), whole numbers
+ * from 100 on (254, 3256), tiny or huge ones in e-notation (2.4e−4).
+ */
 export function fmt3(v) {
   const a = Math.abs(v);
-  const s = a !== 0 && (a >= 1e5 || a < 1e-3) ? v.toExponential(2).replace('e+', 'e') : v.toPrecision(3);
-  return s.replace('-', '−');
+  if (a === 0) return '0';
+  let s;
+  if (a >= 1e5 || a < 1e-3) s = v.toExponential(2).replace('e+', 'e');
+  else if (a >= 100) s = String(Math.round(v));
+  else s = v.toPrecision(3);
+  return s.replace(/-/g, '−');
 }
 /** A cosine in the view's sentence: four decimals. */
 export const fmtCos = (v) => v.toFixed(4).replace('-', '−');

@@ -32,6 +32,9 @@ function choicesOf(shared) {
   return { init, std, scaled: shared?.embedScale === true };
 }
 
+/** What the sum's direction says: 'p' (cos ≥ 0.95: P's direction), 'e' (≤ 0.3: E's), or 'both'. */
+export const cosSide = (c) => (c >= 0.95 ? 'p' : c <= 0.3 ? 'e' : 'both');
+
 /** The sentence's values for one result (what the tests compare with Node's): formatted numbers. */
 export function sentenceParts(m, other) {
   return {
@@ -126,7 +129,7 @@ export default {
         init: initText, scale: scaleText(c.scaled), e: v.e, lo: v.lo, hi: v.hi, d: formatInt(d),
         p: t('absolute.embed.pIs', v.p, v.constant, v.pLo, v.pHi), verdict: t(`absolute.embed.outweigh.${v.verdict.side}`, v.verdict.r),
       })} ${t('absolute.embed.other', scaleText(!c.scaled), v.otherE, v.p)}`;
-      cosLine.textContent = t('absolute.embed.cos', v.cos, v.cosLo, v.cosHi);
+      cosLine.textContent = `${t('absolute.embed.cos', v.cos, v.cosLo, v.cosHi)} ${t(`absolute.embed.cosRead.${cosSide(m.cos.median)}`)}`;
       stats.textContent = t('absolute.embed.stats', v.ratio, v.cos);
       note.textContent = t('absolute.embed.note', formatInt(VOCAB), seed, Math.min(COS_TOKENS, VOCAB), Math.min(COS_POSITIONS, L));
       el.dataset.values = JSON.stringify({ ...v, init: c.init, std: std0, scaled: c.scaled });
