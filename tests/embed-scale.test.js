@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPE } from '../web/pe.js';
 import {
-  embedTable, embedSeed, initStd, magnitudes, rowNorms, spreadIndices, verdictOf, fmt3, COS_TOKENS, COS_POSITIONS, VOCAB,
+  embedTable, embedSeed, initStd, magnitudes, rowNorms, spreadIndices, verdictOf, fmt3, COS_TOKENS, COS_POSITIONS, VOCAB, cosTokens,
 } from '../web/views/absolute/embed-scale-math.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -107,6 +107,12 @@ describe('magnitudes of E and P (the embed-scale view)', () => {
     expect([16, 0.45254, 35.41, 254, 3256.4, 0, 2.4e-4, 1.5e6, -0.5].map(fmt3)).toEqual(['16.0', '0.453', '35.4', '254', '3256', '0', '2.40e−4', '1.50e6', '−0.500']);
   });
 
+  it('bounds the cosine’s work: 256 tokens × 64 positions at d = 512, fewer tokens when wider', () => {
+    expect(cosTokens(512)).toBe(COS_TOKENS);
+    expect(cosTokens(4096)).toBe(32);
+    expect(cosTokens(1 << 20)).toBe(16);
+  });
+
   it('the E seed steps aside from a learned P of the same seed', () => {
     expect(embedSeed({ kind: 'sinusoidal' })).toBe(1234);
     expect(embedSeed({ kind: 'learned', seed: 1234 })).toBe(1235);
@@ -123,7 +129,7 @@ describe('magnitudes of E and P (the embed-scale view)', () => {
         writeFileSync(path.join(dir, 'E.bin'), Buffer.from(E.data.buffer, E.data.byteOffset, E.data.byteLength));
         const args = {
           d: D, L, V: VOCAB, E: path.join(dir, 'E.bin'), P: path.join(dir, 'P.bin'),
-          tokens: spreadIndices(VOCAB, COS_TOKENS), positions: spreadIndices(L, COS_POSITIONS),
+          tokens: spreadIndices(VOCAB, cosTokens(D)), positions: spreadIndices(L, COS_POSITIONS),
         };
         writeFileSync(path.join(dir, 'args.json'), JSON.stringify(args));
         const run = spawnSync(PYTHON, ['-c', SCRIPT, path.join(dir, 'args.json')], { encoding: 'utf8', maxBuffer: 1 << 26 });

@@ -16,6 +16,11 @@ export const EMBED_SEED = 1234;
 /** At most this many tokens × positions enter the cosine (tokens and positions spread evenly). */
 export const COS_TOKENS = 256;
 export const COS_POSITIONS = 64;
+/** At most this many multiply-adds for the cosines (256 × 64 at d = 512; fewer tokens when wider). */
+export const COS_WORK = 2 ** 23;
+
+/** How many tokens enter the cosine at width d: COS_TOKENS, fewer (at least 16) so the work stays ≤ COS_WORK. */
+export const cosTokens = (d) => Math.max(16, Math.min(COS_TOKENS, Math.floor(COS_WORK / (COS_POSITIONS * Math.max(d, 1)))));
 
 /** The initialisations tutorials use: std of N(0, std²) for a model width d (custom: the user's). */
 export const INITS = {
@@ -82,7 +87,7 @@ export function spreadIndices(total, n) {
  * cos(s·E_t + P_p, P_p) for the sampled tokens × positions, position-major: { values (Float64Array,
  * NaN where P_p = 0), tokens, positions }. eNorms: ‖E_t‖ unscaled; pNorms: ‖P_p‖.
  */
-export function sumCosines(E, eNorms, P, pNorms, s, { tokens = COS_TOKENS, positions = COS_POSITIONS } = {}) {
+export function sumCosines(E, eNorms, P, pNorms, s, { tokens = cosTokens(E.cols), positions = COS_POSITIONS } = {}) {
   const d = E.cols;
   const ts = spreadIndices(E.rows, tokens);
   const ps = spreadIndices(P.rows, positions);
@@ -110,16 +115,17 @@ export function sumCosines(E, eNorms, P, pNorms, s, { tokens = COS_TOKENS, posit
 /**
  * Everything the view shows for E (unscaled norms given) and P at scale on/off:
  * { d, s, e: band of ‖s·E_t‖, p: band of ‖P_p‖ over positions, pNorms, ratio: median ‖P‖ / median
- * ‖s·E‖, cos: band of cos(s·E + P, P), constantP: whether ‖P_p‖ is the same at every position (±0.1 %) }.
+ * ‖s·E‖, cos: band of cos(s·E + P, P) over cosTokens × cosPositions, constantP: whether ‖P_p‖ is the same at every position (±0.1 %) }.
  */
 export function magnitudes(E, eNorms, P, pNorms, scaled) {
   const d = E.cols;
   const s = scaled ? Math.sqrt(d) : 1;
   const e = band(Float64Array.from(eNorms, (v) => v * s));
   const p = band(pNorms);
-  const cos = band(sumCosines(E, eNorms, P, pNorms, s).values);
+  const sample = sumCosines(E, eNorms, P, pNorms, s);
+  const cos = band(sample.values);
   return {
-    d, s, e, p, pNorms, cos,
+    d, s, e, p, pNorms, cos, cosTokens: sample.tokens.length, cosPositions: sample.positions.length,
     ratio: p.median / e.median,
     constantP: p.max - p.min <= 1e-3 * p.max,
   };

@@ -11,14 +11,14 @@
 // them (~x.embedInit=torch&~x.embedScale=!t).
 //
 // Cost: E is computed once per (std, d) and cached; an update is ‖P_p‖ over the table (L·d) and
-// the cosines of at most 256 tokens × 64 positions (≈ 8 M multiply-adds at d = 512).
+// the cosines of at most 256 tokens × 64 positions, ≤ 8 M multiply-adds (fewer tokens when wider).
 import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { formatInt } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import { drawer, withLinePlot, withAlpha } from '../common.js';
 import {
-  COS_POSITIONS, COS_TOKENS, INIT_IDS, VOCAB, embedSeed, embedTable, fmt3, fmtCos, initStd, magnitudes, rowNorms, verdictOf,
+  INIT_IDS, VOCAB, embedSeed, embedTable, fmt3, fmtCos, initStd, magnitudes, rowNorms, verdictOf,
 } from './embed-scale-math.js';
 
 const DEFAULTS = { embedInit: 'gpt2', embedStd: 0.02, embedScale: false };
@@ -121,8 +121,8 @@ export default {
       if (pCache.result !== result) Object.assign(pCache, { result, norms: rowNorms(result.data, L, d) });
       const P = { data: result.data, rows: L, cols: d };
       const m = magnitudes(E, eNorms, P, pCache.norms, c.scaled);
-      const other = magnitudes(E, eNorms, P, pCache.norms, !c.scaled);
-      const v = sentenceParts(m, other);
+      // The other setting's ‖E‖: the same norms times the other factor (no second pass over the cosines).
+      const v = sentenceParts(m, { e: { median: (m.e.median / m.s) * (c.scaled ? 1 : Math.sqrt(d)) } });
       const initText = c.init === 'vaswani' || c.init === 'custom' ? t(`absolute.embed.initShort.${c.init}`, fmt3(std0)) : t(`absolute.embed.initShort.${c.init}`);
       const scaleText = (on) => (on ? t('absolute.embed.withScale', formatInt(d)) : t('absolute.embed.noScale'));
       sentence.textContent = `${t('absolute.embed.sentence', {
@@ -131,7 +131,7 @@ export default {
       })} ${t('absolute.embed.other', scaleText(!c.scaled), v.otherE, v.p)}`;
       cosLine.textContent = `${t('absolute.embed.cos', v.cos, v.cosLo, v.cosHi)} ${t(`absolute.embed.cosRead.${cosSide(m.cos.median)}`)}`;
       stats.textContent = t('absolute.embed.stats', v.ratio, v.cos);
-      note.textContent = t('absolute.embed.note', formatInt(VOCAB), seed, Math.min(COS_TOKENS, VOCAB), Math.min(COS_POSITIONS, L));
+      note.textContent = t('absolute.embed.note', formatInt(VOCAB), seed, m.cosTokens, m.cosPositions);
       el.dataset.values = JSON.stringify({ ...v, init: c.init, std: std0, scaled: c.scaled });
       drawPlot(m, L, c.scaled);
       table.set(() => {
