@@ -9,6 +9,7 @@ import { mountWordOrder } from '../../views/attention/word-order.js';
 import { demoHeads } from '../../views/attention/order.js';
 import { fraction } from '../../views/common.js';
 import { heatFigure, lineFigure, slider, choice, markDrawn } from './figures.js';
+import { mountRotor } from './rotor.js';
 import { withClaims } from './claims.js';
 import { encodePermalink } from '../../share/permalink.js';
 import { h } from '../../plot/dom.js';
@@ -362,6 +363,8 @@ const rope = {
     controls.append(base.el);
     // One fixed query vector and one key vector (seeded Gaussians), the same at every position.
     const q = pe.compute({ kind: 'learned', length: 1, dim: D, std: 1, seed: 11 }).data;
+    // The query's pairs turning as the position moves: the fastest, one in the middle, the slowest.
+    const rotor = mountRotor(figure, { t, pairs: [0, D / 4, D / 2 - 1] });
     const k = pe.compute({ kind: 'learned', length: 1, dim: D, std: 1, seed: 12 }).data;
     const tile = (v) => {
       const out = new Float32Array(L * D);
@@ -393,13 +396,19 @@ const rope = {
       }
       const m = Math.max(...scores.map(Math.abs));
       fig.set({ data: scores, rows: L, cols: L, colormap: 'diverging', range: [-m, m] });
+      rotor.set(rq, L, D);
       const theta0 = 1;
       const thetaLast = spec.base ** (-(D - 2) / D);
       derived.textContent = t('learn.rope.derived', { dev: sci(dev), scale: fx(scale), first: fx(theta0, 3), last: sci(thetaLast), turn: fx((2 * Math.PI) / thetaLast, 0), pairs: D / 2 });
       explore('rope', spec);
     }
     draw();
-    return { destroy: () => fig.destroy() };
+    return {
+      destroy: () => {
+        rotor.destroy();
+        fig.destroy();
+      },
+    };
   },
 };
 
