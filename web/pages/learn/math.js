@@ -1,6 +1,34 @@
-// Formulas for the Learn path as MathML (typeset by the browser itself: offline, no fonts or
-// scripts to load). A formula is written as nested calls: row(mi('p'), mo('+'), mn(1)).
+// Formulas for the Learn path as MathML, typeset by the browser itself with the math font this
+// module ships (./math-font.js, a subset of DejaVu Math TeX Gyre: without a font with a MATH table,
+// Chromium stretched brackets differently per language, issue 29). A formula is written as nested
+// calls: row(mi('p'), mo('+'), mn(1)); math() puts it in a box that scrolls sideways on a phone.
+import { h } from '../../plot/dom.js';
+import { ensureStyles } from '../../views/common.js';
+import { MATH_FONT_FAMILY, MATH_FONT_WOFF2 } from './math-font.js';
+
 const NS = 'http://www.w3.org/1998/Math/MathML';
+
+let font = null;
+/**
+ * Adds the math font to the document (once) and links ./math-font.css, which gives it to <math>.
+ * The FontFace is built from bytes, not a URL: nothing is fetched, so the page's font-src policy
+ * ('self', or 'none' in the offline single file) does not apply. Returns the FontFace.
+ */
+export function loadMathFont() {
+  if (!font) {
+    ensureStyles(new URL('./math-font.css', import.meta.url));
+    const bin = atob(MATH_FONT_WOFF2.replace(/\s+/g, ''));
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    font = new FontFace(MATH_FONT_FAMILY, bytes);
+    document.fonts.add(font);
+    font.load().catch((err) => console.warn('the math font did not load:', err));
+  }
+  return font;
+}
+
+/** The name of a formula's scrolling box, in the page's language. */
+const BOX_LABEL = { en: 'Formula', ko: '수식' };
 
 function node(tag, children, attrs = {}) {
   const el = document.createElementNS(NS, tag);
@@ -24,9 +52,16 @@ export const matrix = (rows) => row(mo('['), node('mtable', rows.map((r) => node
 /** A function name (sin, cos) with the thin space that follows it. */
 export const fn = (name) => row(mi(name, { mathvariant: 'normal' }), node('mspace', [], { width: '0.17em' }));
 
-/** A display formula with a text alternative (read by screen readers). */
+/**
+ * A display formula with a text alternative (read by screen readers), in a box that scrolls
+ * sideways when the formula is wider than the page: focusable (the keyboard scrolls it too) and
+ * named in the page's language.
+ */
 export function math(label, ...children) {
-  return node('math', [row(...children)], { display: 'block', 'aria-label': label, class: 'learn-math' });
+  loadMathFont();
+  const formula = node('math', [row(...children)], { display: 'block', 'aria-label': label, class: 'learn-math' });
+  const lang = document.documentElement.lang;
+  return h('div', { class: 'learn-math-box', role: 'region', tabindex: 0, 'aria-label': BOX_LABEL[lang] ?? BOX_LABEL.en }, formula);
 }
 
 // --- the formulas the steps show ----------------------------------------------------------------
