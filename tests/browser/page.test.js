@@ -10,7 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { startServer } from '../../scripts/serve.js';
 import { SCHEMA } from '../../web/api/schema/index.js';
-import { WEB, suiteAvailability, openPage, gotoApp, screenshot, watchPage, canvasStats, nextFrames, CLEAN_LOG, logProblems } from '../helpers/browser.js';
+import { WEB, suiteAvailability, openPage, gotoApp, screenshot, watchPage, canvasStats, nextFrames, CLEAN_LOG, logProblems, waitDrawn } from '../helpers/browser.js';
 
 const KINDS = Object.keys(SCHEMA);
 
@@ -94,7 +94,7 @@ describe.skipIf(avail.skip)('PE Lab page in Chromium', () => {
   }
   /** Wait until the line plot has drawn (Chart.js arrives in its own chunk). */
   async function linesDrawn() {
-    await page.waitForFunction(() => Number(document.querySelector('#view-lines .view-body')?.dataset.drawn || 0) > 0);
+    await waitDrawn(page, '#view-lines');
   }
   async function showKind(kind) {
     if (await page.evaluate((k) => document.getElementById('main')?.dataset.kind === k, kind)) return;
@@ -473,7 +473,7 @@ describe.skipIf(avail.skip)('PE Lab page in Chromium', () => {
       expect(await p.textContent('#tagline')).toMatch(/트랜스포머/);
       const bg = await p.evaluate(() => getComputedStyle(document.body).backgroundColor);
       expect(bg).toBe('rgb(13, 16, 22)');
-      await p.waitForFunction(() => Number(document.querySelector('#view-lines .view-body')?.dataset.drawn || 0) > 0);
+      await waitDrawn(p, '#view-lines');
       await screenshot(p, 'page-ko-dark');
       expect(l.consoleErrors).toEqual([]);
       expect(l.pageErrors).toEqual([]);
@@ -487,7 +487,7 @@ describe.skipIf(avail.skip)('PE Lab page in Chromium', () => {
     try {
       const p = await ctx.newPage();
       await p.goto(server.url, { waitUntil: 'load' });
-      await p.waitForFunction(() => Number(document.querySelector('#view-lines .view-body')?.dataset.drawn || 0) > 0);
+      await waitDrawn(p, '#view-lines');
       await nextFrames(p);
       const bottom = await p.$eval('#view-lines .chart-wrap', (e) => e.getBoundingClientRect().bottom + window.scrollY);
       await screenshot(p, 'readme', null, { clip: { x: 0, y: 0, width: 1360, height: Math.ceil(bottom) + 24 } });

@@ -16,7 +16,7 @@ import { codeFor } from '../../web/share/codegen.js';
 import { decodePermalink } from '../../web/share/permalink.js';
 import { SCHEMA } from '../../web/api/schema/index.js';
 import {
-  WEB, ARTIFACTS, suiteAvailability, gotoApp, watchPage, canvasStats, nextFrames,
+  WEB, ARTIFACTS, suiteAvailability, gotoApp, watchPage, canvasStats, nextFrames, waitDrawn,
 } from '../helpers/browser.js';
 import { useBrowser } from '../helpers/browser-suite.js';
 
@@ -271,7 +271,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
 
   it('exports the heatmap (PNG), the curves (PNG, SVG), the tensor (CSV, .npy) and code', async () => {
     const { context, page, log } = await open(`${session.server.url}#v1/rope?length=64&dim=32&~tf=sin`);
-    await page.waitForFunction(() => document.querySelector('#view-lines .view-body')?.dataset.drawn);
+    await waitDrawn(page, '#view-lines');
     await page.locator('#view-share').scrollIntoViewIfNeeded();
     await page.waitForSelector('#view-share .view-body[data-ready="true"] .share-code-text');
     await page.locator('#view-share').screenshot({ path: path.join(ARTIFACTS, 'share-view.png') });
@@ -336,7 +336,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
     expect((await fetch(session.server.url)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
 
     const { context, page, log } = await open(`${session.server.url}?embed${hash}`, { viewport: { width: 760, height: 620 } });
-    await page.waitForFunction(() => document.querySelector('#view-lines .view-body')?.dataset.drawn);
+    await waitDrawn(page, '#view-lines');
     const ids = await page.$$eval('#views > section', (s) => s.map((x) => x.id));
     expect(ids).toEqual(['view-heatmap', 'view-lines']);
     for (const sel of ['.site-header', '.catalogue', '.controls', '.site-footer']) expect(await page.isVisible(sel), sel).toBe(false);
@@ -478,7 +478,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
       });
       const url = `${pathToFileURL(out).href}#v1/sinusoidal?dim=48&~lang=ko`;
       await gotoApp(page, url);
-      await page.waitForFunction(() => document.querySelector('#view-lines .view-body')?.dataset.drawn);
+      await waitDrawn(page, '#view-lines');
       await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
       expect(await canvasStats(page, HEATMAP)).toMatchObject({ width: 48, height: 128 });
       expect((await canvasStats(page, '#view-lines .chart-box canvas')).painted).toBeGreaterThan(500);

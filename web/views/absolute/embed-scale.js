@@ -66,6 +66,7 @@ export default {
     const select = h('select', { id: `${id}-init` }, INIT_IDS.map((v) => h('option', { value: v, text: t(`absolute.embed.init.${v}`) })));
     const std = h('input', { id: `${id}-std`, type: 'number', min: 0, max: 10, step: 'any', inputmode: 'decimal', value: DEFAULTS.embedStd });
     const stdField = h('div', { class: 'tool-field' }, h('label', { for: std.id, text: t('absolute.embed.std') }), std);
+    stdField.hidden = true; // shown for the user's own std only (update sets it from the view state)
     const scale = h('input', { id: `${id}-scale`, type: 'checkbox', class: 'embed-scale-toggle' });
     const scaleField = h('div', { class: 'tool-field' }, scale, h('label', { for: scale.id, text: t('absolute.embed.scale') }));
     select.addEventListener('input', () => ctx.setShared({ embedInit: select.value }));

@@ -5,6 +5,7 @@ import { h, uid } from '../../plot/dom.js';
 import { both, textFor } from '../../i18n/index.js';
 import { float32String, formatInt } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
+import { whenNearViewport } from '../lazy.js';
 import { displayData, rowOffset, sliceOffset, valueName } from '../../model/output.js';
 import { defaultSeries, parseList } from '../../model/series.js';
 
@@ -62,17 +63,17 @@ export default {
 
     const box = h('div', { class: 'lp-box' });
     el.append(box);
-    // Chart.js arrives in its own chunk, asked for only after the next frame has been painted
-    // (the first heatmap, drawn in the same update, is on screen by then): it stays out of the
-    // first screen's critical path. Draw once it is here.
+    // Chart.js arrives in its own chunk, asked for once this view is on screen and the next frame
+    // has been painted (the first heatmap, drawn in the same update, is on screen by then): it
+    // stays out of the first screen's load and main-thread work. Draw once it is here.
     let LinePlot = null;
     let timedInput = null;
-    requestAnimationFrame(() => setTimeout(() => {
+    const stopWaiting = whenNearViewport(el, () => requestAnimationFrame(() => setTimeout(() => {
       import('../../plot/lineplot.js').then((m) => {
         LinePlot = m.LinePlot;
         if (state) draw();
       });
-    }, 0));
+    }, 0)), '0px');
     const plots = {};
     const plotFor = (m) => {
       // The axes differ by mode: one plot each, made when first needed.
@@ -163,6 +164,7 @@ export default {
         if (['result', 'shared:series', 'shared:head', 'shared:transform'].some((c) => next.changed.has(c))) draw();
       },
       destroy() {
+        stopWaiting();
         for (const p of Object.values(plots)) p.destroy();
       },
     };

@@ -5,6 +5,7 @@ import { h } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { formatInt, formatMs, formatValue, float32String } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
+import { whenNearViewport } from '../lazy.js';
 import { rowOffset } from '../../model/output.js';
 
 const DEBOUNCE_MS = 60;
@@ -44,8 +45,9 @@ export default {
     const plotBox = h('div', { class: 'lp-box lp-small' });
     dots.detail.append(plotBox);
     let plot = null; // made with the first numbers (Chart.js loads in its own chunk)
-    // Asked for after the next frame has been painted: Chart.js stays off the first screen's path.
-    const plotReady = new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+    // Asked for once the view is on screen and the next frame has been painted: Chart.js stays off
+    // the first screen's load and main-thread work.
+    const plotReady = new Promise((resolve) => whenNearViewport(el, () => requestAnimationFrame(() => setTimeout(resolve, 0)), '0px'))
       .then(() => import('../../plot/lineplot.js'))
       .then(({ LinePlot }) => {
         plot = new LinePlot(plotBox, {
