@@ -490,8 +490,11 @@ export interface PE {
 export interface CreateOptions {
   /** 'auto' (default): SIMD when the engine supports it; true requires it; false forces scalar. */
   simd?: 'auto' | boolean;
-  /** The module's bytes or URL, instead of the .wasm file beside web/pe.js. */
-  wasm?: ArrayBuffer | Uint8Array | URL | string;
+  /**
+   * The module's bytes, URL, or a WebAssembly.Module already compiled (the page starts compiling
+   * it while its script loads), instead of the .wasm file beside web/pe.js.
+   */
+  wasm?: ArrayBuffer | Uint8Array | URL | string | WebAssembly.Module;
 }
 
 export function createPE(options?: CreateOptions): Promise<PE>;
