@@ -105,7 +105,7 @@ The encoding takes length and dim (and alibi's heads) from the attention spec. E
 };
 
 const ARENA_PROSE = `
-\`pe.trainer(spec)\` trains a small transformer in WebAssembly (c/arena.h) on a sequence task with one positional encoding, and evaluates it on longer sequences than it saw. The spec is not a kind of \`pe.compute\`; web/api/schema/arena.js describes it and web/api/arena.js validates it.
+\`pe.trainer(spec)\` trains a small transformer in WebAssembly (c/arena.h) on a sequence task with one positional encoding, and evaluates it on longer sequences than it saw. The spec is not a kind of \`pe.compute\`; web/api/schema/arena.js describes it and web/api/kernels/arena.js validates it.
 
 ### Tasks
 

@@ -363,7 +363,7 @@ export interface Trainer {
   readonly sequenceLength: number;
   readonly paramCount: number;
   readonly steps: number;
-  /** Floating-point operations of one step, about (web/api/arena.js stepCost). */
+  /** Floating-point operations of one step, about (web/api/kernels/arena.js stepCost). */
   readonly cost: number;
   /** The largest n one step(n) call accepts for this model (1e12 / cost, at least 1). */
   readonly maxSteps: number;
@@ -483,7 +483,7 @@ export interface PE {
     first_collision: number;
     spec: FullSpec<RopePrecisionSpec>;
   };
-  /** A tiny transformer trained in WebAssembly (web/api/arena.js). */
+  /** A tiny transformer trained in WebAssembly (web/api/kernels/arena.js). */
   trainer(spec?: ArenaSpec): Trainer;
 }
 
