@@ -2,8 +2,8 @@
 // plus the landmark and heading ones): the explorer (four kinds in full, every view drawn and every
 // folded view opened; every other kind of the catalogue as it first appears), the Learn path (its
 // index and every step), and the Arena (before and after a tiny experiment), in English and in
-// Korean. Nothing serious or critical, and none of the rules fixed once (landmarks, headings,
-// summaries) comes back. A failure lists each rule with the nodes it found.
+// Korean, and a few of them in the dark theme. Nothing serious or critical, and none of the rules
+// fixed once (landmarks, headings, summaries) comes back. A failure lists each rule's nodes.
 //   npx vitest run tests/browser/a11y.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { suiteAvailability, openPage, gotoApp, ROOT, WAIT_MS } from '../helpers/browser.js';
@@ -119,6 +119,26 @@ describe.skipIf(avail.skip)('accessibility (axe-core) in Chromium', () => {
       await page.click(`#catalogue a[data-kind="${kind}"]`);
       await page.waitForFunction((k) => document.getElementById('main')?.dataset.kind === k && document.documentElement.dataset.state === 'ready', kind);
       await check(`en #${kind} (first screen)`, problems);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('the dark theme in en: two kinds in full, a Learn step and the Arena', async () => {
+    const problems = [];
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      for (const kind of ['sinusoidal', 'attention']) {
+        await open(`?lang=en#${kind}`);
+        await drawEveryView();
+        await check(`dark en #${kind} (every view)`, problems);
+      }
+      await open('?lang=en#learn/order');
+      await page.waitForFunction(() => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0) > 0);
+      await check('dark en #learn/order', problems);
+      await open(`?lang=en#arena?${TINY_ARENA}`);
+      await check('dark en #arena', problems);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
     }
     expect(problems).toEqual([]);
   });
