@@ -15,7 +15,7 @@ const avail = suiteAvailability('a11y.test');
 const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 
 /** The kinds checked with every view drawn; the others are checked as they first appear. */
-const FULL_KINDS = ['sinusoidal', 'rope', 'attention', 'rope_precision'];
+const FULL_KINDS = ['sinusoidal', 'rope', 'attention', 'rope_precision', 'alibi'];
 /** Rules below "serious" that the page passes and must keep passing. */
 const KEPT = ['region', 'landmark-one-main', 'landmark-unique', 'landmark-no-duplicate-main', 'landmark-complementary-is-top-level',
   'landmark-main-is-top-level', 'page-has-heading-one', 'heading-order', 'empty-heading'];

@@ -55,7 +55,7 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
     await drawnAfter(HEADS, 0);
     // The mean and one picture per head, each a 16 × 16 canvas with many colours.
     expect(await page.locator(`${HEADS} canvas`).count()).toBe(5);
-    const s = await canvasStats(page, `${HEADS} .attn-tile:nth-child(2) canvas`);
+    const s = await canvasStats(page, `${HEADS} .attn-item:nth-child(2) .attn-tile canvas`);
     expect([s.width, s.height]).toEqual([16, 16]);
     expect(s.distinct).toBeGreaterThan(20);
     await drawnAfter(ROW, 0);
@@ -64,11 +64,11 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
 
   it('switches the encoding from the heads view', async () => {
     const n = await drawn(HEADS);
-    const before = await canvasStats(page, `${HEADS} .attn-tile:nth-child(1) canvas`);
+    const before = await canvasStats(page, `${HEADS} .attn-item:nth-child(1) .attn-tile canvas`);
     await page.selectOption(`${HEADS} select[id$=-enc]`, 'alibi');
     await drawnAfter(HEADS, n);
     expect(JSON.parse(await page.inputValue('#f-attention-encoding'))).toMatchObject({ kind: 'alibi' });
-    expect((await canvasStats(page, `${HEADS} .attn-tile:nth-child(1) canvas`)).hash).not.toBe(before.hash);
+    expect((await canvasStats(page, `${HEADS} .attn-item:nth-child(1) .attn-tile canvas`)).hash).not.toBe(before.hash);
     const m = await drawn(HEADS);
     await page.selectOption(`${HEADS} select[id$=-enc]`, 'rope');
     await drawnAfter(HEADS, m);

@@ -67,7 +67,7 @@ export default {
           role: 'img', tabindex: 0,
           'aria-label': head < 0 ? t('attention.heads.meanAria') : t('attention.heads.aria', head),
         });
-        const figure = h('figure', { class: `attn-tile${head < 0 ? ' is-mean' : ''}`, role: 'listitem' },
+        const figure = h('figure', { class: `attn-tile${head < 0 ? ' is-mean' : ''}` },
           canvas, h('figcaption', { text: head < 0 ? t('attention.mean') : t('attention.headN', head) }));
         canvas.addEventListener('pointermove', (e) => {
           const cell = state && cellAt(canvas, state.result.shape[1], e);
@@ -85,7 +85,8 @@ export default {
           if (head >= 0) ctx.setShared({ head });
         });
         tileList.push({ head, canvas, figure });
-        return figure;
+        // A figure with a caption may not be a list item itself (ARIA): the item holds it.
+        return h('div', { role: 'listitem', class: 'attn-item' }, figure);
       };
       tiles.replaceChildren(make(-1), ...Array.from({ length: shown }, (_, k) => make(k)));
       more.hidden = H <= MAX_TILES;

@@ -167,10 +167,13 @@ export default {
         th.ctx2d.putImageData(new ImageData(rgba.subarray(n * P * P * 4, (n + 1) * P * P * 4), P, P), 0, 0);
         const s = slopeText(slopes[hd]);
         th.caption.textContent = '';
-        th.caption.append(h('strong', { text: t('relative.heads.head', hd) }), h('span', { text: `m = ${s.short}` }));
+        // The visible words first, then the full sentence for screen readers: the button's name
+        // starts with what it shows (WCAG 2.5.3, label in name).
+        th.caption.append(h('strong', { text: t('relative.heads.head', hd) }), h('span', { text: `m = ${s.short}` }),
+          h('span', { class: 'sr-only', text: ` ${t('relative.heads.thumbLabel', hd, s.long, formatValue(minOf(slopes[hd])), L)}` }));
         th.button.dataset.head = String(hd);
         th.button.setAttribute('aria-pressed', String(hd === sel));
-        th.button.setAttribute('aria-label', t('relative.heads.thumbLabel', hd, s.long, formatValue(minOf(slopes[hd])), L));
+        th.button.removeAttribute('aria-label');
       });
       const count = shownHeads.length;
       if (grid.childElementCount !== count) grid.replaceChildren(...thumbs.slice(0, count).map((th) => th.button));

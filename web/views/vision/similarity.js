@@ -252,9 +252,10 @@ export default {
         multiTitle.textContent = t('vision.sim.framesTitle');
         const count = Math.min(grid.frames, MAX_FRAMES);
         for (let i = 0; i < count; i++) {
-          const caption = h('figcaption', {});
-          // A frame is a button: click it (or Enter / Space) to move the picked patch there.
-          const fig = h('figure', { class: 'vs-fig vs-frame', tabindex: 0, role: 'button' });
+          const caption = h('div', { class: 'vs-caption' });
+          // A frame is a button: click it (or Enter / Space) to move the picked patch there. A div,
+          // not a figure: a figure may not take the button role (ARIA).
+          const fig = h('div', { class: 'vs-fig vs-frame', tabindex: 0, role: 'button' });
           const image = new GridImage(fig, { colorize: ctx.colorize, small: true, onPick: null });
           image.el.setAttribute('aria-hidden', 'true');
           fig.append(caption);
