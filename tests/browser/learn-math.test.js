@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { buildOffline } from '../../scripts/build-offline.js';
 import { WEB, suiteAvailability, logProblems, screenshot } from '../helpers/browser.js';
 import { usePage } from '../helpers/browser-suite.js';
-import { MATH_FONT_FAMILY, MATH_FONT_RANGES } from '../../web/pages/learn/math-font.js';
+import { MATH_FONT_RANGES } from '../../web/pages/learn/math-font.js';
 import { STEP_IDS } from '../../web/pages/learn/steps.js';
 
 const avail = suiteAvailability('learn-math.test');

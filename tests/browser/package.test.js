@@ -148,7 +148,7 @@ console.log(JSON.stringify({ shape: r.shape, data: Array.from(r.data) }));
     expect(Float32Array.from(out.data)).toEqual(here.data);
     // The types come through exports: a spec with a misspelt field must not compile.
     writeFileSync(path.join(app, 'check.ts'), `import { createPE, type RopeSpec } from 'pe-lab';
-const spec: RopeSpec = { kind: 'rope', dim: 8 };
+const spec: RopeSpec = { kind: 'rope', length: 16, dim: 8 };
 const pe = await createPE();
 const n: number[] = pe.compute(spec).shape;
 // @ts-expect-error: not a field of a rope spec

@@ -82,7 +82,8 @@ export function mountRotor(box, { t, pairs }) {
     legend.replaceChildren(...angles.map(([i, deg]) => h('span', { class: 'learn-rotor-key' },
       h('span', { class: 'learn-rotor-swatch' }), t('learn.rope.rotorPair', { i, deg: Math.round(deg) }))));
     legend.querySelectorAll('.learn-rotor-swatch').forEach((el, k) => { el.style.background = COLORS[k]; });
-    canvas.setAttribute('aria-label', t('learn.rope.rotorAria', { p, pairs: angles.map(([i, deg]) => ({ i, deg: Math.round(deg) })) }));
+    const turns = angles.map(([i, deg]) => t('learn.rope.rotorPair', { i, deg: Math.round(deg) })).join(', ');
+    canvas.setAttribute('aria-label', t('learn.rope.rotorAria', { p, turns }));
   }
 
   function stop() {

@@ -154,7 +154,7 @@ const en = {
   'learn.rope.rotorTitle': 'The query’s pairs as the position moves: the fast pair races round, the slow one barely turns',
   'learn.rope.pause': 'Pause',
   'learn.rope.rotorPair': ({ i, deg }) => `pair ${i}: turned ${deg}°`,
-  'learn.rope.rotorAria': ({ p, pairs }) => `The query's pairs at position ${p}: ${pairs.map(({ i, deg }) => `pair ${i} turned ${deg}°`).join(', ')} since position 0.`,
+  'learn.rope.rotorAria': ({ p, turns }) => `The query's pairs at position ${p}, turned since position 0: ${turns}.`,
   'learn.rope.summary': 'Rotating q by m·θ and k by n·θ leaves a score that depends on m − n.',
   'learn.rope.lead': [
     'RoPE does not add anything. It splits q and k into pairs of numbers and rotates each pair by an angle proportional to the position: by m·θᵢ for a query at m, by n·θᵢ for a key at n.',
@@ -362,7 +362,7 @@ const ko = {
   'learn.rope.rotorTitle': '위치가 움직일 때 쿼리의 쌍들: 빠른 쌍은 빙글빙글 돌고, 느린 쌍은 거의 돌지 않습니다',
   'learn.rope.pause': '멈춤',
   'learn.rope.rotorPair': ({ i, deg }) => `${i}번 쌍: ${deg}° 회전`,
-  'learn.rope.rotorAria': ({ p, pairs }) => `위치 ${p}에서 쿼리의 쌍들: 위치 0에서부터 ${pairs.map(({ i, deg }) => `${i}번 쌍 ${deg}°`).join(', ')} 회전했습니다.`,
+  'learn.rope.rotorAria': ({ p, turns }) => `위치 ${p}에서 쿼리의 쌍들이 위치 0부터 돈 각도: ${turns}.`,
   'learn.rope.summary': 'q를 m·θ, k를 n·θ만큼 돌리면 점수는 m − n에만 달립니다.',
   'learn.rope.lead': [
     'RoPE는 아무것도 더하지 않습니다. q와 k의 숫자를 두 개씩 묶어 쌍을 만들고, 쌍마다 위치에 비례하는 각도만큼 돌립니다. 위치 m의 쿼리는 m·θᵢ, 위치 n의 키는 n·θᵢ만큼 돌아갑니다.',
