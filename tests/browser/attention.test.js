@@ -206,6 +206,8 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
   it('redraws every attention view of a 512-token, 8-head spec after each change', async () => {
     await open('#attention?length=512&heads=8');
     await drawnAfter(HEADS, 0);
+    // Views out of sight do no work (their line plots load when seen): bring this one in.
+    await page.locator(EXTRA).scrollIntoViewIfNeeded();
     await page.waitForFunction((s) => document.querySelector(`${s} .view-body`)?.dataset.done, EXTRA);
     // The heads view at the top of the screen: it and the query view below are in sight (views out
     // of sight wait until they are seen).
