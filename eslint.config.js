@@ -27,5 +27,5 @@ export default [
     languageOptions: { globals: { ...globals.node } },
   },
   // Browser tests hand functions to page.evaluate: their bodies run in the page.
-  { files: ['tests/browser/**/*.js', 'tests/helpers/browser.js', 'bench/page.js'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
+  { files: ['tests/browser/**/*.js', 'tests/helpers/browser.js', 'tests/helpers/axe.js', 'bench/page.js'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 ];

@@ -1,0 +1,80 @@
+// Accessibility with axe-core (tests/helpers/axe.js) of the Korean explorer (the two kinds whose
+// views hold the most text), the dark theme, the Learn path (its index and every step) and the Arena
+// (before and after a tiny experiment), in English and Korean. The English explorer in full:
+// a11y-explorer.test.js (the two run side by side). Nothing serious or critical, and none of the
+// rules fixed once (landmarks, headings, summaries) comes back. A failure lists each rule's nodes.
+//   npx vitest run tests/browser/a11y-pages.test.js
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { suiteAvailability, openPage, WAIT_MS } from '../helpers/browser.js';
+import { axeKit, TINY_ARENA } from '../helpers/axe.js';
+import { STEP_IDS } from '../../web/pages/learn/steps.js';
+
+const avail = suiteAvailability('a11y-pages.test');
+
+describe.skipIf(avail.skip)('accessibility of the pages (axe-core) in Chromium', () => {
+  let page;
+  let close;
+  let kit;
+  const report = [];
+
+  beforeAll(async () => {
+    let server;
+    ({ page, close, server } = await openPage({ avail }));
+    kit = await axeKit(page, server.url, report);
+  });
+  afterAll(async () => {
+    if (report.length) console.log(`\naxe-core\n${report.join('\n')}\n`);
+    await close?.();
+  });
+
+  it('the explorer in ko: rope and attention, every view drawn and unfolded', async () => {
+    const problems = [];
+    await kit.fullKinds('ko', ['rope', 'attention'], problems);
+    expect(problems).toEqual([]);
+  });
+
+  it('the dark theme in en: two kinds in full, a Learn step and the Arena', async () => {
+    const problems = [];
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      for (const kind of ['sinusoidal', 'attention']) {
+        await kit.open(`?lang=en#${kind}`);
+        await kit.drawEveryView();
+        await kit.check(`dark en #${kind} (every view)`, problems);
+      }
+      await kit.open('?lang=en#learn/order');
+      await page.waitForFunction(() => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0) > 0);
+      await kit.check('dark en #learn/order', problems);
+      await kit.open(`?lang=en#arena?${TINY_ARENA}`);
+      await kit.check('dark en #arena', problems);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    expect(problems).toEqual([]);
+  });
+
+  for (const lang of ['en', 'ko']) {
+    const tail = lang === 'en' ? '' : '?~lang=ko';
+    it(`the Learn path in ${lang}: its index and every step`, async () => {
+      const problems = [];
+      await kit.open(`?lang=en#learn${tail}`);
+      await kit.check(`${lang} #learn`, problems);
+      for (const id of STEP_IDS) {
+        await kit.open(`?lang=en#learn/${id}${tail}`);
+        await page.waitForFunction(() => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0) > 0);
+        await kit.check(`${lang} #learn/${id}`, problems);
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it(`the Arena in ${lang}: the form, then a tiny experiment's results`, async () => {
+      const problems = [];
+      await kit.open(`?lang=en#arena?${TINY_ARENA}${lang === 'en' ? '' : '&~lang=ko'}`);
+      await kit.check(`${lang} #arena`, problems);
+      await page.click('.arena-primary');
+      await page.waitForFunction(() => document.querySelector('.arena')?.dataset.state === 'done', null, { timeout: WAIT_MS * 2 });
+      await kit.check(`${lang} #arena (results)`, problems);
+      expect(problems).toEqual([]);
+    });
+  }
+});
