@@ -63,7 +63,7 @@ export async function axeKit(page, base, report) {
   /**
    * Opens every folded view and brings each view into sight until it has drawn (views draw only on
    * screen): until something in it reports data-drawn, or, for a view that counts nothing (a
-   * table, the share box), 1.5 s after its code arrived; at most 8 s (a slow view on a busy
+   * table, the share box), 0.4 s after its code arrived; at most 8 s (a slow view on a busy
    * machine is audited as it is then). Scrolls back up.
    */
   function drawEveryView() {
@@ -73,7 +73,7 @@ export async function axeKit(page, base, report) {
         section.scrollIntoView({ block: 'start' });
         const t0 = performance.now();
         const drawn = () => [...section.querySelectorAll('[data-drawn]')].some((el) => Number(el.dataset.drawn) > 0)
-          || (!section.querySelector('.view-loading') && performance.now() - t0 > 1500);
+          || (!section.querySelector('.view-loading') && performance.now() - t0 > 400);
         while (!drawn() && performance.now() - t0 < 8000) await new Promise((r) => setTimeout(r, 50));
       }
       window.scrollTo(0, 0);
