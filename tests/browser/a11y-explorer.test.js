@@ -1,6 +1,7 @@
 // Accessibility of the explorer with axe-core (tests/helpers/axe.js): five kinds in full (every view
 // drawn and every folded view opened) and every other kind of the catalogue as it first appears, in
-// English. Korean, the dark theme, Learn and the Arena: a11y-pages.test.js (the two run side by side).
+// English. Korean, the dark theme and the Arena: a11y-pages.test.js (the two run side by side); Learn:
+// learn.test.js's walks.
 // Nothing serious or critical, and none of the rules fixed once (landmarks, headings, summaries)
 // comes back. A failure lists each rule's nodes.
 //   npx vitest run tests/browser/a11y-explorer.test.js

@@ -1,13 +1,12 @@
 // Accessibility with axe-core (tests/helpers/axe.js) of the Korean explorer (the two kinds whose
-// views hold the most text), the dark theme, the Learn path (its index and every step) and the Arena
-// (before and after a tiny experiment), in English and Korean. The English explorer in full:
-// a11y-explorer.test.js (the two run side by side). Nothing serious or critical, and none of the
+// views hold the most text), the dark theme and the Arena (before and after a tiny experiment), in
+// English and Korean. The English explorer in full: a11y-explorer.test.js (the two run side by
+// side); the Learn path, its index and every step in both languages: learn.test.js's walks. Nothing serious or critical, and none of the
 // rules fixed once (landmarks, headings, summaries) comes back. A failure lists each rule's nodes.
 //   npx vitest run tests/browser/a11y-pages.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { suiteAvailability, openPage, WAIT_MS } from '../helpers/browser.js';
 import { axeKit, TINY_ARENA } from '../helpers/axe.js';
-import { STEP_IDS } from '../../web/pages/learn/steps.js';
 
 const avail = suiteAvailability('a11y-pages.test');
 
@@ -54,19 +53,6 @@ describe.skipIf(avail.skip)('accessibility of the pages (axe-core) in Chromium',
   });
 
   for (const lang of ['en', 'ko']) {
-    const tail = lang === 'en' ? '' : '?~lang=ko';
-    it(`the Learn path in ${lang}: its index and every step`, async () => {
-      const problems = [];
-      await kit.open(`?lang=en#learn${tail}`);
-      await kit.check(`${lang} #learn`, problems);
-      for (const id of STEP_IDS) {
-        await kit.open(`?lang=en#learn/${id}${tail}`);
-        await page.waitForFunction(() => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0) > 0);
-        await kit.check(`${lang} #learn/${id}`, problems);
-      }
-      expect(problems).toEqual([]);
-    });
-
     it(`the Arena in ${lang}: the form, then a tiny experiment's results`, async () => {
       const problems = [];
       await kit.open(`?lang=en#arena?${TINY_ARENA}${lang === 'en' ? '' : '&~lang=ko'}`);

@@ -7,6 +7,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { suiteAvailability, openPage, canvasStats, logProblems, screenshot } from '../helpers/browser.js';
 import { STEP_IDS } from '../../web/pages/learn/steps.js';
+import { axeKit } from '../helpers/axe.js';
 import { LATIN_NAMES } from '../../web/pages/learn/claims-strings.js';
 
 const avail = suiteAvailability('learn.test');
@@ -24,8 +25,12 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
   let base;
   const report = [];
 
+  let axe;
   beforeAll(async () => {
     ({ page, log, close, server: { url: base } } = await openPage({ avail }));
+    // axe-core at every step of the walks (tests/helpers/axe.js): nothing serious or critical, and
+    // none of the landmark and heading rules fixed once comes back.
+    axe = await axeKit(page, base, report);
   });
 
   afterAll(async () => {
@@ -65,11 +70,15 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
   });
 
   for (const lang of ['en', 'ko']) {
-    it(`walks every step in ${lang}: deep link, figure, control, words`, async () => {
+    it(`walks every step in ${lang}: deep link, figure, control, words, accessibility`, async () => {
+      const problems = [];
+      await axe.open(`?lang=en#learn${lang === 'ko' ? '?~lang=ko' : ''}`);
+      await axe.check(`${lang} #learn`, problems);
       for (const [i, id] of STEP_IDS.entries()) {
         await open(`?lang=en#learn/${id}${lang === 'ko' ? '?~lang=ko' : ''}`, id);
         expect(await page.textContent('.learn-count'), id).toContain(String(i + 1));
         const before = await painted();
+        await axe.check(`${lang} #learn/${id}`, problems);
         expect(before.painted, `${lang} ${id} painted`).toBeGreaterThan(0);
         expect(before.distinct, `${lang} ${id} colours`).toBeGreaterThan(1);
         // Numbers in sentences carry the digits the point needs, not a float32's nine (as opened).
@@ -118,6 +127,7 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
         expect(await page.getAttribute('.learn-explore', 'href'), id).toMatch(/^#/);
         if (i === 0 || id === 'rope' || id === 'scaling') await screenshot(page, `learn-${id}-${lang}`);
       }
+      expect(problems, 'axe-core: serious or critical violations, or a rule fixed once').toEqual([]);
       expect(logProblems(log)).toEqual({});
     });
   }
