@@ -72,7 +72,10 @@ async function main() {
     app.shared[app.kind] ??= { ...SHARED_START };
     // Shown once the page has drawn (or failed) with its own stylesheets: the page host, too,
     // appears once (web/app/boot.css).
-    showPage(route).then(stylesLoaded).finally(() => root.classList.add('pe-booted'));
+    showPage(route).then(stylesLoaded).finally(() => {
+      root.classList.add('pe-booted');
+      if (root.dataset.pageState === 'mounted') root.dataset.pageState = 'ready';
+    });
   } else compute();
   if (link.status === 'error') showNotice(app.t, link, 'defaults');
   else if (link.dropped?.length) showDroppedNotice(app.t, link.dropped);

@@ -129,7 +129,9 @@ export async function showPage(route, { remount = false } = {}) {
     failed(err);
     return;
   }
-  root.dataset.pageState = 'ready';
+  // 'ready' means on screen: on the first load the page host is shown only once the page's
+  // stylesheets have applied (web/app/app.js then adds pe-booted and announces it ready).
+  root.dataset.pageState = root.classList.contains('pe-booted') ? 'ready' : 'mounted';
   root.dataset.state ||= 'ready'; // the app has started (on the explorer: its first plot)
   document.getElementById('page-title')?.focus?.({ preventScroll: true });
 }
