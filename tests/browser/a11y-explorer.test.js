@@ -5,9 +5,9 @@
 // Nothing serious or critical, and none of the rules fixed once (landmarks, headings, summaries)
 // comes back. A failure lists each rule's nodes.
 //   npx vitest run tests/browser/a11y-explorer.test.js
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage } from '../helpers/browser.js';
-import { axeKit } from '../helpers/axe.js';
+import { describe, it, expect } from 'vitest';
+import { suiteAvailability } from '../helpers/browser.js';
+import { useAxePage } from '../helpers/browser-suite.js';
 import { KINDS } from '../../web/api/schema/index.js';
 
 const avail = suiteAvailability('a11y-explorer.test');
@@ -16,20 +16,7 @@ const avail = suiteAvailability('a11y-explorer.test');
 export const FULL_KINDS = ['sinusoidal', 'rope', 'attention', 'rope_precision', 'alibi'];
 
 describe.skipIf(avail.skip)('accessibility of the explorer (axe-core) in Chromium', () => {
-  let page;
-  let close;
-  let kit;
-  const report = [];
-
-  beforeAll(async () => {
-    let server;
-    ({ page, close, server } = await openPage({ avail }));
-    kit = await axeKit(page, server.url, report);
-  });
-  afterAll(async () => {
-    if (report.length) console.log(`\naxe-core\n${report.join('\n')}\n`);
-    await close?.();
-  });
+  const { session, kit } = useAxePage({ avail });
 
   it('five kinds in en, every view drawn and unfolded', async () => {
     const problems = [];
@@ -41,8 +28,8 @@ describe.skipIf(avail.skip)('accessibility of the explorer (axe-core) in Chromiu
     const problems = [];
     await kit.open('?lang=en#sinusoidal');
     for (const kind of KINDS.filter((k) => !FULL_KINDS.includes(k))) {
-      await page.click(`#catalogue a[data-kind="${kind}"]`);
-      await page.waitForFunction((k) => document.getElementById('main')?.dataset.kind === k && document.documentElement.dataset.state === 'ready', kind);
+      await session.page.click(`#catalogue a[data-kind="${kind}"]`);
+      await session.page.waitForFunction((k) => document.getElementById('main')?.dataset.kind === k && document.documentElement.dataset.state === 'ready', kind);
       await kit.check(`en #${kind} (first screen)`, problems);
     }
     expect(problems).toEqual([]);

@@ -4,27 +4,15 @@
 // side); the Learn path, its index and every step in both languages: learn.test.js's walks. Nothing serious or critical, and none of the
 // rules fixed once (landmarks, headings, summaries) comes back. A failure lists each rule's nodes.
 //   npx vitest run tests/browser/a11y-pages.test.js
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, WAIT_MS } from '../helpers/browser.js';
-import { axeKit, TINY_ARENA } from '../helpers/axe.js';
+import { describe, it, expect } from 'vitest';
+import { suiteAvailability, WAIT_MS } from '../helpers/browser.js';
+import { useAxePage } from '../helpers/browser-suite.js';
+import { TINY_ARENA } from '../helpers/axe.js';
 
 const avail = suiteAvailability('a11y-pages.test');
 
 describe.skipIf(avail.skip)('accessibility of the pages (axe-core) in Chromium', () => {
-  let page;
-  let close;
-  let kit;
-  const report = [];
-
-  beforeAll(async () => {
-    let server;
-    ({ page, close, server } = await openPage({ avail }));
-    kit = await axeKit(page, server.url, report);
-  });
-  afterAll(async () => {
-    if (report.length) console.log(`\naxe-core\n${report.join('\n')}\n`);
-    await close?.();
-  });
+  const { session, kit } = useAxePage({ avail });
 
   it('the explorer in ko: rope and attention, every view drawn and unfolded', async () => {
     const problems = [];
@@ -34,7 +22,7 @@ describe.skipIf(avail.skip)('accessibility of the pages (axe-core) in Chromium',
 
   it('the dark theme in en: two kinds in full, a Learn step and the Arena', async () => {
     const problems = [];
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await session.page.emulateMedia({ colorScheme: 'dark' });
     try {
       for (const kind of ['sinusoidal', 'attention']) {
         await kit.open(`?lang=en#${kind}`);
@@ -42,12 +30,12 @@ describe.skipIf(avail.skip)('accessibility of the pages (axe-core) in Chromium',
         await kit.check(`dark en #${kind} (every view)`, problems);
       }
       await kit.open('?lang=en#learn/order');
-      await page.waitForFunction(() => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0) > 0);
+      await session.page.waitForFunction(() => Number(document.querySelector('.learn-figure')?.dataset.drawn || 0) > 0);
       await kit.check('dark en #learn/order', problems);
       await kit.open(`?lang=en#arena?${TINY_ARENA}`);
       await kit.check('dark en #arena', problems);
     } finally {
-      await page.emulateMedia({ colorScheme: 'light' });
+      await session.page.emulateMedia({ colorScheme: 'light' });
     }
     expect(problems).toEqual([]);
   });
@@ -57,8 +45,8 @@ describe.skipIf(avail.skip)('accessibility of the pages (axe-core) in Chromium',
       const problems = [];
       await kit.open(`?lang=en#arena?${TINY_ARENA}${lang === 'en' ? '' : '&~lang=ko'}`);
       await kit.check(`${lang} #arena`, problems);
-      await page.click('.arena-primary');
-      await page.waitForFunction(() => document.querySelector('.arena')?.dataset.state === 'done', null, { timeout: WAIT_MS * 2 });
+      await session.page.click('.arena-primary');
+      await session.page.waitForFunction(() => document.querySelector('.arena')?.dataset.state === 'done', null, { timeout: WAIT_MS * 2 });
       await kit.check(`${lang} #arena (results)`, problems);
       expect(problems).toEqual([]);
     });

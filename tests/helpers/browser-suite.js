@@ -4,6 +4,7 @@
 // (tests/setup/chromium.js) and by bench/page.js.
 import { beforeAll, afterAll } from 'vitest';
 import { openPage, startBrowser } from './browser.js';
+import { axeKit } from './axe.js';
 
 /**
  * Registers, in the enclosing describe, a beforeAll that runs `start()` and an afterAll that closes
@@ -38,4 +39,22 @@ export function useBrowser(options = {}) {
  */
 export function usePage(options = {}) {
   return useSession(() => openPage(options), ['server', 'browser', 'context', 'page', 'log']);
+}
+
+/**
+ * usePage(options) with axe-core injected (tests/helpers/axe.js): returns { session, kit } where
+ * kit holds check, open, drawEveryView and fullKinds once the suite's beforeAll has run; its
+ * afterAll prints one line per audit.
+ */
+export function useAxePage(options = {}) {
+  const session = usePage(options);
+  const report = [];
+  const kit = {};
+  beforeAll(async () => {
+    Object.assign(kit, await axeKit(session.page, session.server.url, report));
+  });
+  afterAll(() => {
+    if (report.length) console.log(`\naxe-core\n${report.join('\n')}\n`);
+  });
+  return { session, kit };
 }
