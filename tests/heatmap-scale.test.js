@@ -184,3 +184,31 @@ describe('the JS fallback colours (colorizeRange) are the kernel\'s on every sca
     }
   });
 });
+
+describe('robustLow selects what a sort would (it runs on every redraw of a new table)', () => {
+  it('equals the 1st percentile of the sorted positive sample, on tables with zeros, ties, negatives and NaN', async () => {
+    const { robustLow } = await import('../web/plot/color-scale.js');
+    let seed = 12345;
+    const rand = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 4294967296;
+    };
+    const bySort = (data, count) => {
+      const step = Math.max(1, Math.floor(count / 65536));
+      const pos = [];
+      for (let i = 0; i < count; i += step) if (data[i] > 0 && data[i] < Infinity) pos.push(data[i]);
+      pos.sort((a, b) => a - b);
+      return pos.length ? pos[Math.floor(0.01 * (pos.length - 1))] : NaN;
+    };
+    for (let t = 0; t < 60; t++) {
+      const n = 1 + Math.floor(rand() * 200000);
+      const d = new Float32Array(n);
+      for (let i = 0; i < n; i++) {
+        const r = rand();
+        d[i] = r < 0.1 ? 0 : r < 0.15 ? -r : r < 0.25 ? Math.round(r * 10) / 10 : r < 0.26 ? NaN : rand() ** 5;
+      }
+      expect(robustLow(d, 0, n), `table ${t} of ${n}`).toBe(bySort(d, n));
+    }
+    expect(robustLow(new Float32Array([0, -1, NaN]), 0, 3)).toBeNaN();
+  });
+});

@@ -27,14 +27,42 @@ const SAMPLE = 65536; // values read for the robust low (a strided sample of a l
  */
 export function robustLow(data, offset, count) {
   const step = Math.max(1, Math.floor(count / SAMPLE));
-  const pos = [];
+  // A typed array and a selection, not an array of numbers and a sort: this runs on every redraw
+  // of a new table, a slider drag included (512 × 512: 25–30 ms sorted, about 1 ms selected).
+  const pos = new Float64Array(Math.ceil(count / step));
+  let n = 0;
   for (let i = 0; i < count; i += step) {
     const v = data[offset + i];
-    if (v > 0 && v < Infinity) pos.push(v);
+    if (v > 0 && v < Infinity) pos[n++] = v;
   }
-  if (pos.length === 0) return NaN;
-  pos.sort((a, b) => a - b);
-  return pos[Math.floor(0.01 * (pos.length - 1))];
+  if (n === 0) return NaN;
+  return select(pos, n, Math.floor(0.01 * (n - 1)));
+}
+
+/** The k-th smallest of a[0 .. n) (Hoare's selection, in place, O(n) expected): what a sort would put at k. */
+function select(a, n, k) {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
 }
 
 /**
