@@ -86,6 +86,24 @@ describe.skipIf(avail.skip)('pages beside the explorer, in Chromium', () => {
     expect(await page.textContent('#sections [data-section="learn"]')).toBe('배우기');
   });
 
+  // The skip link was "#main", a fragment the router reads as a route: on Learn it left the page.
+  it.each([
+    ['learn', 'en', '#learn', 'page', 'Skip to the content'],
+    ['arena', 'ko', '#arena', 'page', '본문으로 바로 가기'],
+    ['explorer', 'en', '#rope', 'main', 'Skip to the explorer'],
+  ])('the skip link on %s (%s) moves focus to what is shown and keeps the route', async (id, lang, hash, target, text) => {
+    await gotoApp(page, `${base}?lang=${lang}${hash}`);
+    if (id !== 'explorer') await pageReady(id);
+    const before = await page.evaluate(() => location.hash);
+    expect(await page.textContent('#skip')).toBe(text);
+    await page.focus('#skip');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((t) => document.activeElement?.id === t, target);
+    expect(await page.evaluate(() => location.hash)).toBe(before);
+    if (id === 'explorer') expect(await page.evaluate(() => document.documentElement.dataset.page)).toBeUndefined();
+    else expect(await page.evaluate(() => document.documentElement.dataset.page)).toBe(id);
+  });
+
   it('an unknown section is not a page: the explorer says the link is damaged and shows its defaults', async () => {
     await gotoApp(page, `${base}?lang=en#nosuchpage/step`);
     expect(await page.evaluate(() => document.documentElement.dataset.page)).toBeUndefined();

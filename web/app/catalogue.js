@@ -16,7 +16,6 @@ export function renderHeader() {
   document.title = t('app.pageTitle');
   document.getElementById('title').textContent = t('app.title');
   document.getElementById('tagline').textContent = t('app.tagline');
-  document.getElementById('skip').textContent = t('app.skip');
   renderSections();
   const engine = document.getElementById('engine');
   if (app.pe) {
@@ -25,9 +24,27 @@ export function renderHeader() {
   } else engine.textContent = t('app.loading');
 }
 
+/**
+ * The skip link goes to what is shown: the explorer's panel, or the page (Learn, Arena) in its place.
+ * It moves focus itself: its fragment would be read as a route (#main is not a page, so it would
+ * leave the page for the explorer).
+ */
+function renderSkip() {
+  const skip = document.getElementById('skip');
+  if (!skip) return;
+  const target = app.page ? 'page' : 'main';
+  skip.textContent = app.t(app.page ? 'app.skipPage' : 'app.skip');
+  skip.setAttribute('href', `#${target}`);
+  skip.onclick = (event) => {
+    event.preventDefault();
+    document.getElementById(target)?.focus();
+  };
+}
+
 /** The header's links to the explorer and the pages; the current one is marked. */
 export function renderSections() {
   const { t } = app;
+  renderSkip();
   const nav = document.getElementById('sections');
   if (!nav) return;
   nav.setAttribute('aria-label', t('app.sections'));

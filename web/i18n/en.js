@@ -6,6 +6,7 @@ export default {
   'app.title': 'PE Lab',
   'app.tagline': 'How does a transformer know where a token is? Pick a positional encoding, change its parameters, and watch it change.',
   'app.skip': 'Skip to the explorer',
+  'app.skipPage': 'Skip to the content',
   'app.language': 'Language',
   'app.loading': 'Loading the WebAssembly module…',
   'app.tocTitle': 'On this page',

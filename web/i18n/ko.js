@@ -6,6 +6,7 @@ export default {
   'app.title': 'PE Lab',
   'app.tagline': '트랜스포머는 토큰의 위치를 어떻게 알까요? 위치 인코딩을 하나 골라 파라미터를 바꾸며 어떻게 달라지는지 살펴보세요.',
   'app.skip': '탐색기로 바로 가기',
+  'app.skipPage': '본문으로 바로 가기',
   'app.language': '언어',
   'app.loading': 'WebAssembly 모듈을 불러오는 중…',
   'app.tocTitle': '이 페이지의 보기',
