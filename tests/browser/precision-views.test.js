@@ -53,7 +53,7 @@ describe.skipIf(avail.skip)('precision views in Chromium', () => {
     expect(st.distinct, what).toBeGreaterThan(4);
     return st;
   };
-  /** Pick a named recipe in the view's recipe control (the parameter panel shows it as JSON). */
+  /** Pick a named recipe in the view's recipe control . */
   const setRecipe = async (name) => {
     const n = Number(await page.evaluate(() => document.getElementById('main').dataset.renders || 0));
     await page.selectOption(`${POS} select.prec-recipe`, name);
@@ -136,11 +136,23 @@ describe.skipIf(avail.skip)('precision views in Chromium', () => {
     const n = Number(await page.evaluate(() => document.getElementById('main').dataset.renders || 0));
     await page.selectOption(`${POS} select[data-field="phase_dtype"]`, 'float16');
     await page.waitForFunction((k) => Number(document.getElementById('main').dataset.renders || 0) > k, n);
-    expect(JSON.parse(await page.inputValue('#f-rope_precision-recipe'))).toEqual({
+    // The parameter panel says the same with its own selects (it was a JSON box).
+    expect(await page.inputValue('#f-rope_precision-recipe')).toBe('');
+    const panel = await page.$$eval('[id^="f-rope_precision-recipe-"][id$="_dtype"]', (els) => els.map((e) => [e.id.replace('f-rope_precision-recipe-', ''), e.value, e.offsetParent !== null]));
+    expect(Object.fromEntries(panel.map(([k, v]) => [k, v]))).toEqual({
       inv_freq_dtype: 'float32', position_dtype: 'bfloat16', phase_dtype: 'float16', table_dtype: 'float32' });
+    expect(panel.every(([, , shown]) => shown)).toBe(true);
     expect(await page.textContent(`${POS} .prec-summary`)).toContain('float32 · bfloat16 · float16 · float32');
     await setRecipe('bf16_positions');
-    expect(await page.inputValue('#f-rope_precision-recipe')).toBe('"bf16_positions"');
+    expect(await page.inputValue('#f-rope_precision-recipe')).toBe('bf16_positions');
+    expect(await page.isHidden('#f-rope_precision-recipe-phase_dtype')).toBe(true);
+    // And the panel drives it: custom from bf16_positions, then a bfloat16 table.
+    await page.selectOption('#f-rope_precision-recipe', '');
+    const k = Number(await page.evaluate(() => document.getElementById('main').dataset.renders || 0));
+    await page.selectOption('#f-rope_precision-recipe-table_dtype', 'bfloat16');
+    await page.waitForFunction((x) => Number(document.getElementById('main').dataset.renders || 0) > x, k);
+    await page.waitForFunction((x) => document.querySelector(x)?.textContent.includes('float32 · bfloat16 · float32 · bfloat16'), `${POS} .prec-summary`);
+    await setRecipe('bf16_positions');
   });
 
   it('collisions: explained from the numbers (bfloat16 positions, bfloat16 angles)', async () => {

@@ -16,6 +16,7 @@ const BUILDERS = {
   spec: specField,
   list: listField,
   string: stringField,
+  named: namedField,
 };
 
 /**
@@ -247,6 +248,49 @@ function objectField(f) {
   control.subControls = subControls;
   wrap.append(box);
   return { input: head ?? subControls[0]?.sc.input ?? box, set, extra: box };
+}
+
+/**
+ * named (e.g. rope_precision's recipe): a select of the presets and "custom", and under "custom"
+ * one select per sub-field. The value is a preset's name or the object of the sub-fields.
+ */
+function namedField(f) {
+  const { form, path, name, desc, id, labelText, describedBy, wrap, getParent, setValue } = f;
+  const { t, tr, compact } = form;
+  const CUSTOM = '';
+  const presets = Object.keys(desc.presets);
+  const input = h('select', { id, name: path, 'aria-describedby': describedBy });
+  for (const v of presets) input.append(h('option', { value: v, text: tr(desc.valueLabels?.[v]) || v }));
+  input.append(h('option', { value: CUSTOM, text: t('controls.custom') }));
+  const box = h('div', { class: 'subfield-list' });
+  const obj = () => getParent()?.[name];
+  const subControls = Object.entries(desc.fields).map(([subName, sub]) => {
+    const sc = makeField(form, `${path}.${subName}`, subName, sub, () => (typeof obj() === 'object' ? obj() : null), (v) => {
+      const o = obj();
+      setValue({ ...(typeof o === 'object' && o !== null ? o : desc.presets[o ?? desc.default]), [subName]: v });
+    });
+    box.append(sc.wrap);
+    return { subName, sc };
+  });
+  const show = (v) => {
+    const custom = typeof v === 'object' && v !== null;
+    input.value = custom ? CUSTOM : String(v ?? desc.default);
+    box.hidden = !custom;
+    // Under "custom" the sub-selects start from the preset that was chosen before.
+    const from = custom ? v : desc.presets[v ?? desc.default];
+    for (const { subName, sc } of subControls) sc.set(from?.[subName]);
+  };
+  input.addEventListener('input', () => {
+    if (input.value === CUSTOM) {
+      const from = obj() ?? desc.default;
+      setValue({ ...(typeof from === 'string' ? desc.presets[from] : from) });
+    } else setValue(input.value);
+    show(obj());
+    form.emit(path);
+  });
+  if (compact) box.classList.add('compact');
+  wrap.append(h('label', { for: id, text: labelText }), h('div', { class: 'field-row' }, input), box);
+  return { input, set: show, extra: box };
 }
 
 /** spec: a nested spec of another kind (web/app/spec-editor.js), or the JSON box without schemas. */

@@ -40,6 +40,7 @@ export default {
   // --- generated controls
   'controls.none': 'none',
   'controls.auto': 'auto',
+  'controls.custom': 'custom (choose each)',
   'controls.slider': (label) => `${label} (slider)`,
   'controls.logSlider': (label) => `${label} (slider, logarithmic)`,
   'controls.enable': (label) => `Use ${label}`,

@@ -40,6 +40,7 @@ export default {
   // --- 자동으로 만드는 입력 요소
   'controls.none': '없음',
   'controls.auto': '자동',
+  'controls.custom': '직접 지정 (각각 선택)',
   'controls.slider': (label) => `${label} (슬라이더)`,
   'controls.logSlider': (label) => `${label} (슬라이더, 로그 눈금)`,
   'controls.enable': (label) => `${label} 사용`,

@@ -104,8 +104,8 @@ export default {
           fp16: { en: 'float16 everywhere', ko: '모두 float16' },
         },
         help: {
-          en: 'The number formats of the four steps: a named recipe, or { inv_freq_dtype, position_dtype, phase_dtype, table_dtype } each one of float64, float32, bfloat16, float16 (inv_freq_dtype also float32_pow).',
-          ko: '네 단계의 수 형식. 이름 붙은 레시피를 고르거나 { inv_freq_dtype, position_dtype, phase_dtype, table_dtype }를 각각 float64, float32, bfloat16, float16 중에서 지정합니다 (inv_freq_dtype은 float32_pow도 가능).',
+          en: 'The number formats of the four steps: a named recipe, or a custom one that sets the format of each step (float64, float32, bfloat16 or float16; inv_freq also float32_pow).',
+          ko: '네 단계의 수 형식입니다. 이름 붙은 레시피를 고르거나, ‘직접 지정’에서 단계마다 형식을 고릅니다 (float64, float32, bfloat16, float16 중 하나, inv_freq는 float32_pow도 가능).',
         },
       },
     },

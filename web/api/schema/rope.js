@@ -320,8 +320,8 @@ export default {
         },
         label: { en: 'RoPE scaling', ko: 'RoPE 스케일링' },
         help: {
-          en: 'null, or config.json\'s rope_scaling: { rope_type, factor, … } with the fields of that type.',
-          ko: 'null, 또는 config.json의 rope_scaling: { rope_type, factor, … } (종류별 필드).',
+          en: 'The scaling a model\'s config.json sets (rope_scaling), or none: pick its type, then that type\'s settings.',
+          ko: '모델의 config.json이 정하는 스케일링(rope_scaling)입니다. 없음으로 두거나, 종류를 고른 뒤 그 종류의 설정을 정합니다.',
         },
       },
       max_position_embeddings: {
