@@ -38,4 +38,7 @@ PE_API pe_status pe_sinusoidal3d(float *out, int32_t depth, int32_t height, int3
 PE_API pe_status pe_rope_axial(float *angles, float *cos_out, float *sin_out, double *inv_freq, int32_t height,
                                int32_t width, int32_t rotary_dim, double base);
 
+// Bicubic resizing of a learned table's patch grid: c/vision_resize.h.
+#include "vision_resize.h"
+
 #endif   // PE_VISION_H

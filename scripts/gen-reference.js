@@ -40,6 +40,12 @@ Extras: none.`,
 Tokens are depth-major, then row, then column. With ch = 2·⌈dim/6⌉: [depth block | row block | column block], each ch channels of interleaved sin/cos with inverse frequencies base^(−2k/ch), cut to dim (the positional-encodings package's PositionalEncoding3D).
 
 Extras: none.`,
+  learned2d: `
+Rows: the class token's row when \`cls_token\` (row 0), then the grid row-major (row 1 + r·width + c), as ViT's \`pos_embed\` [1, 1 + rows·columns, dim] without its leading 1.
+- \`init\`: \`sincos\` is MAE's get_2d_sincos_pos_embed (the \`sinusoidal2d\` \`mae\` table, base 10000) with a zero class row; \`normal\` is the \`learned\` kind's N(0, std²) table of 1 + rows·columns rows from the seed (the class row drawn like the rest).
+- With \`resize_height\` and \`resize_width\` (both or neither), \`data\` is the table with its grid resized to resize_height × resize_width as torch.nn.functional.interpolate(grid as [1, dim, rows, columns], size, mode='bicubic', align_corners=False) computes it: per axis, source x = (n_in/n_out)·(dst + 0.5) − 0.5, taps ⌊x⌋ − 1 … ⌊x⌋ + 2 clamped into the grid, Keys' cubic weights with A = −0.75; the class row copied (Hugging Face's interpolate_pos_encoding, timm's resample_abs_pos_embed with antialias=False). C kernel of the resize: \`c/vision_resize.c\` (\`pe_resize_bicubic\`). Worst difference from PyTorch's float64 result: below 2e-6 of the table's largest value (tests/vision-resize.test.js).
+
+Extras: \`source\` (with a resize): the table before it, [cls + rows·columns, dim] float32.`,
   mrope: `
 \`data\` holds the position ids (t, h, w) of every token, as transformers' \`get_rope_index\`: a text run continues from the next free id with t = h = w; an image or video covers t × (h/merge) × (w/merge) tokens, ids (frame, row, column) plus the start id. With tokens_per_second set (Qwen2.5-VL) the time id is ⌊frame · second_per_grid_t · tokens_per_second⌋ in float32 (images: 0). After a segment the next start is the largest id + 1. The \`convention\` picks the transformers version: \`4.52\` truncates second_per_grid_t to an integer before multiplying; \`5.x\` does the same, gives image frames one step each, and resumes after an image or video at its start + max(h, w)/merge.
 

@@ -57,6 +57,25 @@ export interface Sinusoidal3dSpec {
   dim: number;
   base?: number;
 }
+/**
+ * A ViT-style position table on a patch grid, [cls_token + rows·columns, dim] (row 0 the class
+ * token's when cls_token), optionally with its grid resized by bicubic interpolation as
+ * torch.nn.functional.interpolate(mode='bicubic', align_corners=False) does (the class row kept).
+ */
+export interface Learned2dSpec {
+  kind: 'learned2d';
+  height: number;
+  width: number;
+  dim: number;
+  cls_token?: boolean;
+  /** 'sincos': MAE's 2-D sin-cos table (class row zero); 'normal': N(0, std²) from the seed. */
+  init?: 'sincos' | 'normal';
+  std?: number;
+  seed?: number;
+  /** The new grid (both or neither); data is then [cls_token + resize_height·resize_width, dim]. */
+  resize_height?: number | null;
+  resize_width?: number | null;
+}
 export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'ntk' | 'longrope';
 /** transformers' rope_scaling; which keys apply depends on rope_type. */
 export interface RopeScaling {
@@ -213,6 +232,7 @@ export type Spec =
   | SinusoidalSpec
   | Sinusoidal2dSpec
   | Sinusoidal3dSpec
+  | Learned2dSpec
   | MropeSpec
   | RopeSpec
   | RopePrecisionSpec
@@ -267,6 +287,10 @@ export interface RopePrecisionResult extends Result<RopePrecisionSpec> {
   inv_freq: Float64Array;
   exact_inv_freq: Float64Array;
 }
+export interface Learned2dResult extends Result<Learned2dSpec> {
+  /** With a resize: the table before it, [cls_token + height·width, dim]. */
+  source?: Float32Array;
+}
 export interface MropeResult extends Result<MropeSpec> {
   /** data: position ids [3, tokens]; angles: [tokens, dim / 2]. */
   angles: Float32Array;
@@ -287,6 +311,7 @@ export interface ResultByKind {
   sinusoidal: Result<SinusoidalSpec>;
   sinusoidal2d: Result<Sinusoidal2dSpec>;
   sinusoidal3d: Result<Sinusoidal3dSpec>;
+  learned2d: Learned2dResult;
   mrope: MropeResult;
   rope: RopeResult;
   rope_precision: RopePrecisionResult;

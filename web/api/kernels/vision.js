@@ -1,5 +1,29 @@
-// How the 2-D and 3-D sinusoidal kinds call their C kernels (c/vision.c).
+// How the 2-D and 3-D sinusoidal kinds call their C kernels (c/vision.c), and `learned2d`: a table
+// made by c/absolute.c (normal) or c/vision.c (sincos), its grid resized by c/vision_resize.c.
+import { learned2dPrefix } from '../schema/vision.js';
+
 export const LAYOUT_2D = { mae: 0, sum: 1, tatp22: 2 };
+
+// learned2d's status names: PE_ERR_ARG(k) of pe_resize_bicubic names LEARNED2D_ARGS[k − 1]; the
+// table makers' statuses are renumbered into the same list (FROM_LEARNED, FROM_SIN2D).
+const LEARNED2D_ARGS = ['out', 'source', 'cls_token', 'height', 'width', 'resize_height', 'resize_width', 'dim', 'std', 'seed'];
+const ARG = (k) => 100 + k;
+const renumber = (status, map) => (status > 100 && map[status - 100] ? ARG(map[status - 100]) : status);
+const FROM_LEARNED = { 1: 1, 2: 4, 3: 8, 4: 9, 5: 10 };   // pe_learned(out, length, dim, std, seed)
+const FROM_SIN2D = { 1: 1, 2: 4, 3: 5, 4: 8 };            // pe_sinusoidal2d(out, height, width, dim, …)
+
+/** Writes the unresized table [prefix + height·width, dim] at pointer `out`: the class row 0, then the grid. */
+function makeTable(w, out, s) {
+  const prefix = learned2dPrefix(s);
+  if (s.init === 'normal') {
+    // Row 0 (the class token's) is drawn like every other: ViT initialises cls_pos like the grid.
+    return renumber(w.pe_learned(out, prefix + s.height * s.width, s.dim, s.std, s.seed), FROM_LEARNED);
+  }
+  // MAE's get_2d_sincos_pos_embed(..., cls_token=True): a zero row, then the 2-D table.
+  const status = renumber(w.pe_sinusoidal2d(out + prefix * s.dim * 4, s.height, s.width, s.dim, 10000, LAYOUT_2D.mae), FROM_SIN2D);
+  if (status === 0 && prefix) new Float32Array(w.memory.buffer, out, s.dim).fill(0);
+  return status;
+}
 
 export default {
   sinusoidal2d: {
@@ -16,4 +40,20 @@ export default {
         k.wasm.pe_sinusoidal3d(p.data, s.depth, s.height, s.width, s.dim, s.base));
     },
   },
+  learned2d: {
+    args: LEARNED2D_ARGS,
+    // Without a resize: data = the table. With one: data = the resized table and `source` = the
+    // table before (the grid's bicubic resize, c/vision_resize.c; the class row is copied).
+    compute(k, s) {
+      const prefix = learned2dPrefix(s);
+      const rows = prefix + s.height * s.width;
+      if (s.resize_height === null) {
+        return k.run({ outputs: { data: rows * s.dim } }, (p) => makeTable(k.wasm, p.data, s));
+      }
+      const outRows = prefix + s.resize_height * s.resize_width;
+      return k.run({ outputs: { data: outRows * s.dim, source: rows * s.dim } }, (p) => makeTable(k.wasm, p.source, s)
+        || k.wasm.pe_resize_bicubic(p.data, p.source, prefix, s.height, s.width, s.resize_height, s.resize_width, s.dim));
+    },
+  },
 };
+

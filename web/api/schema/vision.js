@@ -1,5 +1,7 @@
-// Schema of the 2-D and 3-D sinusoidal kinds (field descriptors are documented in web/api/schema/index.js).
-import { PE_MAX_DIM } from './limits.js';
+// Schema of the 2-D and 3-D sinusoidal kinds and of `learned2d`, a ViT-style position table over a
+// patch grid that can be resized (field descriptors are documented in web/api/schema/index.js).
+import { PE_MAX_DIM, PE_MAX_ELEMENTS } from './limits.js';
+import { PE_MAX_SEED } from './absolute.js';
 
 export const PE_MAX_GRID = 4096;
 
@@ -66,4 +68,84 @@ export default {
     // Tokens depth-major, then row, then column.
     shape: (s) => [s.depth * s.height * s.width, s.dim],
   },
+  learned2d: {
+    group: 'vision',
+    label: { en: 'Learned table on a patch grid (ViT)', ko: '패치 격자 위의 학습형 표 (ViT)' },
+    help: {
+      en: 'ViT learns one position vector per patch, numbered row by row, plus one for the class token: a 1-D table laid on a 2-D grid. Start from a fresh random table (as before training) or from MAE’s fixed 2-D sine-cosine table stored in the same layout, or load a trained one. When the image size changes, the grid part is resized with bicubic interpolation and the class row is kept.',
+      ko: 'ViT는 패치마다 위치 벡터를 하나씩 배웁니다. 패치에 행 순서로 번호를 매기고, 클래스 토큰 몫으로 벡터를 하나 더 둡니다. 2차원 격자에 얹힌 1차원 표인 셈입니다. 학습 전처럼 무작위 표에서 시작하거나, 같은 배치로 저장한 MAE의 고정 2차원 사인·코사인 표에서 시작하거나, 학습된 표를 불러올 수 있습니다. 이미지 크기가 바뀌면 격자 부분을 쌍삼차(bicubic) 보간으로 크기를 바꾸고 클래스 행은 그대로 둡니다.',
+    },
+    fields: {
+      height: grid('height (rows)', 'Height (rows)', '세로 (행)', 14),
+      width: grid('width (columns)', 'Width (columns)', '가로 (열)', 14),
+      dim: { ...dim, default: 768 },
+      cls_token: {
+        type: 'bool', default: true,
+        label: { en: 'Class token row', ko: '클래스 토큰 행' },
+        help: {
+          en: 'Row 0 belongs to the class token ([1 + rows·columns, dim], as in ViT); it is never resized.',
+          ko: '0번 행은 클래스 토큰의 몫입니다 (ViT처럼 [1 + 행·열, 차원]). 크기를 바꿀 때 이 행은 건드리지 않습니다.',
+        },
+      },
+      init: {
+        type: 'enum', default: 'sincos', values: ['sincos', 'normal'],
+        label: { en: 'Table', ko: '표' },
+        help: {
+          en: 'sincos: MAE’s fixed 2-D sine-cosine table (class row zero), a stand-in with structure. normal: a fresh N(0, std²) table, as a learned table starts before training.',
+          ko: 'sincos: MAE의 고정 2차원 사인·코사인 표(클래스 행은 0)로, 구조가 있는 대역입니다. normal: 학습 전 학습형 표의 출발점인 새 N(0, std²) 표입니다.',
+        },
+        valueLabels: {
+          sincos: { en: 'MAE 2-D sin-cos', ko: 'MAE 2차원 사인·코사인' },
+          normal: { en: 'random N(0, std²)', ko: '무작위 N(0, std²)' },
+        },
+      },
+      std: {
+        type: 'number', default: 0.02, min: 0, exclusiveMin: true, max: 10,
+        label: { en: 'Standard deviation', ko: '표준편차' },
+        help: { en: 'Spread of the random table: ViT uses 0.02.', ko: '무작위 표의 퍼짐. ViT는 0.02를 씁니다.' },
+      },
+      seed: {
+        type: 'int', default: 0, min: 0, max: PE_MAX_SEED,
+        label: { en: 'Seed', ko: '시드' },
+        help: { en: 'Same seed, same random table.', ko: '시드가 같으면 무작위 표도 같습니다.' },
+      },
+      resize_height: {
+        type: 'int', nullable: true, default: null, min: 1, max: PE_MAX_GRID,
+        label: { en: 'Resize to rows', ko: '바꿀 세로 (행)' },
+        help: {
+          en: 'New number of patch rows (e.g. 24 for 384-pixel images with 16-pixel patches); empty: keep the grid.',
+          ko: '새 패치 행 수 (예: 16픽셀 패치로 384픽셀 이미지를 보면 24). 비워 두면 격자를 그대로 둡니다.',
+        },
+      },
+      resize_width: {
+        type: 'int', nullable: true, default: null, min: 1, max: PE_MAX_GRID,
+        label: { en: 'Resize to columns', ko: '바꿀 가로 (열)' },
+        help: {
+          en: 'New number of patch columns; set together with the rows.',
+          ko: '새 패치 열 수. 행과 함께 정합니다.',
+        },
+      },
+    },
+    // [cls row?, then the (resized) grid row-major: k = 1 + row·width + col]
+    shape: (s) => [(s.cls_token ? 1 : 0) + (s.resize_height ?? s.height) * (s.resize_width ?? s.width), s.dim],
+    check: (s) => {
+      if ((s.resize_height === null) !== (s.resize_width === null)) {
+        const missing = s.resize_height === null ? 'resize_height' : 'resize_width';
+        const other = missing === 'resize_height' ? 'resize_width' : 'resize_height';
+        return { param: missing, message: `${missing} must be an integer in [1, ${PE_MAX_GRID}] when ${other} is set (set both or neither), got null` };
+      }
+      if (s.init === 'sincos' && s.dim % 4 !== 0) {
+        return { param: 'dim', message: `dim must be a multiple of 4 for init "sincos" (sin and cos for each of the two axes), got ${s.dim}` };
+      }
+      const before = (learned2dPrefix(s) + s.height * s.width) * s.dim;   // the table before resizing
+      if (before > PE_MAX_ELEMENTS) {
+        return { param: 'height', message: `the table before resizing [${learned2dPrefix(s) + s.height * s.width}, ${s.dim}] has ${before} values, more than the limit of ${PE_MAX_ELEMENTS} (PE_MAX_ELEMENTS); reduce height or width or dim` };
+      }
+      return null;
+    },
+  },
 };
+
+/** Rows before the grid in a learned2d table: 1 with the class token row, else 0. */
+export const learned2dPrefix = (s) => (s.cls_token ? 1 : 0);
+
