@@ -156,10 +156,14 @@ PE_API pe_status pe_arena_step(float *losses, void *arena, int32_t steps);
 // Errors: PE_ERR_ARG(1..3) for bytes, arena, length (1 .. PE_ARENA_MAX_EVAL_LENGTH).
 PE_API pe_status pe_arena_eval_size(int32_t *bytes, const void *arena, int32_t length);
 
-// RoPE scaling at evaluation time (rope only; an extension of the contract's evaluate):
-// rope_type 0 none, 1 linear (inv_freq / factor), 5 ntk (base·factor^(hs/(hs − 2))), 3 yarn
-// (transformers' YaRN with original_max_position_embeddings = the training sequence length,
-// beta_fast 32, beta_slow 1, its attention factor on cos and sin). The numbers are pe_rope_type's.
+// RoPE scaling (rope only; an extension of the contract): rope_type 0 none, 1 linear (inv_freq /
+// factor: position interpolation, Chen et al. 2023), 5 ntk (base·factor^(hs/(hs − 2))), 3 yarn
+// (transformers' YaRN with original_max_position_embeddings = the training sequence length of the
+// arena first initialised, beta_fast 32, beta_slow 1, its attention factor on cos and sin); factor
+// in [1, 1024]. The numbers are pe_rope_type's. An arena trains with the scaling it was forked
+// with (pe_arena_fork; none for pe_arena_init). At evaluation (pe_arena_evaluate,
+// pe_arena_attention) rope_type 0 means that trained scaling, and any other rope_type replaces it
+// (linear with factor 1 is the unscaled model).
 //
 // Evaluates `samples` fresh examples of `length` symbols (stream seed + 8·2^32 of c/random.h,
 // example k, independent of training) with teacher forcing; out: [accuracy, token_accuracy, loss].
@@ -179,6 +183,23 @@ PE_API pe_status pe_arena_evaluate(float *out, void *arena, void *scratch, int32
 // PE_ARENA_NOT_FINITE when an attention weight is not finite (as pe_arena_evaluate).
 PE_API pe_status pe_arena_attention(float *att, int32_t *tokens, void *arena, void *scratch, int32_t scratch_bytes,
                                     int32_t length, double seed, int32_t rope_type, double factor);
+
+// Fine-tuning at another length (Chen et al. 2023's position interpolation): a new arena for
+// `train_length` and `train_length_min` (the rest of src's spec kept) that carries src's
+// parameters, AdamW moments and step counters over, and trains and evaluates with the RoPE scaling
+// (rope_type, factor) as above (0: none; the factor is relative to the training length src was
+// first initialised at, not compounded). A learned table follows the new length: rows past src's
+// repeat its last row (what src computes there), their moments 0; a shorter one is cut. The
+// training batches continue src's stream (step k draws examples k·batch …), so a fork at src's
+// lengths with no scaling continues exactly as src would. src is not changed; dst must not
+// overlap it. pe_arena_fork_size: the bytes of dst. Errors: PE_ERR_ARG(k) for the k-th argument
+// (fork_size: 1 bytes, 2 src, 3 train_length, 4 train_length_min; fork: 1 dst (NULL, misaligned
+// or overlapping src), 2 bytes, 3 src, 4 train_length, 5 train_length_min, 6 rope_type (unknown,
+// or a scaling of an encoding other than rope), 7 factor), PE_ERR_TOO_LARGE past
+// PE_ARENA_MAX_BYTES.
+PE_API pe_status pe_arena_fork_size(int32_t *bytes, const void *src, int32_t train_length, int32_t train_length_min);
+PE_API pe_status pe_arena_fork(void *dst, int32_t bytes, const void *src, int32_t train_length,
+                               int32_t train_length_min, int32_t rope_type, double factor);
 
 // info: [param_count, tensor_count, T_train, table_rows (wpe rows or 0), steps_taken, V, C, H].
 PE_API pe_status pe_arena_info(int32_t *info, const void *arena);

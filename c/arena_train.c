@@ -91,8 +91,11 @@ typedef struct {
     pe_arena_spec spec;
     int32_t L, C, H, V, hs, T, Tp;   // T: training sequence length, Tp: wpe rows
     int32_t n_params, n_tensors;
-    int64_t adam_t;   // AdamW steps taken
-    int64_t steps;    // training batches consumed
+    int32_t rope_type;   // the RoPE scaling the arena trains with (pe_rope_type; 0 none): pe_arena_fork
+    int32_t orig_T;      // yarn's original_max_position_embeddings: T of the arena first initialised
+    double factor;       // its factor (1 when rope_type is 0)
+    int64_t adam_t;      // AdamW steps taken
+    int64_t steps;       // training batches consumed
     int64_t bytes;
     int64_t off_params, off_grads, off_m, off_v, off_acts, off_additive, off_cos, off_sin, off_bias, off_dbias,
         off_bucket, floats;
@@ -127,6 +130,20 @@ static pe_status check_spec(const pe_arena_spec *s, int32_t first) {
     if (!(s->lr > 0.0 && s->lr <= 1.0)) return PE_ERR_ARG(first + SPEC_LR);
     if (!(s->weight_decay >= 0.0 && s->weight_decay <= 1.0)) return PE_ERR_ARG(first + SPEC_WEIGHT_DECAY);
     if (!pe_random_seed_ok(s->seed)) return PE_ERR_ARG(first + SPEC_SEED);
+    return PE_OK;
+}
+
+// A RoPE scaling for an arena (evaluate, attention, fork): PE_OK, or 1 for a bad rope_type (an
+// unknown one, any scaling of an encoding other than rope, ntk with a head size below 4), 2 for a
+// bad factor (not finite, or outside [1, 1024]). rope_type 0 (none) takes no factor.
+static int check_scaling(const pe_arena_spec *s, int32_t hs, int32_t rope_type, double factor) {
+    if (rope_type != PE_ROPE_DEFAULT && rope_type != PE_ROPE_LINEAR && rope_type != PE_ROPE_NTK &&
+        rope_type != PE_ROPE_YARN)
+        return 1;
+    if (rope_type == PE_ROPE_DEFAULT) return PE_OK;
+    if (s->encoding != PE_ARENA_ROPE) return 1;
+    if (rope_type == PE_ROPE_NTK && hs < 4) return 1;
+    if (!(isfinite(factor) && factor >= 1.0 && factor <= 1024.0)) return 2;
     return PE_OK;
 }
 
@@ -270,7 +287,7 @@ static pe_status build_tables(pe_arena_model *m, const arena_header *h, int32_t 
         break;
     case PE_ARENA_ROPE: {
         pe_rope_config c = {
-            T, h->hs, PE_ARENA_ROPE_BASE, 1.0, 0, rope_type, factor, h->T, 32.0, 1.0, 1, NAN, NAN, NAN, NAN, NAN};
+            T, h->hs, PE_ARENA_ROPE_BASE, 1.0, 0, rope_type, factor, h->orig_T, 32.0, 1.0, 1, NAN, NAN, NAN, NAN, NAN};
         double inv_freq[PE_ARENA_MAX_D_MODEL / 2], af = 1.0;
         if (pe_rope_check(&c) != PE_OK || pe_rope_inv_freq(inv_freq, &af, &c) != PE_OK) return 1;
         const int32_t half = h->hs / 2;
@@ -378,6 +395,8 @@ pe_status pe_arena_init(void *arena, int32_t bytes, int32_t task, int32_t encodi
     if (bytes < plan_h.bytes) return PE_ERR_ARG(INIT_BYTES);
     arena_header *h = (arena_header *)arena;
     *h = plan_h;
+    h->orig_T = h->T;
+    h->factor = 1.0;
     float *f = arena_floats(arena);
     memset(f, 0, sizeof(float) * (size_t)h->floats);
     // Parameters: matrices 0.02·G, biases and the t5 table 0, LayerNorm weights 1.
@@ -398,6 +417,85 @@ pe_status pe_arena_init(void *arena, int32_t bytes, int32_t task, int32_t encodi
     if (build_tables(&m, h, h->T, f + h->off_additive, f + h->off_cos, f + h->off_sin, f + h->off_bias,
                      (int32_t *)(void *)(f + h->off_bucket), PE_ROPE_DEFAULT, NAN) != PE_OK)
         return PE_ERR_ARG(INIT_TASK + SPEC_D_MODEL);   // cannot happen for a valid spec
+    return PE_OK;
+}
+
+// --- fork: continue training at another length, with a RoPE scaling -------------------------------
+
+enum { FSIZE_BYTES = 1, FSIZE_SRC, FSIZE_LENGTH, FSIZE_LENGTH_MIN };
+enum { FORK_DST = 1, FORK_BYTES, FORK_SRC, FORK_LENGTH, FORK_LENGTH_MIN, FORK_ROPE_TYPE, FORK_FACTOR };
+
+// The header of src's fork at (train_length, train_length_min), into h; the length arguments are
+// numbered `length` and length + 1.
+static pe_status plan_fork(arena_header *h, const arena_header *src, int32_t train_length, int32_t train_length_min,
+                           int32_t length) {
+    pe_arena_spec s = src->spec;
+    s.train_length = train_length;
+    s.train_length_min = train_length_min;
+    const pe_status st = plan_checked(h, &s, 0);
+    if (st == PE_ERR_ARG(SPEC_TRAIN_LENGTH)) return PE_ERR_ARG(length);
+    if (st == PE_ERR_ARG(SPEC_TRAIN_LENGTH_MIN)) return PE_ERR_ARG(length + 1);
+    return st;   // PE_OK or PE_ERR_TOO_LARGE (src's other fields are valid)
+}
+
+pe_status pe_arena_fork_size(int32_t *bytes, const void *src, int32_t train_length, int32_t train_length_min) {
+    if (bytes == NULL) return PE_ERR_ARG(FSIZE_BYTES);
+    if (header_ok(src) != PE_OK) return PE_ERR_ARG(FSIZE_SRC);
+    arena_header h;
+    const pe_status st = plan_fork(&h, (const arena_header *)src, train_length, train_length_min, FSIZE_LENGTH);
+    if (st != PE_OK) return st;
+    *bytes = (int32_t)h.bytes;
+    return PE_OK;
+}
+
+// One tensor's floats of src (rows_src × cols) into dst (rows_dst × cols): the common rows, and
+// past them (a learned table grown for a longer T) the last row again (`repeat`: the parameters,
+// so the fork computes what src computes at those positions) or zeros (the AdamW moments).
+static void copy_rows(float *dst, const float *src, int32_t rows_dst, int32_t rows_src, int32_t cols, int repeat) {
+    const int32_t common = rows_dst < rows_src ? rows_dst : rows_src;
+    memcpy(dst, src, sizeof(float) * (size_t)common * (size_t)cols);
+    for (int32_t r = common; r < rows_dst; r++) {
+        if (repeat) memcpy(dst + (size_t)r * cols, src + (size_t)(rows_src - 1) * cols, sizeof(float) * (size_t)cols);
+        else
+            memset(dst + (size_t)r * cols, 0, sizeof(float) * (size_t)cols);
+    }
+}
+
+pe_status pe_arena_fork(void *dst, int32_t bytes, const void *src, int32_t train_length, int32_t train_length_min,
+                        int32_t rope_type, double factor) {
+    if (dst == NULL || ((uintptr_t)dst & 15u) != 0) return PE_ERR_ARG(FORK_DST);
+    if (header_ok(src) != PE_OK) return PE_ERR_ARG(FORK_SRC);
+    const arena_header *sh = (const arena_header *)src;
+    arena_header plan_h;
+    pe_status st = plan_fork(&plan_h, sh, train_length, train_length_min, FORK_LENGTH);
+    if (st != PE_OK) return st;
+    const int bad = check_scaling(&sh->spec, sh->hs, rope_type, factor);
+    if (bad) return PE_ERR_ARG(bad == 1 ? FORK_ROPE_TYPE : FORK_FACTOR);
+    if (bytes < plan_h.bytes) return PE_ERR_ARG(FORK_BYTES);
+    const uintptr_t d0 = (uintptr_t)dst, s0 = (uintptr_t)src;
+    if (d0 < s0 + (uintptr_t)sh->bytes && s0 < d0 + (uintptr_t)plan_h.bytes) return PE_ERR_ARG(FORK_DST);   // overlap
+    arena_header *h = (arena_header *)dst;
+    *h = plan_h;
+    h->scalar = sh->scalar;
+    h->orig_T = sh->orig_T;
+    h->rope_type = rope_type;
+    h->factor = rope_type == PE_ROPE_DEFAULT ? 1.0 : factor;
+    h->adam_t = sh->adam_t;
+    h->steps = sh->steps;
+    float *f = arena_floats(dst);
+    const float *g = arena_floats(src);
+    memset(f, 0, sizeof(float) * (size_t)h->floats);
+    // The same tensors in the same order (same encoding and sizes); only wpe's rows follow T.
+    for (int32_t k = 0; k < h->n_tensors; k++) {
+        const pe_arena_tensor *t = &h->tensors[k], *u = &sh->tensors[k];
+        copy_rows(f + h->off_params + t->offset, g + sh->off_params + u->offset, t->rows, u->rows, t->cols, 1);
+        copy_rows(f + h->off_m + t->offset, g + sh->off_m + u->offset, t->rows, u->rows, t->cols, 0);
+        copy_rows(f + h->off_v + t->offset, g + sh->off_v + u->offset, t->rows, u->rows, t->cols, 0);
+    }
+    pe_arena_model m;
+    if (build_tables(&m, h, h->T, f + h->off_additive, f + h->off_cos, f + h->off_sin, f + h->off_bias,
+                     (int32_t *)(void *)(f + h->off_bucket), h->rope_type, h->factor) != PE_OK)
+        return PE_ERR_ARG(FORK_FACTOR);   // cannot happen after check_scaling
     return PE_OK;
 }
 
@@ -594,13 +692,11 @@ static pe_status eval_setup(eval_run *r, void *arena, void *scratch, int32_t scr
     if (length < 1 || length > PE_ARENA_MAX_EVAL_LENGTH) return PE_ERR_ARG(arg->length);
     if (!pe_random_seed_ok(seed)) return PE_ERR_ARG(arg->seed);
     const arena_header *h = (const arena_header *)arena;
-    if (rope_type != PE_ROPE_DEFAULT && rope_type != PE_ROPE_LINEAR && rope_type != PE_ROPE_NTK &&
-        rope_type != PE_ROPE_YARN)
-        return PE_ERR_ARG(arg->rope_type);
-    if (rope_type != PE_ROPE_DEFAULT) {
-        if (h->spec.encoding != PE_ARENA_ROPE) return PE_ERR_ARG(arg->rope_type);
-        if (!(isfinite(factor) && factor >= 1.0 && factor <= 1024.0)) return PE_ERR_ARG(arg->factor);
-        if (rope_type == PE_ROPE_NTK && h->hs < 4) return PE_ERR_ARG(arg->rope_type);
+    const int bad = check_scaling(&h->spec, h->hs, rope_type, factor);
+    if (bad) return PE_ERR_ARG(bad == 1 ? arg->rope_type : arg->factor);
+    if (rope_type == PE_ROPE_DEFAULT) {   // the scaling the arena trains with (none unless forked with one)
+        rope_type = h->rope_type;
+        factor = h->factor;
     }
     eval_plan *e = &r->e;
     plan_eval(e, h, length);
