@@ -62,6 +62,34 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
     expect(await page.locator(`${ROW} .chart-box canvas`).count()).toBe(1);
   });
 
+  it('the heads view draws on √, log or linear weights; log states its floor', async () => {
+    const sel = `${HEADS} select[id$="-scale"]`;
+    const stats = () => page.textContent(`${HEADS} .view-stats`);
+    const pixels = () => page.evaluate((x) => {
+      const c = document.querySelector(`${x} .attn-item:nth-child(1) canvas`);
+      return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data).join(',');
+    }, HEADS);
+    const sqrt = await pixels();
+    expect(await stats()).toMatch(/colours 0 … /);
+    await page.selectOption(sel, 'log');
+    await page.waitForFunction((x) => document.querySelector(`${x} .view-stats`)?.textContent.includes('(log floor)'), HEADS);
+    expect(await pixels()).not.toBe(sqrt);
+    // The floor is above 0 and at most a tenth of the top colour; the link keeps the choice.
+    const [lo, top] = (await stats()).match(/colours ([\d.e+-]+) \(log floor\) … ([\d.e+-]+)/).slice(1).map(Number);
+    expect(lo).toBeGreaterThan(0);
+    expect(lo).toBeLessThanOrEqual(top / 10 * (1 + 1e-3));
+    await page.waitForFunction(() => location.hash.includes('attnScale'));
+    await page.selectOption(sel, 'linear');
+    await page.waitForFunction((x) => /colours 0 … /.test(document.querySelector(`${x} .view-stats`)?.textContent), HEADS);
+    const linear = await pixels();
+    expect(linear).not.toBe(sqrt);
+    await page.selectOption(sel, 'sqrt');
+    await page.waitForFunction(([x, want]) => {
+      const c = document.querySelector(`${x} .attn-item:nth-child(1) canvas`);
+      return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data).join(',') === want;
+    }, [HEADS, sqrt]);
+  });
+
   it('switches the encoding from the heads view', async () => {
     const n = await drawn(HEADS);
     const before = await canvasStats(page, `${HEADS} .attn-item:nth-child(1) .attn-tile canvas`);

@@ -2,6 +2,8 @@
 // a per-head weight picture on a canvas (colours from C, pe.colorize), the head average, and the
 // colour map. (The line plot, toolbar fields and stylesheet loading are every view's: ../common.js.)
 import { float32String, formatInt } from '../../plot/format.js';
+import { LOG_FLOOR } from '../../api/color-scales.js';
+import { robustLow, scalePosition } from '../../plot/color-scale.js';
 import { ensureStyles } from '../common.js';
 
 /** Adds attention.css (beside this file) to the page once. */
@@ -94,22 +96,36 @@ export function blockCounts(n, m, bounds = blockBounds(n, m)) {
 
 /**
  * Draws an n × n plane of weights (values in [0, 1]) into a canvas of n × n pixels, scaled up by
- * CSS. scale 'sqrt' colours √w (small weights become visible), 'linear' colours w; the colour map
- * spans 0 … vmax (the largest weight shown, so long sequences with small weights stay visible).
+ * CSS. The colour map spans lo … vmax on `scale` (web/api/color-scales.js scalePosition):
+ * 'linear' colours w, 'sqrt' √w (small weights become visible), 'log' ln w above the floor lo
+ * (each decade gets the same share of the colours). lo is 0 except on log.
  */
-export function drawPlane(canvas, colorize, values, n, { map = 'viridis', scale = 'sqrt', vmax = 1 } = {}) {
+export function drawPlane(canvas, colorize, values, n, { map = 'viridis', scale = 'sqrt', vmax = 1, lo = 0 } = {}) {
+  const top = vmax > 0 ? vmax : 1;
   let v = values;
-  if (scale === 'sqrt') {
+  if (scale !== 'linear') {
     v = new Float32Array(values.length);
-    for (let t = 0; t < values.length; t++) v[t] = Math.sqrt(values[t]);
+    for (let t = 0; t < values.length; t++) v[t] = scalePosition(scale, values[t], lo, top);
   }
-  const top = scale === 'sqrt' ? Math.sqrt(vmax) : vmax;
-  const rgba = colorize(v, { map, vmin: 0, vmax: top > 0 ? top : 1 });
+  const rgba = colorize(v, { map, vmin: 0, vmax: scale === 'linear' ? top : 1 });
   if (canvas.width !== n || canvas.height !== n) {
     canvas.width = n;
     canvas.height = n;
   }
   canvas.getContext('2d').putImageData(new ImageData(rgba, n, n), 0, 0);
+}
+
+/**
+ * The log scale's floor for a set of pictures: the smallest robust low among them (1st percentile of
+ * each one's positive weights), at most vmax/10 and at least vmax·1e-6 (LOG_FLOOR's decades).
+ */
+export function pictureFloor(pictures, vmax) {
+  let lo = Infinity;
+  for (const p of pictures.values()) {
+    const r = robustLow(p, 0, p.length);
+    if (r < lo) lo = r;
+  }
+  return Math.min(vmax / 10, Math.max(vmax * LOG_FLOOR, Number.isFinite(lo) ? lo : vmax * LOG_FLOOR));
 }
 
 /** The cell (row, col) of an n × n picture under a pointer event, or null. */

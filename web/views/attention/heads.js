@@ -7,7 +7,7 @@ import { formatInt, formatMs, formatValue } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
 import { SCHEMA } from '../../api/schema/index.js';
 import { ENCODING_KINDS } from '../../api/schema/attention.js';
-import { addBlocks, blockBounds, blockCounts, cellAt, drawPlane, ensureAttentionStyles, headMean, meanCell, tokenLabel, weightText } from './common.js';
+import { addBlocks, blockBounds, blockCounts, cellAt, drawPlane, ensureAttentionStyles, headMean, meanCell, pictureFloor, tokenLabel, weightText } from './common.js';
 
 /** Heads drawn at most (the mean always is); more heads are listed as a note. */
 const MAX_TILES = 16;
@@ -31,6 +31,7 @@ export default {
 
     const scaleSelect = h('select', { id: `${id}-scale` },
       h('option', { value: 'sqrt', text: t('attention.scale.sqrt') }),
+      h('option', { value: 'log', text: t('attention.scale.log') }),
       h('option', { value: 'linear', text: t('attention.scale.linear') }));
     scaleSelect.addEventListener('input', () => ctx.setShared({ attnScale: scaleSelect.value }));
     // A quick way to switch the encoding (the parameters' JSON field holds its details).
@@ -123,11 +124,13 @@ export default {
       let vmax = 0;
       for (const p of pictures.values()) for (let b = 0; b < p.length; b++) if (p[b] > vmax) vmax = p[b];
       opts.vmax = vmax;
+      // The log scale's floor: the robust low of every picture (a few tiny weights do not set it).
+      if (opts.scale === 'log') opts.lo = pictureFloor(pictures, vmax);
       for (const tile of tileList) {
         drawPlane(tile.canvas, ctx.colorize, pictures.get(tile.head), m, opts);
         tile.figure.classList.toggle('is-selected', tile.head === (shared.head ?? 0) && H > 1);
       }
-      stats.textContent = t('attention.heads.stats', { heads: H, n: formatInt(n), ms: formatMs(performance.now() - t0), vmax: formatValue(vmax), blocks: m < n ? m : 0 });
+      stats.textContent = t('attention.heads.stats', { heads: H, n: formatInt(n), ms: formatMs(performance.now() - t0), vmax: formatValue(vmax), lo: opts.lo ? formatValue(opts.lo) : null, blocks: m < n ? m : 0 });
       el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);
       table.set(() => {
         const mean = headMean(result);

@@ -11,6 +11,7 @@ const en = {
   'attention.encoding': 'Encoding',
   'attention.noEncoding': 'none (no positions)',
   'attention.scale.sqrt': '√weight (shows small weights)',
+  'attention.scale.log': 'log weight (every decade shows)',
   'attention.scale.linear': 'weight',
 
   // --- heads
@@ -19,7 +20,7 @@ const en = {
   'attention.heads.aria': (k) => `Attention weights of head ${k}: rows are queries, columns keys. Press Enter to follow this head.`,
   'attention.heads.meanAria': 'Attention weights averaged over the heads: rows are queries, columns keys.',
   'attention.heads.more': (shown, all) => `Showing the first ${shown} of ${all} heads; the mean is over all of them.`,
-  'attention.heads.stats': ({ heads, n, ms, vmax, blocks }) => `${heads} ${heads === 1 ? 'head' : 'heads'} · ${n} × ${n}${blocks ? ` (drawn as ${blocks} × ${blocks} block means)` : ''} · colours 0 … ${vmax} · drawn in ${ms}`,
+  'attention.heads.stats': ({ heads, n, ms, vmax, lo, blocks }) => `${heads} ${heads === 1 ? 'head' : 'heads'} · ${n} × ${n}${blocks ? ` (drawn as ${blocks} × ${blocks} block means)` : ''} · colours ${lo ? `${lo} (log floor)` : '0'} … ${vmax} · drawn in ${ms}`,
   'attention.heads.caption': (n) => `Head-averaged attention weights (${n} × ${n}), sampled rows and columns`,
 
   // --- row
@@ -80,6 +81,7 @@ const ko = {
   'attention.encoding': '인코딩',
   'attention.noEncoding': '없음 (위치 없음)',
   'attention.scale.sqrt': '√가중치 (작은 값이 보임)',
+  'attention.scale.log': '로그 가중치 (자릿수마다 구분)',
   'attention.scale.linear': '가중치',
 
   'attention.heads.hint': '칸을 가리키면 쿼리, 키, 가중치가 보입니다. 누르면 그 헤드와 쿼리를 따라갑니다.',
@@ -87,7 +89,7 @@ const ko = {
   'attention.heads.aria': (k) => `헤드 ${k}의 어텐션 가중치: 행은 쿼리, 열은 키. Enter를 누르면 이 헤드를 따라갑니다.`,
   'attention.heads.meanAria': '헤드 평균 어텐션 가중치: 행은 쿼리, 열은 키.',
   'attention.heads.more': (shown, all) => `헤드 ${all}개 중 처음 ${shown}개를 보여 줍니다. 평균은 모든 헤드에 대한 것입니다.`,
-  'attention.heads.stats': ({ heads, n, ms, vmax, blocks }) => `헤드 ${heads}개 · ${n} × ${n}${blocks ? ` (${blocks} × ${blocks} 블록 평균으로 그림)` : ''} · 색 0 … ${vmax} · 그리기 ${ms}`,
+  'attention.heads.stats': ({ heads, n, ms, vmax, lo, blocks }) => `헤드 ${heads}개 · ${n} × ${n}${blocks ? ` (${blocks} × ${blocks} 블록 평균으로 그림)` : ''} · 색 ${lo ? `${lo} (로그 하한)` : '0'} … ${vmax} · 그리기 ${ms}`,
   'attention.heads.caption': (n) => `헤드 평균 어텐션 가중치 (${n} × ${n}), 일부 행과 열`,
 
   'attention.row.query': '쿼리',
