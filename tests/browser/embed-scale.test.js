@@ -98,6 +98,16 @@ describe.skipIf(avail.skip)('the magnitudes view: ‖E‖ against ‖P‖ (Chrom
     expect(v.p).toBe('16.0');
   });
 
+  it('a link\'s ~x.go brings the view to the top of the screen and focuses it, once', async () => {
+    await gotoApp(s.page, `${s.server.url}?lang=en#v1/sinusoidal?length=512&dim=512&~x.go=absolute-embed-scale`);
+    await s.page.waitForFunction((v) => document.activeElement === document.querySelector(v), VIEW);
+    const top = await s.page.evaluate((v) => document.querySelector(v).getBoundingClientRect().top, VIEW);
+    expect(Math.abs(top)).toBeLessThan(40);
+    await waitDrawn(s.page, VIEW);
+    // Followed, it leaves the address bar: a reload or a copied link does not jump again.
+    await s.page.waitForFunction(() => /#v1\/sinusoidal/.test(location.hash) && !location.hash.includes('go='));
+  });
+
   it('says it in Korean', async () => {
     await gotoApp(s.page, `${s.server.url}#v1/sinusoidal?length=512&dim=512&~lang=ko`);
     await waitDrawn(s.page, VIEW);

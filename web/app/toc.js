@@ -56,7 +56,7 @@ function unfold(entry) {
  * code loads near the screen) and change height: it is kept in place until they settle (2 s) or
  * the reader scrolls, types or taps.
  */
-function jumpTo(section) {
+export function jumpTo(section) {
   const place = () => section.scrollIntoView({ block: 'start', behavior: 'auto' });
   place();
   section.focus({ preventScroll: true });

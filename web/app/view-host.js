@@ -9,7 +9,7 @@ import { embedViews } from '../share/page.js';
 import { buildControls } from './controls.js';
 import { emit } from './events.js';
 import { app, currentState, layoutKey } from './state.js';
-import { renderToc } from './toc.js';
+import { jumpTo, renderToc } from './toc.js';
 import { isAdvanced, viewsFor } from './views.js';
 
 /** What a view is handed when it mounts late and must draw the latest state in full. */
@@ -211,11 +211,26 @@ function catchUp(entry, next) {
 }
 
 /**
+ * A link's ~x.go=<view id> (e.g. Learn's link to the magnitudes view): that view is unfolded,
+ * brought to the top of the screen and focused, once. The target is not state: it leaves the
+ * shared state (and so the address bar) as soon as it is followed.
+ */
+function goToView(shared) {
+  const id = shared.go;
+  delete shared.go;
+  const entry = app.views.find((e) => e.view.id === id);
+  if (!entry) return;
+  if (entry.fold && !entry.fold.open) entry.fold.open = true;
+  jumpTo(entry.section);   // as the table of contents does: kept in place while views above arrive
+}
+
+/**
  * Hands a new state to the mounted views. A view out of sight (web/views/lazy.js watchVisibility)
  * does no work: it keeps the latest state and the union of what changed, and catches up when it
  * comes into view, so a slider drag recomputes and redraws only what the user can see.
  */
 export function updateViews(state) {
+  if (typeof state.shared?.go === 'string') goToView(state.shared);
   for (const entry of app.views) {
     if (!entry.handle) continue; // a lazy view still loading: it mounts with the latest state
     watchSight(entry);
