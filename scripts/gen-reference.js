@@ -130,7 +130,11 @@ When \`train_length_min\` is below \`train_length\`, each training example's len
 - \`layers\` pre-norm blocks: x += W_o · attn(LN(x)), then x += W_2 · gelu_tanh(W_1 · LN(x) + b_1) + b_2, the MLP 4·d_model wide; \`heads\` heads of size d_model/heads (even).
 - A final LayerNorm and an output head of its own (not tied to the embedding); LayerNorm ε = 1e-5.
 - AdamW with β = (0.9, 0.95), ε = 1e-8, the learning rate \`lr\` without a schedule, weight decay \`weight_decay\` on the matrices only; no dropout.
-- Evaluation may scale \`rope\` (\`linear\`, \`ntk\`, \`yarn\` with a factor); training is unscaled.`;
+- \`rope\` may be scaled (\`rope_scaling\`: \`linear\`, \`ntk\`, \`yarn\` with a factor, the numbers of the \`rope\` kind) in training and, by default, in evaluation; \`t.evaluate(length, { rope_scaling })\` replaces it there (\`{ rope_type: 'linear', factor: 1 }\` is the unscaled model).
+
+### Fine-tuning at another length
+
+\`t.finetune({ train_length, train_length_min = train_length, rope_scaling = null })\` returns a new trainer that continues \`t\` (its parameters, AdamW moments and step count) at the new lengths, training with \`rope_scaling\`: with \`{ rope_type: 'linear', factor: 2 }\` at twice the length this is position interpolation (Chen et al. 2023). Its \`spec\` has the new lengths and \`rope_scaling\`; \`t2.pretrained\` is \`{ spec, steps }\` of the trainer it came from; \`t\` is unchanged and both are freed on their own. The factor is relative to the first trainer's length (yarn takes that as original_max_position_embeddings); a learned table grows by repeating its last row. A fine-tuned trainer cannot be fine-tuned again. A fork at the same lengths with no scaling continues exactly as \`t\` would.`;
 
 // ---------------------------------------------------------------------------------------------
 

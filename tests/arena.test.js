@@ -196,7 +196,7 @@ describe.each(BUILDS)('arena trainer, $name build', ({ name, simd }) => {
   it('returns the documented shapes', () => {
     const t = pe.trainer({ kind: 'arena', encoding: { kind: 'learned' }, causal: false, task: 'sort', train_length: 6, batch: 4 });
     try {
-      expect(t.spec).toEqual({ kind: 'arena', task: 'sort', encoding: { kind: 'learned' }, causal: false, layers: 2, d_model: 32, heads: 4, symbols: 16, train_length: 6, train_length_min: 6, batch: 4, lr: 1e-3, weight_decay: 0, seed: 0 });
+      expect(t.spec).toEqual({ kind: 'arena', task: 'sort', encoding: { kind: 'learned' }, causal: false, layers: 2, d_model: 32, heads: 4, symbols: 16, train_length: 6, train_length_min: 6, batch: 4, lr: 1e-3, weight_decay: 0, rope_scaling: null, seed: 0 });
       const losses = t.step(3);
       expect(losses).toBeInstanceOf(Float32Array);
       expect(losses.length).toBe(3);

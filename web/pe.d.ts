@@ -364,12 +364,24 @@ export interface ArenaSpec {
   batch?: number;
   lr?: number;
   weight_decay?: number;
+  /**
+   * RoPE scaling the model trains with, and evaluates with unless evaluate/attention give their
+   * own (rope only; null: unscaled). Usually set by t.finetune; yarn's
+   * original_max_position_embeddings is the first trainer's training sequence length.
+   */
+  rope_scaling?: ArenaRopeScaling | null;
   seed?: number;
 }
-/** Evaluation-time RoPE scaling (an extension of the contract; rope trainers only). */
+/** RoPE scaling (an extension of the contract; rope trainers only): factor in [1, 1024]. */
 export interface ArenaRopeScaling {
   rope_type: 'linear' | 'ntk' | 'yarn';
   factor: number;
+}
+/** What t.finetune continues at: train_length_min defaults to train_length, rope_scaling to null. */
+export interface ArenaFinetune {
+  train_length: number;
+  train_length_min?: number;
+  rope_scaling?: ArenaRopeScaling | null;
 }
 export interface ArenaEvaluation {
   /** Fraction of examples whose whole y is right (teacher-forced = greedy exact match). */
@@ -392,7 +404,15 @@ export interface Trainer {
   readonly cost: number;
   /** The largest n one step(n) call accepts for this model (1e12 / cost, at least 1). */
   readonly maxSteps: number;
+  /** A fine-tuned trainer's origin: the spec of the trainer it continues and its steps then; else null. */
+  readonly pretrained: { spec: Required<ArenaSpec>; steps: number } | null;
   step(n?: number): Float32Array;
+  /**
+   * A new trainer continuing this one (parameters, AdamW state, step count) at the new lengths
+   * with rope_scaling (Chen et al. 2023's position interpolation: linear). This one is unchanged.
+   */
+  finetune(options: ArenaFinetune): Trainer;
+  /** rope_scaling replaces the trained scaling (spec.rope_scaling); { rope_type: 'linear', factor: 1 } is unscaled. */
   evaluate(length: number, options?: { samples?: number; seed?: number; rope_scaling?: ArenaRopeScaling | null }): ArenaEvaluation;
   positionTable(): { data: Float32Array; shape: [number, number] } | null;
   attention(length: number, options?: { seed?: number; rope_scaling?: ArenaRopeScaling | null }): {

@@ -10,8 +10,14 @@
 //   t.free();
 //
 // Extensions beyond the contract (documented in web/pe.d.ts):
-//   evaluate/attention option rope_scaling: { rope_type: 'linear' | 'ntk' | 'yarn', factor } (rope
-//     only, evaluation time; yarn's original_max_position_embeddings = the training sequence length)
+//   spec.rope_scaling: { rope_type: 'linear' | 'ntk' | 'yarn', factor } the model trains with (rope
+//     only; null: unscaled); evaluate/attention option rope_scaling replaces it at evaluation
+//     ({ rope_type: 'linear', factor: 1 } = unscaled; left out: the trained scaling); yarn's
+//     original_max_position_embeddings = the first trainer's training sequence length
+//   t.finetune({ train_length, train_length_min, rope_scaling }) → a new trainer that continues
+//     this one (parameters, AdamW state, step count: pe_arena_fork) at the new lengths with that
+//     scaling (position interpolation, Chen et al. 2023); its spec has the new lengths and
+//     rope_scaling, t2.pretrained = { spec, steps } says where it came from; both stay usable
 //   t.tensors() → [{ name, shape, offset }], t.params() → Float32Array, t.setParams(Float32Array):
 //     the flat parameter vector (c/arena.h lists the order and the init)
 //   t._gradients(tokens, targets) and t._adamw(grads): test hooks (tests/arena.test.js compares
@@ -84,9 +90,25 @@ const SAMPLES = { type: 'int', min: 1, max: PE_ARENA_MAX_SAMPLES };
 const SEED = SCHEMA.fields.seed;
 const STEPS = { type: 'int', min: 1, max: PE_ARENA_MAX_STEPS };
 
+/** The C arguments (rope_type, factor) of a checked rope_scaling; null: [0, 1] (none, or the trained one). */
+const scalingCodes = (s) => (s === null ? [0, 1] : [ARENA_ROPE_SCALING[s.rope_type], s.factor]);
+
 function scalingArgs(value) {
-  const s = value === undefined ? null : checkValue('rope_scaling', ropeScalingOption, value);
-  return s === null ? [0, 1] : [ARENA_ROPE_SCALING[s.rope_type], s.factor];
+  return scalingCodes(value === undefined ? null : checkValue('rope_scaling', ropeScalingOption, value));
+}
+
+const FINETUNE_OPTIONS = ['train_length', 'train_length_min', 'rope_scaling'];
+
+/** The spec of a fine-tune of `spec` (options: finetune's), checked as a whole (PEError naming the option). */
+function finetuneSpec(spec, options) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new PEError('options', `finetune options must be an object like { ${FINETUNE_OPTIONS.join(', ')} }, got ${describe(options)}`);
+  }
+  const o = checkOptions(options, FINETUNE_OPTIONS, 'finetune');
+  if (o.train_length === undefined) throw new PEError('train_length', `finetune: train_length is required: an integer in [1, ${SCHEMA.fields.train_length.max}]`);
+  const train_length = checkValue('train_length', SCHEMA.fields.train_length, o.train_length);
+  const next = { ...spec, train_length, train_length_min: o.train_length_min ?? train_length, rope_scaling: o.rope_scaling ?? null };
+  return normalizeArenaSpec(next);
 }
 
 /**
@@ -136,14 +158,53 @@ export function createTrainer(ctx, input) {
     return st;
   }, ['bytes', ...SPEC_ARGS]);
   if (tooLarge) throw new PEError('batch', 'the arena would exceed 1 GiB (PE_ARENA_MAX_BYTES); reduce batch, d_model, layers or train_length');
-  const raw = w.malloc(bytes + 16);
-  if (raw === 0) throw new PEError('batch', `not enough memory for the arena (${(bytes / 2 ** 20).toFixed(1)} MiB); reduce batch, d_model, layers or train_length`);
+  const raw = allocate(w, bytes);
   const arena = (raw + 15) & ~15;
   const status = w.pe_arena_init(arena, bytes, ...specArgs);
   if (status !== 0) {
     w.free(raw);
     throw new PEError('spec', `the arena could not be initialised (kernel status ${status})`);
   }
+  if (spec.rope_scaling === null) return wrapArena(ctx, spec, raw, arena, null);
+  // Trained with a scaling from the start: a fork of the fresh arena at its own lengths.
+  try {
+    return fork(ctx, arena, spec, null);
+  } finally {
+    w.free(raw);
+  }
+}
+
+/** malloc(bytes + 16) for a 16-byte aligned arena, or a PEError. */
+function allocate(w, bytes) {
+  const raw = w.malloc(bytes + 16);
+  if (raw === 0) throw new PEError('batch', `not enough memory for the arena (${(bytes / 2 ** 20).toFixed(1)} MiB); reduce batch, d_model, layers or train_length`);
+  return raw;
+}
+
+/** A trainer on a fork of the arena `src` for the (checked) spec `next` (pe_arena_fork). */
+function fork(ctx, src, next, pretrained) {
+  const w = ctx.wasm;
+  const lengths = [next.train_length, next.train_length_min];
+  const { bytes: [bytes] } = ctx.run({ outputs: { bytes: { count: 1, type: Int32Array } } }, (p) => {
+    const st = w.pe_arena_fork_size(p.bytes, src, ...lengths);
+    return st === 1 ? 100 + 3 : st;   // PE_ERR_TOO_LARGE: the new train_length
+  }, ['bytes', 'arena', 'train_length', 'train_length_min']);
+  const raw = allocate(w, bytes);
+  const arena = (raw + 15) & ~15;
+  try {
+    ctx.run({}, () => w.pe_arena_fork(arena, bytes, src, ...lengths, ...scalingCodes(next.rope_scaling)),
+      ['arena', 'bytes', 'arena', 'train_length', 'train_length_min', 'rope_scaling', 'rope_scaling.factor']);
+  } catch (err) {
+    w.free(raw);
+    throw err;
+  }
+  return wrapArena(ctx, next, raw, arena, pretrained);
+}
+
+/** The trainer object around an initialised arena (raw: its allocation, freed by t.free()). */
+function wrapArena(ctx, spec, raw, arena, pretrained) {
+  const w = ctx.wasm;
+  const encoding = spec.encoding === null ? 'none' : spec.encoding.kind;
 
   let live = true;
   const alive = () => {
@@ -350,6 +411,21 @@ export function createTrainer(ctx, input) {
     _adamw(grads) {
       alive();
       ctx.run({ inputs: { grads: Float32Array.from(grads) } }, (p) => w.pe_arena_adamw(arena, p.grads), ['arena', 'grads']);
+    },
+
+    /** Where a fine-tuned trainer came from: { spec, steps } of the trainer it continues, else null. */
+    pretrained,
+
+    /**
+     * A new trainer that continues this one at train_length (and train_length_min, default
+     * train_length) with rope_scaling (rope only; null or left out: unscaled): parameters, AdamW
+     * moments and the step count carry over (pe_arena_fork). This trainer is not changed; free both.
+     */
+    finetune(options) {
+      alive();
+      if (pretrained !== null) throw new PEError('trainer', 'this trainer is already fine-tuned (t.pretrained); fine-tune the trainer it came from');
+      const next = finetuneSpec(spec, options);
+      return fork(ctx, arena, next, { spec: structuredClone(spec), steps: info()[4] });
     },
 
     /** Frees the WebAssembly memory of this trainer; later calls throw. */

@@ -22,19 +22,21 @@ export const ARENA_TASKS = { copy: 0, reverse: 1, kback: 2, sort: 3 };
 export const ARENA_ROPE_SCALING = { linear: 1, yarn: 3, ntk: 5 };
 
 const noFields = {};
+const scalingFields = {
+  rope_type: { type: 'enum', values: Object.keys(ARENA_ROPE_SCALING), label: { en: 'Type', ko: '종류' } },
+  factor: { type: 'number', min: 1, max: 1024, default: 2, label: { en: 'Factor', ko: '배율' } },
+};
+const scalingVariants = { linear: { required: ['factor'] }, ntk: { required: ['factor'] }, yarn: { required: ['factor'] } };
 
 export const ropeScalingOption = {
   type: 'object', nullable: true, default: null,
   discriminator: 'rope_type',
-  fields: {
-    rope_type: { type: 'enum', values: Object.keys(ARENA_ROPE_SCALING), label: { en: 'Type', ko: '종류' } },
-    factor: { type: 'number', min: 1, max: 1024, default: 2, label: { en: 'Factor', ko: '배율' } },
-  },
-  variants: { linear: { required: ['factor'] }, ntk: { required: ['factor'] }, yarn: { required: ['factor'] } },
+  fields: scalingFields,
+  variants: scalingVariants,
   label: { en: 'RoPE scaling at evaluation', ko: '평가 때의 RoPE 스케일링' },
   help: {
-    en: 'rope only: { rope_type: "linear" | "ntk" | "yarn", factor } applied when evaluating (training is unscaled); yarn takes the training sequence length as original_max_position_embeddings.',
-    ko: 'rope 전용: 평가할 때만 적용하는 { rope_type: "linear" | "ntk" | "yarn", factor } (학습은 스케일링 없음). yarn은 학습 시퀀스 길이를 original_max_position_embeddings로 씁니다.',
+    en: 'rope only: { rope_type: "linear" | "ntk" | "yarn", factor } applied when evaluating, in place of the scaling the trainer trains with (spec.rope_scaling; { rope_type: "linear", factor: 1 } is the unscaled model); null or left out: the trained scaling. yarn takes the training sequence length of the first trainer (before any finetune) as original_max_position_embeddings.',
+    ko: 'rope 전용: 평가할 때 학습 때의 스케일링(spec.rope_scaling) 대신 적용하는 { rope_type: "linear" | "ntk" | "yarn", factor }입니다 ({ rope_type: "linear", factor: 1 }은 스케일링하지 않은 모델입니다). null이거나 빠지면 학습 때의 스케일링을 씁니다. yarn은 처음 트레이너(finetune 이전)의 학습 시퀀스 길이를 original_max_position_embeddings로 씁니다.',
   },
 };
 
@@ -122,6 +124,16 @@ export default {
         label: { en: 'Weight decay', ko: '가중치 감쇠' },
         help: { en: 'Decoupled (AdamW), on matrices only.', ko: '분리형 (AdamW), 행렬에만.' },
       },
+      rope_scaling: {
+        type: 'object', nullable: true, default: null,
+        discriminator: 'rope_type', fields: scalingFields, variants: scalingVariants,
+        rule: 'rope only',
+        label: { en: 'RoPE scaling in training', ko: '학습 때의 RoPE 스케일링' },
+        help: {
+          en: 'rope only: { rope_type: "linear" | "ntk" | "yarn", factor } the model trains (and, by default, evaluates) with; linear is position interpolation (Chen et al. 2023). Usually set by t.finetune, which continues a trained model at a longer train_length; yarn takes the training sequence length of the first trainer as original_max_position_embeddings. null: unscaled.',
+          ko: 'rope 전용: 모델이 학습할 때 (그리고 기본적으로 평가할 때) 쓰는 { rope_type: "linear" | "ntk" | "yarn", factor }입니다. linear는 위치 보간(Chen et al. 2023)입니다. 보통 학습된 모델을 더 긴 train_length에서 이어 학습하는 t.finetune이 정합니다. yarn은 처음 트레이너의 학습 시퀀스 길이를 original_max_position_embeddings로 씁니다. null: 스케일링 없음.',
+        },
+      },
       seed: {
         type: 'int', default: 0, min: 0, max: 4294967295,
         label: { en: 'Seed', ko: '시드' }, help: { en: 'Initial parameters and training data.', ko: '초기 파라미터와 학습 데이터.' },
@@ -136,6 +148,12 @@ export default {
       }
       if (s.d_model % s.heads !== 0 || (s.d_model / s.heads) % 2 !== 0) {
         return { param: 'heads', message: `heads must divide d_model into an even head size (d_model/heads an even integer), got d_model ${s.d_model} and heads ${s.heads}` };
+      }
+      if (s.rope_scaling !== null && s.encoding?.kind !== 'rope') {
+        return { param: 'rope_scaling', message: `rope_scaling applies to the rope encoding only, got encoding ${s.encoding === null ? 'none' : s.encoding.kind}` };
+      }
+      if (s.rope_scaling?.rope_type === 'ntk' && s.d_model / s.heads < 4) {
+        return { param: 'rope_scaling', message: `rope_scaling ntk needs a head size d_model/heads of at least 4, got ${s.d_model / s.heads}` };
       }
       return null;
     },
