@@ -89,7 +89,7 @@ const en = {
   'learn.shift.series.target': (q) => `PE(${q})`,
   'learn.shift.series.moved': (k, p) => `M_${k} · PE(${p})`,
   'learn.shift.derived': ({ p, k, err, q, dist, L }) => `Largest gap between M_${k}·PE(${p}) and PE(${p + k}): ${err}, float32 rounding. Among the first ${n(L)} positions, the one closest to ${p} is ${q}, still ${dist} away: no two rows coincide.`,
-  'learn.shift.try': 'Move p and keep k: the dashed curve still lands on PE(p + k). What does that say about how attention can find “the word 3 positions back”?',
+  'learn.shift.try': 'Keep k and move p to 100 or beyond. Does the dashed curve still land on PE(p + k)? What does that say about how attention can find “the word k positions back”?',
 
   // 4
   'learn.dot.title': 'Dot product against distance',
@@ -297,7 +297,7 @@ const ko = {
   'learn.shift.series.target': (q) => `PE(${q})`,
   'learn.shift.series.moved': (k, p) => `M_${k} · PE(${p})`,
   'learn.shift.derived': ({ p, k, err, q, dist, L }) => `두 벡터 M_${k}·PE(${p}), PE(${p + k})의 최대 차이는 ${err}로, float32 반올림 수준입니다. 처음 ${n(L)}개 위치 중 ${p}에 가장 가까운 위치는 ${q}이고, 그래도 거리가 ${dist}만큼 떨어져 있습니다. 겹치는 행은 없습니다.`,
-  'learn.shift.try': 'k는 그대로 두고 p를 움직여 보세요. 점선은 여전히 PE(p + k)에 놓입니다. 그렇다면 어텐션이 “세 칸 앞의 단어”를 찾는 일은 왜 쉬워질까요?',
+  'learn.shift.try': 'k는 그대로 두고 p를 100 이상으로 옮겨 보세요. 점선은 여전히 PE(p + k)에 놓일까요? 이 사실은 어텐션이 “k칸 앞의 단어”를 찾는 방식에 관해 무엇을 알려 줄까요?',
 
   // 4
   'learn.dot.title': '내적과 거리',
@@ -310,7 +310,7 @@ const ko = {
   'learn.dot.derived': ({ spread, top, kdrop, drop, kback, back }) => `세 곡선의 차이는 많아야 ${spread}입니다. 내적은 d/2 = ${top}에서 시작해 k = ${kdrop}에서 그 절반 아래(${drop})로 떨어지지만, k = ${kback}에서 다시 ${back}까지 올라갑니다. 멀다고 늘 덜 닮은 것은 아닙니다.`,
   'learn.dot.derivedSteady': ({ spread, top, kdrop, drop, kback, back }) => `세 곡선의 차이는 많아야 ${spread}입니다. 내적은 d/2 = ${top}에서 시작해 k = ${kdrop}에서 그 절반 아래(${drop})로 떨어지고, 그 뒤로는 ${back}(k = ${kback})보다 높이 올라오지 않습니다.`,
   'learn.dot.derivedSlow': ({ spread, top, K }) => `세 곡선의 차이는 많아야 ${spread}입니다. 내적은 ${top}에서 시작해 보이는 거리 ${K}까지 내내 그 절반 위에 머뭅니다. 이 base에서는 파동이 너무 느려서 이 정도 거리는 잘 구별하지 못합니다.`,
-  'learn.dot.try': '차원을 16으로 낮춰 보세요. 곡선이 얼마나 더 울퉁불퉁해지나요? 모델이 주파수를 많이 쓰는 편을 좋아하는 이유는 무엇일까요?',
+  'learn.dot.try': '차원을 16으로 낮춰 보세요. 곡선이 얼마나 더 울퉁불퉁해질까요? 주파수를 여럿 쓰는 편이 모델에 유리한 이유는 무엇일까요?',
 
   // 5
   'learn.learned.title': '학습된 위치 표',
@@ -321,7 +321,7 @@ const ko = {
   ],
   'learn.learned.derived': ({ near, far, rms, L }) => `이웃한 행끼리의 |코사인| 평균은 ${near}이고, 32칸 떨어진 행끼리는 ${far}입니다. 학습 전에는 이웃이라고 남보다 더 닮지 않았습니다. 값의 크기는 ${rms} 안팎이고, 행은 딱 ${n(L)}개입니다.`,
   'learn.learned.derivedChance': ({ near, far, rms, L }) => `이웃한 행끼리의 |코사인| 평균은 ${near}이고, 32칸 떨어진 행끼리는 ${far}입니다. 이 시드에서는 이웃이 우연히 조금 더 닮았을 뿐, 초기화에는 그런 규칙이 없습니다. 값의 크기는 ${rms} 안팎이고, 행은 딱 ${n(L)}개입니다.`,
-  'learn.learned.try': '시드를 몇 번 바꿔 보세요. 이웃한 행이 먼 행보다 더 닮게 나오는 시드가 있나요? 학습을 마친 GPT-2의 표는 어떻게 생겼을까요? (탐색기에서 불러올 수 있습니다.)',
+  'learn.learned.try': '시드를 몇 번 바꿔 보세요. 이웃한 행이 먼 행보다 더 닮게 나오는 시드가 있을까요? 학습을 마친 GPT-2의 표는 어떻게 생겼을까요? (탐색기에서 불러올 수 있습니다.)',
 
   // 6
   'learn.naive.title': '정수와 이진수 위치, 그리고 실패하는 이유',
@@ -369,7 +369,7 @@ const ko = {
     '내적은 두 벡터 사이의 각도만 보므로, 점수는 (m − n)·θᵢ에만 달립니다. 별도의 표 없이 상대 위치가 생기는 셈입니다. 그림은 고정된 q 하나와 k 하나를 모든 위치에 놓고, 점수 q_m·k_n을 색으로 칠합니다.',
   ],
   'learn.rope.derived': ({ dev, scale, first, last, turn, pairs }) => `대각선 하나(m − n이 같은 칸)를 따라가면 점수는 많아야 ${dev}만큼 변하고, 점수 자체는 ${scale}까지 갑니다. 거리만 중요하다는 뜻입니다. ${pairs}쌍 가운데 가장 빠른 쌍은 위치마다 ${first} rad, 가장 느린 쌍은 ${last} rad씩 돌아서 ${turn}칸마다 한 바퀴를 돕니다.`,
-  'learn.rope.try': 'base를 100으로 낮춰 보세요. 줄무늬는 어떻게 변하나요? base가 작으면 멀리 떨어진 토큰끼리 구별하기 어려운 이유는 무엇일까요?',
+  'learn.rope.try': 'base를 100으로 낮춰 보세요. 줄무늬는 어떻게 변할까요? base가 작으면 멀리 떨어진 토큰끼리 구별하기 어려운 이유는 무엇일까요?',
 
   // 9
   'learn.decay.title': '멀어질수록 약해지는 점수',
@@ -382,7 +382,7 @@ const ko = {
   'learn.decay.derivedBack': ({ half, back, kback, base }) => `base ${base}에서는 거리 ${n(half)}에서 점수가 처음으로 절반 아래로 내려가지만, 거리 ${n(kback)}에서 다시 ${back}까지 올라옵니다. 줄어드는 것은 경향일 뿐, 규칙은 아닙니다.`,
   'learn.decay.derived': ({ half, back, N, base }) => `base ${base}에서는 거리 ${n(half)}에서 점수가 처음으로 절반 아래로 내려갑니다. 그 뒤로는 ${n(N)}칸까지 ${back}을 넘어 다시 올라오지 않습니다.`,
   'learn.decay.derivedNever': ({ N, base }) => `base ${base}에서는 보이는 ${n(N)}칸 내내 점수가 절반 위에 머뭅니다.`,
-  'learn.decay.try': 'base 500과 base 500,000을 비교해 보세요. 각각 어디에서 절반을 지나나요?',
+  'learn.decay.try': 'base 500과 base 500,000을 비교해 보세요. 각각 어디에서 절반을 지날까요?',
 
   // 10
   'learn.scaling.title': '긴 문맥을 위해 RoPE 늘리기',
@@ -406,7 +406,7 @@ const ko = {
     '그림은 고른 패치와 모든 패치의 위치가 얼마나 닮았는지(코사인 유사도)를 보여 줍니다. 격자에서 가까운 패치일수록, 어느 방향으로든 더 닮았습니다.',
   ],
   'learn.patches.derived': ({ r, c, br, bc, best, side, diag }) => `(${r}, ${c}) 패치와 가장 닮은 것은 이웃 (${br}, ${bc})이고 유사도는 ${best}입니다. 행을 따라 한 칸 가면 ${side}, 대각선으로 한 칸 가면 ${diag}로 더 낮습니다. 벡터의 두 절반이 모두 바뀌기 때문입니다.`,
-  'learn.patches.try': '패치를 모서리로 옮겼다가 가운데로 옮겨 보세요. 밝은 영역의 모양이 그대로인가요?',
+  'learn.patches.try': '패치를 모서리로 옮겼다가 가운데로 옮겨 보세요. 밝은 영역의 모양이 그대로일까요?',
 
   // 12
   'learn.mrope.title': 'M-RoPE: 텍스트와 이미지를 한 시퀀스에',
