@@ -22,7 +22,7 @@
 //     the table's range in the pass that resamples it), and the range given is the data's scan
 //   scan(table, { offset, count }) → { lo, hi, negInf, posInf, nan, finite } (optional; default scanValues)
 //   hm.setData({ data, rows, cols, offset, rowOffset, colOffset, range });
-//   hm.setColormap('cividis'); hm.setScale('log'); hm.setStale(true); hm.destroy();
+//   hm.setColormap('cividis'); hm.setScale('log'); hm.setStale(true); hm.highlight({ cols: [a, b] }); hm.destroy();
 // Colour scale (web/plot/color-scale.js): 'linear' (default), 'sqrt', 'log' or 'auto' (log or sqrt
 // for a non-negative table spanning decades); render gets the one in use as its `scale` option,
 // the colour bar's ticks sit where that scale puts their colours, and data-scale on the plot names it.
@@ -31,10 +31,10 @@ import { colorRangeOf, planAxis, resample, scanValues } from './resample.js';
 import { float32String, formatInt, formatValue, niceTicks } from './format.js';
 import { COLORMAPS } from '../api/colormaps.js';
 import { colorizeRange, robustLow, scaleRange, scaleTicks } from './color-scale.js';
+import { HeatMarks } from './highlight.js';
 
 const MAX_CANVAS = 2048; // device pixels per side
 const MIN_SPAN = 3; // cells visible at the deepest zoom
-
 
 /** A name as a tick label: at most 8 characters, with an ellipsis when cut. */
 function tickName(name) {
@@ -76,6 +76,7 @@ export class Heatmap {
       this._tool('−', t('heatmap.zoomOut'), () => this.zoomBy(1 / 1.6)),
       this._tool('⤢', t('heatmap.zoomReset'), () => this.resetView()));
     this.plot.append(this.canvas, this.cursorBox);
+    this.highlights = new HeatMarks(this.plot); // highlight(): bands, cells, diagonals over the picture
     this.xTicks = h('div', { class: 'hm-xticks', 'aria-hidden': 'true' });
     this.yTicks = h('div', { class: 'hm-yticks', 'aria-hidden': 'true' });
     this.cbarCanvas = h('canvas', { class: 'hm-cbar-canvas', width: 1, height: 256, 'aria-hidden': 'true' });
@@ -143,6 +144,7 @@ export class Heatmap {
     if (!sameShape) {
       this.win = { x0: 0, x1: cols, y0: 0, y1: rows };
       this.cursor = null;
+      this.highlights.set(null);
     }
     this.draw();
   }
@@ -169,6 +171,11 @@ export class Heatmap {
     if (name === this.scale) return;
     this.scale = name;
     this.draw();
+  }
+
+  /** Highlights shapes of cells over the picture (web/plot/highlight.js), null clears; returns them in cell units. */
+  highlight(shapes) {
+    return this.data ? this.highlights.set(shapes, this.rows, this.cols) : [];
   }
 
   setStale(stale) {
@@ -285,6 +292,7 @@ export class Heatmap {
     this._drawTicks();
     this._drawColorbar(lo, hi);
     this._placeCursor();
+    this.highlights.place(this.win);
     this.lastDrawMs = performance.now() - t0;
   }
 

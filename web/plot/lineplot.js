@@ -16,6 +16,8 @@
 //   lp.setTooltip({ title: (x) => …, value: (y) => … });
 //   lp.setMarkers([{ x, label, color, dash }]);        // dashed vertical lines over the curves
 //   lp.setOverlay({ under(g), over(g) });              // own canvas drawing below/above the curves
+//   lp.highlight({ x } | { y } | { range: [a, b] } | { point: [x, y] } | [...] | null);
+//                                                      // marks on an SVG over the chart: no redraw
 //   lp.batch(() => { …any of the above… });            // one Chart.js update at the end
 //   lp.applyTheme(); lp.resetZoom(); lp.destroy();
 import { Chart, LineController, LineElement, PointElement, LinearScale, Legend, Tooltip } from 'chart.js';
@@ -24,6 +26,7 @@ import { h, cssVar } from './dom.js';
 import { float32String, formatInt, formatValue } from './format.js';
 import { decimate } from './decimate.js';
 import { drawMarkers } from './markers.js';
+import { LineMarks } from './highlight.js';
 
 export { decimate };
 
@@ -38,6 +41,9 @@ const overlayPlugin = {
   },
   afterDatasetsDraw(chart) {
     owners.get(chart)?._drawLayer('over');
+  },
+  afterDraw(chart) {
+    owners.get(chart)?._placeMarks();
   },
 };
 
@@ -88,6 +94,7 @@ export class LinePlot {
     this.el = h('div', { class: 'chart-wrap' }, this.box,
       h('div', { class: 'chart-foot' }, h('p', { class: 'chart-hint', text: compact ? '' : t('lines.hint') }), this.tools));
     root.append(this.el);
+    this.highlights = new LineMarks(this.box);
     this.box.addEventListener('keydown', (e) => this._key(e));
 
     const refine = () => {
@@ -264,6 +271,31 @@ export class LinePlot {
   setOverlay({ under = null, over = null } = {}) {
     this.overlay = { under, over };
     this._update();
+  }
+
+  /**
+   * Highlights places of the plot (web/plot/highlight.js: { x }, { y }, { range: [a, b] },
+   * { point: [x, y] }, or a list of them; null clears) on an SVG over the chart: the curves are
+   * not redrawn. The marks follow later draws (zoom, new data). Returns the shapes.
+   */
+  highlight(shapes) {
+    const s = this.highlights.set(shapes);
+    this._placeMarks();
+    return s;
+  }
+
+  _placeMarks() {
+    const a = this.chart?.chartArea;
+    const sc = this.chart?.scales;
+    if (!a || !sc?.x || !sc?.y) {
+      this.highlights.draw(null);
+      return;
+    }
+    this.highlights.draw({
+      area: { left: a.left, top: a.top, right: a.right, bottom: a.bottom },
+      x: (v) => sc.x.getPixelForValue(v),
+      y: (v) => sc.y.getPixelForValue(v),
+    });
   }
 
   /** The tooltip's default heading: the x axis title and x. */
