@@ -1,41 +1,103 @@
 // The Learn path's figure and control pieces: the explorer's own heatmap (web/plot/heatmap.js)
 // and Chart.js line plot (web/views/common.js makePlot), and small labelled controls. A figure
 // counts its drawings in data-drawn on the step's figure box (the browser test waits on it).
+// Both figures can highlight places for the numbers of the sentence under them (./linked.js).
 import { h, uid } from '../../plot/dom.js';
 import { Heatmap } from '../../plot/heatmap.js';
 import { heatmapKernels } from '../../model/pixels.js';
-import { makePlot } from '../../views/common.js';
+import { makePlot, ensureStyles } from '../../views/common.js';
 import { formatValue } from '../../plot/format.js';
+import { heatmapScale } from '../../model/pixels.js';
+import { SCALES } from '../../model/view-state.js';
+import '../../views/generic/scale-strings.js';
+import './marks-strings.js';
 
 /** Marks one more drawing of the step's figure. */
 export function markDrawn(box) {
   box.dataset.drawn = String(Number(box.dataset.drawn || 0) + 1);
 }
 
+/** A span a … b in words ("3 to 7", or "3"). */
+const spanText = (t, [a, b]) => t('learn.mark.range', a, b);
+
+/** What `shape` (one or a list, web/plot/highlight.js) marks on a heatmap with these axes, in words. */
+function heatWhere(t, axes, shape) {
+  return [shape].flat().map((s) => {
+    if (s.cell) return `${axes.y} ${s.cell[0]}, ${axes.x} ${s.cell[1]}`;
+    if (s.diagonal !== undefined) return t('learn.mark.diagonal', { y: axes.y, x: axes.x, d: s.diagonal });
+    return [s.rows && `${axes.y} ${spanText(t, s.rows)}`, s.cols && `${axes.x} ${spanText(t, s.cols)}`].filter(Boolean).join(', ');
+  }).join('; ');
+}
+
+/** What `shape` marks on a line plot with these labels, in words. */
+function lineWhere(t, labels, shape) {
+  return [shape].flat().map((s) => {
+    if (s.range) return `${labels.x} ${spanText(t, s.range)}`;
+    if (s.point) return `${labels.x} ${s.point[0]}, ${labels.y} ${formatValue(s.point[1])}`;
+    if (s.y !== undefined) return `${labels.y} ${formatValue(s.y)}`;
+    return `${labels.x} ${s.x}`;
+  }).join('; ');
+}
+
 /**
- * A heatmap in `box`: set({ data, rows, cols, range?, colormap? }) draws it. axes: { x, y, value }
- * (names shown beside the axes and in the read-out).
+ * A heatmap in `box`: set({ data, rows, cols, range?, colormap?, kind? }) draws it. axes: { x, y,
+ * value } (names shown beside the axes and in the read-out). Beside "Colour: …" a small choice of
+ * the explorer's colour scales (auto, linear, √, log; auto as the explorer resolves it for `kind`);
+ * explore(kind, spec, view) is env.explore with the scale chosen added to the view, called again
+ * when the scale changes. highlight(shape) marks cells (web/plot/highlight.js); mark(shape) is
+ * { on, shape, where } for ./linked.js.
  */
-export function heatFigure(box, { pe, t }, axes, label) {
+export function heatFigure(box, { pe, t, explore = null }, axes, label) {
+  ensureStyles(new URL('./marks.css', import.meta.url));
   const holder = h('div', { class: 'learn-heat' });
   const colour = h('p', { class: 'learn-colour', text: t('learn.colour', axes.value) });
-  box.append(colour, holder);
+  const scaleId = uid('learn-scale');
+  const scaleSelect = h('select', { id: scaleId, class: 'learn-scale-select', title: t('scale.help') },
+    ...SCALES.map((name) => h('option', { value: name, text: t(`scale.${name}`) })));
+  let scale = 'auto';
+  let kind = null;
+  let link = null;   // the last explore() arguments
+  box.append(h('div', { class: 'learn-colour-row' }, colour,
+    h('span', { class: 'learn-scale' }, h('label', { for: scaleId, text: t('view.heatmap.scale') }), scaleSelect)), holder);
   const hm = new Heatmap(holder, { ...heatmapKernels(pe), t, axes, label, compact: false });
   hm.readout.textContent = '';
+  const target = { highlight: (shape) => hm.highlight(shape) };
+  const applyScale = () => {
+    hm.scale = heatmapScale({ kind }, { scale });
+    if (hm.data) hm.draw();
+    scaleSelect.options[0].textContent = scale === 'auto' ? t('scale.auto.chosen', t(`scale.${hm.scaleUsed}`)) : t('scale.auto');
+    box.dataset.scale = hm.scaleUsed;
+  };
+  const viewWith = (view) => (scale === 'auto' ? view : { ...view, scale });
+  scaleSelect.addEventListener('change', () => {
+    scale = scaleSelect.value;
+    applyScale();
+    markDrawn(box);
+    if (link && explore) explore(link[0], link[1], viewWith(link[2]));
+  });
   return {
     hm,
-    set({ data, rows, cols, range = null, colormap = 'viridis', axes: newAxes = null }) {
+    set({ data, rows, cols, range = null, colormap = 'viridis', axes: newAxes = null, kind: k = null }) {
       if (newAxes) {
         hm.axes = newAxes;
         hm.xlabel.textContent = newAxes.x;
         hm.ylabel.textContent = newAxes.y;
         colour.textContent = t('learn.colour', newAxes.value);
       }
+      kind = k;
+      hm.scale = heatmapScale({ kind }, { scale });
       if (hm.data) hm.setColormap(colormap);
       else hm.colormap = colormap;
       hm.setData({ data, rows, cols, range });
+      applyScale();
       markDrawn(box);
     },
+    explore(kindOf, spec, view) {
+      link = [kindOf, spec, view];
+      explore?.(kindOf, spec, viewWith(view));
+    },
+    highlight: target.highlight,
+    mark: (shape) => ({ on: target, shape, where: heatWhere(t, hm.axes, shape) }),
     destroy() {
       hm.destroy?.();
     },
@@ -44,13 +106,15 @@ export function heatFigure(box, { pe, t }, axes, label) {
 
 /**
  * A line plot in `box`: set(series, x0) draws it once Chart.js has loaded (series: [{ label,
- * values, dash? }]). Labels: { x, y }.
+ * values, dash? }]). Labels: { x, y }. highlight(shape) marks places (web/plot/highlight.js), kept
+ * until the plot has loaded; mark(shape) is { on, shape, where } for ./linked.js.
  */
 export function lineFigure(box, { t }, labels, ariaLabel) {
   const holder = h('div', { class: 'learn-lines' });
   box.append(holder);
   let plot = null;
   let pending = null;
+  let marked = null;
   let destroyed = false;
   makePlot(holder, { t, xLabel: labels.x, yLabel: labels.y, label: ariaLabel }).then((p) => {
     if (destroyed) {
@@ -59,6 +123,7 @@ export function lineFigure(box, { t }, labels, ariaLabel) {
     }
     plot = p;
     if (pending) draw(...pending);
+    if (marked) plot.highlight(marked);
   });
   function draw(series, x0, newLabels) {
     if (!plot) {
@@ -70,8 +135,15 @@ export function lineFigure(box, { t }, labels, ariaLabel) {
     plot.setData({ series, x0 });
     markDrawn(box);
   }
+  const highlight = (shape) => {
+    marked = shape;
+    plot?.highlight(shape);
+  };
+  const target = { highlight };
   return {
     set: (series, x0 = 0, newLabels = null) => draw(series, x0, newLabels),
+    highlight,
+    mark: (shape) => ({ on: target, shape, where: lineWhere(t, labels, shape) }),
     destroy() {
       destroyed = true;
       plot?.destroy?.();

@@ -13,7 +13,8 @@ const COLORS = ['#1f77b4', '#d95f02', '#7570b3'];
 
 /**
  * Mounts the rotor in `box`. t: the translator; pairs: the pair indices to draw (≤ 3). Returns
- * { set(rotated, length, dim) — the applyRope output [length, dim] —, destroy() }.
+ * { set(rotated, length, dim) — the applyRope output [length, dim] —, highlight({ pair } | null),
+ * destroy() }.
  */
 export function mountRotor(box, { t, pairs }) {
   ensureStyles(new URL('./rotor.css', import.meta.url));
@@ -33,6 +34,7 @@ export function mountRotor(box, { t, pairs }) {
   let D = 0;
   let frame = 0;
   let last = 0;
+  let marked = null;   // the pair highlighted (a linked number in the sentence), or null
 
   function draw() {
     const p = Number(pos.value);
@@ -64,6 +66,15 @@ export function mountRotor(box, { t, pairs }) {
       const y = data[p * D + i + half];
       const ex = s + (x / r) * s * 0.82;
       const ey = s - (y / r) * s * 0.82;
+      // A highlighted pair: the others faded, a ring around its tip.
+      ctx.globalAlpha = marked === null || marked === i ? 1 : 0.25;
+      if (marked === i) {
+        ctx.strokeStyle = fg;
+        ctx.lineWidth = 3;
+        ctx.beginPath();
+        ctx.arc(ex, ey, 17, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
       ctx.strokeStyle = COLORS[k];
       ctx.fillStyle = COLORS[k];
       ctx.lineWidth = 5;
@@ -79,6 +90,7 @@ export function mountRotor(box, { t, pairs }) {
       const a = Math.atan2(y, x);
       angles.push([i, (((a - a0) * 180) / Math.PI + 720) % 360]);
     });
+    ctx.globalAlpha = 1;
     legend.replaceChildren(...angles.map(([i, deg]) => h('span', { class: 'learn-rotor-key' },
       h('span', { class: 'learn-rotor-swatch' }), t('learn.rope.rotorPair', { i, deg: Math.round(deg) }))));
     legend.querySelectorAll('.learn-rotor-swatch').forEach((el, k) => { el.style.background = COLORS[k]; });
@@ -129,6 +141,13 @@ export function mountRotor(box, { t, pairs }) {
       D = dim;
       pos.max = String(L - 1);
       if (Number(pos.value) > L - 1) pos.value = String(L - 1);
+      draw();
+    },
+    /** Highlights pair `shape.pair` (one of `pairs`), or none for null. */
+    highlight(shape) {
+      marked = shape && pairs.includes(shape.pair) ? shape.pair : null;
+      if (marked === null) delete box.dataset.markedPair;
+      else box.dataset.markedPair = String(marked);
       draw();
     },
     destroy: stop,

@@ -3,16 +3,19 @@
 // derived from the numbers on screen. A step's mount(env) builds into env.figure and
 // env.controls, writes env.derived, and calls env.explore(kind, spec) with what "open this in
 // the explorer" should show. env: { pe, t, lang, figure, controls, derived, explore }.
-// Strings: ./strings.js (learn.<step>.*); claim checks: ./claims.js.
+// Strings: ./strings.js (learn.<step>.*); claim checks: ./claims.js. The numbers of a derived
+// sentence that mark a place in the figure are buttons (./linked.js; which place: ./steps-marks.js),
+// and a heatmap step passes its view to the explorer through fig.explore (it adds the colour scale).
 import { formatInt } from '../../plot/format.js';
 import { mountWordOrder } from '../../views/attention/word-order.js';
 import { demoHeads } from '../../views/attention/order.js';
 import { fraction } from '../../views/common.js';
 import { heatFigure, lineFigure, slider, choice, markDrawn } from './figures.js';
 import { mountRotor } from './rotor.js';
+import { writeLinked } from './linked.js';
+import { MARKS } from './steps-marks.js';
+import { magnitudesLink } from './steps-links.js';
 import { withClaims } from './claims.js';
-import { encodePermalink } from '../../share/permalink.js';
-import { h } from '../../plot/dom.js';
 import './claims-strings.js';
 
 const fx = (v, digits = 2) => (Math.abs(v) >= 1e4 ? formatInt(Math.round(v)) : Number(v.toFixed(digits)).toString());
@@ -51,7 +54,7 @@ const order = {
 const sinusoids = {
   id: 'sinusoids',
   mount({ pe, t, lang, figure, controls, derived, explore }) {
-    const fig = heatFigure(figure, { pe, t }, { x: t('learn.axis.dimension'), y: t('learn.axis.position'), value: t('learn.axis.value') }, t('learn.sinusoids.title'));
+    const fig = heatFigure(figure, { pe, t, explore }, { x: t('learn.axis.dimension'), y: t('learn.axis.position'), value: t('learn.axis.value') }, t('learn.sinusoids.title'));
     const base = slider(t('learn.control.base'), { min: 100, max: 100000, value: 10000, log: true, format: (v) => formatInt(v), onInput: draw });
     const dim = slider(t('learn.control.dim'), { min: 8, max: 128, step: 8, value: 64, format: formatInt, onInput: draw });
     base.input.dataset.learnControl = '';
@@ -60,36 +63,23 @@ const sinusoids = {
     function draw() {
       const spec = { kind: 'sinusoidal', length: L, dim: dim.get(), base: base.get() };
       const r = pe.compute(spec);
-      fig.set({ data: r.data, rows: L, cols: spec.dim, colormap: 'diverging' });
+      fig.set({ data: r.data, rows: L, cols: spec.dim, colormap: 'diverging', kind: spec.kind });
       const d = spec.dim;
       const last = d / 2 - 1;
       const wl = (i) => 2 * Math.PI * spec.base ** ((2 * i) / d);
       // Pairs whose wavelength is longer than the table: they hardly change over it.
       let slow = 0;
       for (let i = 0; i < d / 2; i++) if (wl(i) > 4 * L) slow++;
-      derived.textContent = t('learn.sinusoids.derived', {
+      writeLinked(derived, t, 'learn.sinusoids.derived', {
         first: fx(wl(0)), lastIndex: last, lastCols: `${2 * last}, ${2 * last + 1}`, last: fx(wl(last)), L, slow, pairs: d / 2,
-      });
-      explore('sinusoidal', spec);
+      }, MARKS.sinusoids(fig, { d, L, slow, firstWavelength: wl(0) }));
+      fig.explore('sinusoidal', spec);
     }
     draw();
     magnitudesLink({ t, lang, derived });
     return { destroy: () => fig.destroy() };
   },
 };
-
-/**
- * "How big is P next to the word vectors?": a line under the step's explorer link, to the
- * explorer's magnitudes view (web/views/absolute/embed-scale.js) at Vaswani's d = 512. A permalink
- * cannot name a view to scroll to (its fragment is the state), so the link opens the explorer
- * and the view is in its list of views.
- */
-function magnitudesLink({ t, lang, derived }) {
-  const spec = { kind: 'sinusoidal', length: 512, dim: 512, base: 10000 };
-  const row = h('p', { class: 'learn-note learn-magnitudes' }, `${t('learn.sinusoids.magnitudes')} `,
-    h('a', { href: encodePermalink({ kind: spec.kind, spec, lang }), 'data-view': 'absolute-embed-scale', text: t('learn.sinusoids.magnitudesLink') }));
-  (derived.closest('article')?.querySelector('.learn-explore-row') ?? derived).after(row);
-}
 
 // -------------------------------------------------------------------------------------------
 // 3. Uniqueness and PE(p + k) = M_k · PE(p)
@@ -185,7 +175,7 @@ const dotStep = {
         dist: fx(Math.sqrt(Math.max(0, 2 * c0[0] - 2 * c0[kdrop]))), K,
       };
       const key = kdrop >= K ? 'learn.dot.derivedSlow' : c0[kback] > c0[kdrop] + 0.05 * c0[0] ? 'learn.dot.derived' : 'learn.dot.derivedSteady';
-      derived.textContent = t(key, args);
+      writeLinked(derived, t, key, args, MARKS.dot(fig, { kdrop, drop: c0[kdrop], kback, back: c0[kback], top: c0[0] }));
       explore('sinusoidal', spec);
     }
     draw();
@@ -201,14 +191,14 @@ const learned = {
   mount({ pe, t, figure, controls, derived, explore }) {
     const L = 64;
     const D = 64;
-    const fig = heatFigure(figure, { pe, t }, { x: t('learn.axis.dimension'), y: t('learn.axis.position'), value: t('learn.axis.value') }, t('learn.learned.title'));
+    const fig = heatFigure(figure, { pe, t, explore }, { x: t('learn.axis.dimension'), y: t('learn.axis.position'), value: t('learn.axis.value') }, t('learn.learned.title'));
     const seed = slider(t('learn.control.seed'), { min: 0, max: 50, value: 0, format: formatInt, onInput: draw });
     seed.input.dataset.learnControl = '';
     controls.append(seed.el);
     function draw() {
       const spec = { kind: 'learned', length: L, dim: D, std: 0.02, seed: seed.get() };
       const r = pe.compute(spec);
-      fig.set({ data: r.data, rows: L, cols: D, colormap: 'diverging' });
+      fig.set({ data: r.data, rows: L, cols: D, colormap: 'diverging', kind: spec.kind });
       const cos = (a, b) => dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b));
       let near = 0;
       let far = 0;
@@ -220,7 +210,7 @@ const learned = {
       for (const v of r.data) rms += v * v;
       rms = Math.sqrt(rms / r.data.length);
       derived.textContent = t(near > 1.5 * far ? 'learn.learned.derivedChance' : 'learn.learned.derived', { near: fx(near, 3), far: fx(far, 3), rms: fx(rms, 4), L });
-      explore('learned', spec);
+      fig.explore('learned', spec);
     }
     draw();
     return { destroy: () => fig.destroy() };
@@ -275,11 +265,11 @@ const naive = {
           for (let c = 0; c < D; c++) flips += r.data[p * D + c] !== r.data[(p + 1) * D + c] ? 1 : 0;
           if (flips > worst.flips) worst = { p, flips };
         }
-        derived.textContent = t('learn.naive.derived.binary', { p: worst.p, q: worst.p + 1, flips: worst.flips, L });
+        writeLinked(derived, t, 'learn.naive.derived.binary', { p: worst.p, q: worst.p + 1, flips: worst.flips, L }, MARKS.naive(fig, 'binary', { p: worst.p, step }));
       } else if (spec.normalize) {
-        derived.textContent = t('learn.naive.derived.normalized', { step: sci(1 / (L - 1)), L, p10: fx(10 / (L - 1), 4) });
+        writeLinked(derived, t, 'learn.naive.derived.normalized', { step: sci(1 / (L - 1)), L, p10: fx(10 / (L - 1), 4) }, MARKS.naive(fig, 'normalized', { L }));
       } else {
-        derived.textContent = t('learn.naive.derived.integer', { max: L - 1, norm: fx(Math.sqrt(D) * (L - 1), 0), D, word: fx(Math.sqrt(D)) });
+        writeLinked(derived, t, 'learn.naive.derived.integer', { max: L - 1, norm: fx(Math.sqrt(D) * (L - 1), 0), D, word: fx(Math.sqrt(D)) }, MARKS.naive(fig, 'integer', { L, size, D }));
       }
       explore(kind, spec);
     }
@@ -295,7 +285,7 @@ const relative = {
   id: 'relative',
   mount({ pe, t, figure, controls, derived, explore }) {
     const L = 48;
-    const fig = heatFigure(figure, { pe, t }, { x: t('learn.axis.key'), y: t('learn.axis.query'), value: t('learn.axis.bias') }, t('learn.relative.title'));
+    const fig = heatFigure(figure, { pe, t, explore }, { x: t('learn.axis.key'), y: t('learn.axis.query'), value: t('learn.axis.bias') }, t('learn.relative.title'));
     const scheme = choice(t('learn.control.scheme'), [
       { value: 'shaw', label: 'Shaw (2018)' },
       { value: 't5', label: 'T5 (2019)' },
@@ -325,14 +315,14 @@ const relative = {
       const axes = { x: t('learn.axis.key'), y: t('learn.axis.query'), value: t(s === 'alibi' ? 'learn.axis.bias' : s === 't5' ? 'learn.axis.bucket' : 'learn.axis.index') };
       // ALiBi: one colour scale for every head (the steepest head's range), so flatter heads look flatter.
       const range = s === 'alibi' ? [-(L - 1) * r.slopes[0], 0] : null;
-      fig.set({ data: plane, rows: L, cols: L, axes, range, colormap: s === 'alibi' ? 'viridis' : 'cividis' });
+      fig.set({ data: plane, rows: L, cols: L, axes, range, colormap: s === 'alibi' ? 'viridis' : 'cividis', kind: spec.kind });
       if (s === 'alibi') {
         const m = r.slopes[v];
         // Which heads are steepest and flattest, read from the slopes (not assumed from their order).
         const sl = Array.from(r.slopes);
         const hi = sl.indexOf(Math.max(...sl));
         const lo = sl.indexOf(Math.min(...sl));
-        derived.textContent = t('learn.relative.derived.alibi', { head: v, m: fraction(m), at10: fx(10 * m, 3), steep: fraction(sl[hi]), flat: fraction(sl[lo]), hi, lo });
+        writeLinked(derived, t, 'learn.relative.derived.alibi', { head: v, m: fraction(m), at10: fx(10 * m, 3), steep: fraction(sl[hi]), flat: fraction(sl[lo]), hi, lo }, MARKS.relative(fig, s, { L }));
       } else {
         // Distinct values in the last query row (every key distance 0 … L − 1 behind it).
         const last = r.data.subarray((L - 1) * L, L * L);
@@ -340,9 +330,9 @@ const relative = {
         // The farthest distance that still has a value of its own.
         let own = 0;
         for (let d = 1; d < L; d++) if (last[L - 1 - d] !== last[L - d]) own = d;
-        derived.textContent = t(`learn.relative.derived.${s}`, { k: v, distinct, own, L });
+        writeLinked(derived, t, `learn.relative.derived.${s}`, { k: v, distinct, own, L }, MARKS.relative(fig, s, { L, own, k: v }));
       }
-      explore(spec.kind, spec, s === 'alibi' ? { head: v } : { colormap: 'cividis' });
+      fig.explore(spec.kind, spec, s === 'alibi' ? { head: v } : { colormap: 'cividis' });
     }
     draw();
     return { destroy: () => fig.destroy() };
@@ -357,7 +347,7 @@ const rope = {
   mount({ pe, t, figure, controls, derived, explore }) {
     const L = 48;
     const D = 32;
-    const fig = heatFigure(figure, { pe, t }, { x: t('learn.axis.keyPos'), y: t('learn.axis.queryPos'), value: t('learn.axis.score') }, t('learn.rope.title'));
+    const fig = heatFigure(figure, { pe, t, explore }, { x: t('learn.axis.keyPos'), y: t('learn.axis.queryPos'), value: t('learn.axis.score') }, t('learn.rope.title'));
     const base = slider(t('learn.control.base'), { min: 10, max: 100000, value: 10000, log: true, format: (v) => formatInt(v), onInput: draw });
     base.input.dataset.learnControl = '';
     controls.append(base.el);
@@ -384,23 +374,25 @@ const rope = {
         }
       }
       // Along every diagonal (one m − n), the largest departure from its first entry.
-      let dev = 0;
-      let scale = 0;
+      // (Where: the diagonal m − n of the largest departure, and the cell of the largest score.)
+      let [dev, worst, scale, top] = [0, 0, 0, [0, 0]];
       for (let m = 0; m < L; m++) {
         for (let n = 0; n < L; n++) {
           const m0 = m - Math.min(m, n);
           const n0 = n - Math.min(m, n);
-          dev = Math.max(dev, Math.abs(scores[m * L + n] - scores[m0 * L + n0]));
-          scale = Math.max(scale, Math.abs(scores[m * L + n]));
+          const gap = Math.abs(scores[m * L + n] - scores[m0 * L + n0]);
+          if (gap > dev) [dev, worst] = [gap, m - n];
+          if (Math.abs(scores[m * L + n]) > scale) [scale, top] = [Math.abs(scores[m * L + n]), [m, n]];
         }
       }
       const m = Math.max(...scores.map(Math.abs));
-      fig.set({ data: scores, rows: L, cols: L, colormap: 'diverging', range: [-m, m] });
+      fig.set({ data: scores, rows: L, cols: L, colormap: 'diverging', range: [-m, m], kind: spec.kind });
       rotor.set(rq, L, D);
       const theta0 = 1;
       const thetaLast = spec.base ** (-(D - 2) / D);
-      derived.textContent = t('learn.rope.derived', { dev: sci(dev), scale: fx(scale), first: fx(theta0, 3), last: sci(thetaLast), turn: fx((2 * Math.PI) / thetaLast, 0), pairs: D / 2 });
-      explore('rope', spec);
+      writeLinked(derived, t, 'learn.rope.derived', { dev: sci(dev), scale: fx(scale), first: fx(theta0, 3), last: sci(thetaLast), turn: fx((2 * Math.PI) / thetaLast, 0), pairs: D / 2 },
+        MARKS.rope(fig, rotor, t, { worst, top, D }));
+      fig.explore('rope', spec);
     }
     draw();
     return {
@@ -446,9 +438,8 @@ const decay = {
       const series = [{ label: t('learn.decay.series', formatInt(spec.base)), values: now }];
       if (spec.base !== 10000) series.push({ label: t('learn.decay.series', formatInt(10000)), values: ref, dash: true });
       fig.set(series);
-      derived.textContent = half < N
-        ? t(back >= 0.5 ? 'learn.decay.derivedBack' : 'learn.decay.derived', { half, back: fx(back, 2), kback, N, base: formatInt(spec.base) })
-        : t('learn.decay.derivedNever', { N, base: formatInt(spec.base) });
+      writeLinked(derived, t, half < N ? (back >= 0.5 ? 'learn.decay.derivedBack' : 'learn.decay.derived') : 'learn.decay.derivedNever',
+        { half, back: fx(back, 2), kback, N, base: formatInt(spec.base) }, half < N ? MARKS.decay(fig, { half, kback, back }) : {});
       explore('rope', { ...spec, length: 256 });
     }
     draw();
@@ -500,9 +491,8 @@ const scaling = {
         if (v < 1.01) kept++;
         if (v > f * 0.99) full++;
       }
-      derived.textContent = f > 1
-        ? t('learn.scaling.derived', { name: names[chosen], kept, full, pairs: D / 2, f, first: fx(s[0], 2), last: fx(s[s.length - 1], 2), context: formatInt(ORIGINAL * f) })
-        : t('learn.scaling.derivedOne');
+      writeLinked(derived, t, f > 1 ? 'learn.scaling.derived' : 'learn.scaling.derivedOne',
+        { name: names[chosen], kept, full, pairs: D / 2, f, first: fx(s[0], 2), last: fx(s[s.length - 1], 2), context: formatInt(ORIGINAL * f) }, f > 1 ? MARKS.scaling(fig, { stretch: s, f }) : {});
       explore('rope', { kind: 'rope', length: 256, dim: D, base: 10000, rope_scaling: f > 1 ? scalingOf(chosen, f) : null });
     }
     draw();
@@ -519,7 +509,7 @@ const patches = {
     const H = 14;
     const W = 14;
     const D = 64;
-    const fig = heatFigure(figure, { pe, t }, { x: t('learn.axis.col'), y: t('learn.axis.row'), value: t('learn.axis.cos') }, t('learn.patches.title'));
+    const fig = heatFigure(figure, { pe, t, explore }, { x: t('learn.axis.col'), y: t('learn.axis.row'), value: t('learn.axis.cos') }, t('learn.patches.title'));
     const rowS = slider(t('learn.control.patchRow'), { min: 0, max: H - 1, value: 4, format: formatInt, onInput: draw });
     const colS = slider(t('learn.control.patchCol'), { min: 0, max: W - 1, value: 9, format: formatInt, onInput: draw });
     colS.input.dataset.learnControl = '';
@@ -549,11 +539,11 @@ const patches = {
       const dr = rr + 1 < H ? 1 : -1;
       const dc = cc + 1 < W ? 1 : -1;
       diag = sims[(rr + dr) * W + cc + dc];
-      fig.set({ data: sims, rows: H, cols: W, colormap: 'viridis' });   // the most similar patches brightest
-      derived.textContent = t('learn.patches.derived', {
-        r: rr, c: cc, br: Math.floor(best.k / W), bc: best.k % W, best: fx(best.s, 3), side: fx(sameRow, 3), diag: fx(diag, 3),
-      });
-      explore('sinusoidal2d', spec, { visionPatch: [rr, cc] });
+      fig.set({ data: sims, rows: H, cols: W, colormap: 'viridis', kind: spec.kind });   // the most similar patches brightest
+      const [br, bc] = [Math.floor(best.k / W), best.k % W];
+      writeLinked(derived, t, 'learn.patches.derived', { r: rr, c: cc, br, bc, best: fx(best.s, 3), side: fx(sameRow, 3), diag: fx(diag, 3) },
+        MARKS.patches(fig, { r: rr, c: cc, br, bc, side: [rr, cc + 1 < W ? cc + 1 : cc - 1], diag: [rr + dr, cc + dc] }));
+      fig.explore('sinusoidal2d', spec, { visionPatch: [rr, cc] });
     }
     draw();
     return { destroy: () => fig.destroy() };
@@ -585,9 +575,9 @@ const mrope = {
       ]);
       const image = N - before - after;
       const resume = r.data[N - after];
-      derived.textContent = t('learn.mrope.derived', {
+      writeLinked(derived, t, 'learn.mrope.derived', {
         image, gh: hS.get() / 2, gw: wS.get() / 2, start: r.data[before], resume, plain: before + image, before,
-      });
+      }, MARKS.mrope(fig, { before, image, N, after, resume }));
       explore('mrope', spec);
     }
     draw();
