@@ -17,6 +17,8 @@
 import { PEError } from '../api/spec.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
+const RING = 16; // CSS px: a heatmap shape smaller than this gets a ring around it
+const RING_GAP = 6; // CSS px between a small shape and its ring
 
 const list = (shapes) => (shapes == null ? [] : Array.isArray(shapes) ? shapes : [shapes]);
 
@@ -124,19 +126,32 @@ export class HeatMarks {
       const rect = (x, y, w, hh) => `M${x} ${y}h${w}v${hh}h${-w}z`;
       svg.append(el('path', {
         d: [rect(0, 0, cols, rows), ...areas.map((s) => rect(s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0))].join(''),
-        'fill-rule': 'evenodd', fill: '#000', 'fill-opacity': 0.42, 'data-dim': '',
+        'fill-rule': 'evenodd', fill: '#000', 'fill-opacity': 0.5, 'data-dim': '',
       }));
     }
+    // Cells per CSS pixel of the window shown: a shape smaller than RING px on screen (a cell, a
+    // pair of columns on a phone) also gets a ring RING_GAP px outside it, so the eye finds it.
+    const parent = svg.parentElement;
+    const win = this.win ?? { x0: 0, x1: cols, y0: 0, y1: rows };
+    const perX = (win.x1 - win.x0) / Math.max(1, parent?.clientWidth || 1);
+    const perY = (win.y1 - win.y0) / Math.max(1, parent?.clientHeight || 1);
     for (const s of this.shapes) {
-      if (s.type === 'diagonal') svg.append(...haloed('line', { x1: s.x0, y1: s.y0, x2: s.x1, y2: s.y1 }));
-      // A cell is small: a thicker outline.
-      else svg.append(...haloed('rect', { x: s.x0, y: s.y0, width: s.x1 - s.x0, height: s.y1 - s.y0, 'data-shape': s.type }, undefined, s.type === 'cell' ? 3 : 2));
+      if (s.type === 'diagonal') {
+        svg.append(...haloed('line', { x1: s.x0, y1: s.y0, x2: s.x1, y2: s.y1 }));
+        continue;
+      }
+      svg.append(...haloed('rect', { x: s.x0, y: s.y0, width: s.x1 - s.x0, height: s.y1 - s.y0, 'data-shape': s.type }, undefined, s.type === 'cell' ? 3 : 2));
+      if ((s.x1 - s.x0) / perX < RING || (s.y1 - s.y0) / perY < RING) {
+        const [gx, gy] = [RING_GAP * perX, RING_GAP * perY];
+        svg.append(...haloed('rect', { x: s.x0 - gx, y: s.y0 - gy, width: s.x1 - s.x0 + 2 * gx, height: s.y1 - s.y0 + 2 * gy, rx: 2 * gx, ry: 2 * gy, 'data-ring': '' }));
+      }
     }
     return this.shapes;
   }
 
   place(win) {
     if (!win) return;
+    this.win = { ...win };
     const box = `${win.x0} ${win.y0} ${win.x1 - win.x0} ${win.y1 - win.y0}`;
     if (this.svg.getAttribute('viewBox') !== box) this.svg.setAttribute('viewBox', box);
   }

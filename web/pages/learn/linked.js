@@ -116,7 +116,7 @@ const shownBy = new WeakMap();
 
 /**
  * Writes t(key, params) into `p`, each number of `marks` ({ name: { on, shape, where } }) a
- * button: hover or focus shows on.highlight(shape), leaving or blur clears it. `where` says in
+ * span that acts as a button (role, tab stop, Enter / Space): hover or focus shows on.highlight(shape), leaving or blur clears it. `where` says in
  * words what is highlighted (its accessible name: the number, then that). Returns the names linked.
  */
 export function writeLinked(p, t, key, params, marks) {
@@ -142,8 +142,10 @@ export function writeLinked(p, t, key, params, marks) {
   p.replaceChildren(...segments.map((s) => {
     if (!s.name) return s.text;
     const m = marks[s.name];
-    const b = h('button', {
-      type: 'button', class: 'learn-mark', 'data-mark': s.name,
+    // A span, not a <button>: an inline box breaks with the text around it ("0, the steepest"
+    // would otherwise wrap before its comma); role, tab stop and keys make it a button.
+    const b = h('span', {
+      role: 'button', tabindex: 0, class: 'learn-mark', 'data-mark': s.name,
       'aria-label': t('learn.mark.label', { text: s.text, where: m.where }), text: s.text,
     });
     b.addEventListener('pointerenter', () => show(b, m));
@@ -152,8 +154,13 @@ export function writeLinked(p, t, key, params, marks) {
     });
     b.addEventListener('focus', () => show(b, m));
     b.addEventListener('blur', () => hide(b, m));
-    // A tap on a phone (no hover; Safari does not focus a tapped button) shows it too.
+    // A tap on a phone (no hover) shows it too, and Enter or Space as on a button.
     b.addEventListener('click', () => show(b, m));
+    b.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      show(b, m);
+    });
     return b;
   }));
   return segments.filter((s) => s.name).map((s) => s.name);
