@@ -1,12 +1,14 @@
 // The Learn path (#learn, #learn/<step-id>): mounted by web/app/pages.js. The index lists every
 // step; a step shows one idea, one live figure, its controls, a sentence derived from the numbers,
 // a question to try, a link to the same setting in the explorer, and the previous and next steps.
-// Steps: ./steps.js; strings: ./strings.js (en + ko).
+// Steps: ./steps.js; strings: ./strings.js (en + ko). The question can be checked or revealed
+// (./exercises-ui.js): every env.explore of the step goes to its exercise too.
 import { h } from '../../plot/dom.js';
 import { ensureStyles } from '../../views/common.js';
 import { STEPS, STEP_IDS } from './steps.js';
 import './strings.js';
 import { FORMULAS } from './math.js';
+import { mountExercise, quizFor } from './exercises-ui.js';
 
 export default {
   id: 'learn',
@@ -44,6 +46,8 @@ export default {
       const figure = h('div', { class: 'learn-figure', 'data-figure': id });
       const controls = h('div', { class: 'learn-controls' });
       const derived = h('p', { class: 'learn-derived', 'aria-live': 'polite' });
+      const tryThis = h('aside', { class: 'learn-try' }, h('p', { class: 'learn-try-text' }, h('strong', { text: t('learn.try') }), ' ', t(`learn.${id}.try`)));
+      const exercise = mountExercise(tryThis, { id, t, pe: ctx.pe, controls });
       const explore = h('a', { class: 'learn-explore', text: t('learn.explore') });
       const lead = t(`learn.${id}.lead`);
       const paragraphs = Array.isArray(lead) ? lead : [lead];
@@ -62,8 +66,9 @@ export default {
           controls,
           figure,
           derived,
-          h('aside', { class: 'learn-try' }, h('strong', { text: t('learn.try') }), ' ', t(`learn.${id}.try`)),
+          tryThis,
           h('p', { class: 'learn-explore-row' }, explore),
+          quizFor(id, { t, pe: ctx.pe }) ?? '',
           t.has(`learn.${id}.note`) ? h('p', { class: 'learn-note', text: t(`learn.${id}.note`) }) : ''),
         h('nav', { class: 'learn-pager', 'aria-label': t('learn.nav') },
           prev ? stepLink(prev.id, `← ${t(`learn.${prev.id}.title`)}`, 'learn-prev') : h('span'),
@@ -76,13 +81,14 @@ export default {
           // the compare view's B), so the explorer opens on what the step showed.
           explore: (kind, spec, view) => {
             explore.href = ctx.explorerHash(kind, spec, view);
+            exercise?.update(kind, spec, view);
           },
         });
       } catch (err) {
         derived.textContent = t('learn.failed', err?.message ?? String(err));
         console.warn(err);
       }
-      current = { id, handle };
+      current = { id, handle: { destroy: () => { exercise?.destroy(); handle?.destroy?.(); } } };
       root.dataset.ready = id;
     }
 
