@@ -1,5 +1,6 @@
 // Browser tests of the absolute family's views (web/views/absolute/): integer, binary and
-// sinusoidal side by side, and position similarity (learned, sinusoidal, a loaded .npy); in English
+// sinusoidal side by side, position similarity (learned, sinusoidal, a loaded .npy) and how
+// sine-like a learned or loaded table is; in English
 // and Korean. The real page, the real WebAssembly build, the system Chromium. Saves
 // tests/artifacts/absolute-*.png.
 //   npx vitest run tests/browser/absolute-views.test.js
@@ -167,6 +168,48 @@ describe.skipIf(avail.skip)('absolute views in Chromium', () => {
     expect(await page.inputValue(`${SIM} select`)).toBe('learned');
     expect((await canvasStats(page, `${SIM} .bias-pane:nth-child(1) canvas.hm-canvas`)).distinct).toBeGreaterThan(20);
     await shot('absolute-similarity-sinusoidal', SIM);
+  });
+
+  it('says how sine-like a learned table is, with the numbers Node gives; a loaded table of waves is sine-like', async () => {
+    const SINE = '#view-absolute-sine-likeness';
+    const values = async (rows) => {
+      await page.locator(SINE).scrollIntoViewIfNeeded();
+      await page.waitForFunction(([s, r]) => JSON.parse(document.querySelector(`${s} .view-body`)?.dataset.values || '{}').rows === r, [SINE, rows]);
+      return JSON.parse(await page.getAttribute(`${SINE} .view-body`, 'data-values'));
+    };
+    await showKind('learned');
+    const v = await values(128);
+    const want = await page.evaluate(`(async () => {
+      const { createPE } = await import('./pe.js');
+      const { sineLikeness } = await import('./views/absolute/sine-likeness.js');
+      const pe = await createPE();
+      const r = pe.compute({ kind: 'learned', length: 128, dim: 64, std: 0.02, seed: 0 });
+      const m = sineLikeness(pe, r.data, 128, 64);
+      return { median: m.self.fit.median, sin: m.sin.fit.median, noise: m.noise.fit.median, verdict: m.verdict };
+    })()`);
+    expect(v.median).toBe(want.median);
+    expect(v.sin).toBe(want.sin);
+    expect(v.verdict).toBe('noise');
+    expect(v.sin).toBeGreaterThan(0.99);
+    expect(v.median).toBeLessThan(0.2);
+    const text = await page.textContent(`${SINE} .sine-sentence`);
+    expect(text).toContain(`explains ${(100 * v.median).toFixed(1)} % of a typical column`);
+    expect(await page.textContent(`${SINE} .sine-verdict`)).toMatch(/no more sine-like than random numbers/);
+
+    // A user's table of waves (wavelengths 6 … 37 positions, random phases) with a little noise.
+    const [rows, cols] = [64, 32];
+    const waves = [];
+    for (let p = 0; p < rows; p++) {
+      for (let c = 0; c < cols; c++) waves.push(Math.sin((2 * Math.PI * p) / (6 + c) + c) + 0.05 * Math.sin(p * p * 0.7 + c * 13));
+    }
+    await page.setInputFiles('#view-load input[type=file]', { name: 'waves.npy', mimeType: 'application/octet-stream', buffer: npy(waves, rows, cols) });
+    const w = await values(64);
+    expect(w.verdict).toBe('wave');
+    expect(w.q1).toBeGreaterThan(0.9);
+    expect(await page.textContent(`${SINE} .sine-verdict`)).toMatch(/This table is sine-like/);
+    await shot('absolute-sine-likeness-waves', SINE);
+    await page.click('#main .loaded-note button');
+    await values(128);
   });
 
   it('computes a GPT-2-sized similarity (1024 × 768) in the worker, with the page responsive', async () => {
