@@ -62,18 +62,19 @@ export function heatFigure(box, { pe, t, explore = null }, axes, label) {
   const hm = new Heatmap(holder, { ...heatmapKernels(pe), t, axes, label, compact: false });
   hm.readout.textContent = '';
   const target = { highlight: (shape) => hm.highlight(shape) };
-  const applyScale = () => {
-    hm.scale = heatmapScale({ kind }, { scale });
-    if (hm.data) hm.draw();
+  // The auto option names the scale it chose, as the explorer's does; data-scale: the one drawn.
+  const showScale = () => {
     scaleSelect.options[0].textContent = scale === 'auto' ? t('scale.auto.chosen', t(`scale.${hm.scaleUsed}`)) : t('scale.auto');
     box.dataset.scale = hm.scaleUsed;
   };
   const viewWith = (view) => (scale === 'auto' ? view : { ...view, scale });
   scaleSelect.addEventListener('change', () => {
     scale = scaleSelect.value;
-    applyScale();
-    markDrawn(box);
     if (link && explore) explore(link[0], link[1], viewWith(link[2]));
+    if (!hm.data) return;
+    hm.setScale(heatmapScale({ kind }, { scale }));
+    showScale();
+    markDrawn(box);
   });
   return {
     hm,
@@ -89,7 +90,7 @@ export function heatFigure(box, { pe, t, explore = null }, axes, label) {
       if (hm.data) hm.setColormap(colormap);
       else hm.colormap = colormap;
       hm.setData({ data, rows, cols, range });
-      applyScale();
+      showScale();
       markDrawn(box);
     },
     explore(kindOf, spec, view) {
