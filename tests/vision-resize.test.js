@@ -1,9 +1,11 @@
 // learned2d: a ViT-style table on a patch grid and its bicubic resize (c/vision_resize.c) against
 // PyTorch's F.interpolate(mode='bicubic', align_corners=False) in float64
-// (tests/fixtures/gen_vision_resize.py), in both WASM builds; and the refusals of bad specs.
+// (tests/fixtures/gen_vision_resize.py), in both WASM builds; the refusals of bad specs; and the
+// numbers behind the learned2d views (web/views/vision/math.js).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { loadManifest, loadExpected, maxAbsError } from './helpers/fixtures.js';
 import { BUILDS, peFor, expectPEError, expectRejected } from './helpers/pe.js';
+import { crossTerms, gridCosine, gridOfRows, neighbourSimilarity, samePlace, tokenPairs } from '../web/views/vision/math.js';
 
 const manifest = loadManifest('learned2d');
 
@@ -27,8 +29,9 @@ describe.each(BUILDS)('learned2d resize, $name build', ({ name, simd }) => {
     expect(err, `worst at flat index ${at}`).toBeLessThanOrEqual(testCase.tolerance);
     // The class row passes through, and `source` is the unresized table.
     const plain = pe.compute({ ...testCase.spec, resize_height: null, resize_width: null });
-    expect(result.source).toEqual(plain.data);
-    if (testCase.spec.cls_token) expect(result.data.subarray(0, testCase.spec.dim)).toEqual(plain.data.subarray(0, testCase.spec.dim));
+    const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);   // fast on 10⁵ values
+    expect(same(result.source, plain.data), 'source is the unresized table').toBe(true);
+    if (testCase.spec.cls_token) expect(same(result.data.subarray(0, testCase.spec.dim), plain.data.subarray(0, testCase.spec.dim)), 'class row').toBe(true);
   });
 
   it('a sincos table keeps a zero class row and MAE’s grid (column half first)', () => {
@@ -65,5 +68,52 @@ describe.each(BUILDS)('learned2d resize, $name build', ({ name, simd }) => {
     expectPEError(() => pe._computeUnvalidated({ ...base, init: 'normal', std: -1, resize_height: 5, resize_width: 5 }), 'std');
     expectPEError(() => pe._computeUnvalidated({ ...base, dim: 6 }), 'dim');
     expect(pe.compute({ ...base, resize_height: 3, resize_width: 3 }).shape).toEqual([10, 64]);
+  });
+});
+
+// The numbers behind the learned2d views (web/views/vision/math.js), on hand-made tables.
+describe('learned-table view numbers', () => {
+  it('reads a loaded table’s grid from its rows: ViT’s [1 + g², d] or [g², d]', () => {
+    expect(gridOfRows(197)).toEqual({ prefix: 1, height: 14, width: 14 });
+    expect(gridOfRows(577)).toEqual({ prefix: 1, height: 24, width: 24 });
+    expect(gridOfRows(196)).toEqual({ prefix: 0, height: 14, width: 14 });
+    expect(gridOfRows(1024)).toEqual({ prefix: 0, height: 32, width: 32 });
+    expect(gridOfRows(2)).toEqual({ prefix: 1, height: 1, width: 1 });
+    expect(gridOfRows(198)).toBe(null);
+  });
+
+  it('maps a patch to the same place in the image on the resized grid', () => {
+    expect(samePlace(0, 0, 14, 14, 24, 24)).toEqual({ row: 0, col: 0 });
+    expect(samePlace(13, 13, 14, 14, 24, 24)).toEqual({ row: 23, col: 23 });
+    expect(samePlace(4, 9, 14, 14, 24, 24)).toEqual({ row: 7, col: 16 });   // (4.5·24/14 − 0.5, 9.5·24/14 − 0.5) rounded
+    expect(samePlace(7, 7, 14, 14, 7, 7)).toEqual({ row: 3, col: 3 });
+  });
+
+  it('leaves the class row out of the similarity grid', () => {
+    // cls row = the picked patch's own vector: if it were counted, the grid would be off by one.
+    const d = 2;
+    const t = new Float32Array([1, 0, /* grid 1 × 3: */ 1, 0, 0, 1, -1, 0]);
+    expect(Array.from(gridCosine(t, d, 1, 1, 3, 0))).toEqual([1, 0, -1]);
+    expect(neighbourSimilarity(t, d, 1, 1, 3)).toBeCloseTo(0, 12);   // (0 + 0) / 2
+  });
+
+  it('measures the cross terms: zero for zero content, e·p + p·e otherwise, none when concatenated', () => {
+    const d = 3;
+    const p = new Float32Array([0, 0, 0, 1, 2, 3, 4, 5, 6]); // class row, then 2 patches
+    const e0 = new Float32Array(6);
+    const pairs = tokenPairs(2);
+    expect(Array.from(pairs)).toEqual([0, 1]);
+    const zero = crossTerms(e0, p, 1, d, pairs);
+    expect(zero.cross).toBe(0);
+    expect(zero.position).toBe(32);
+    const e = new Float32Array([1, 0, 0, 0, 1, 0]);
+    const r = crossTerms(e, p, 1, d, pairs);
+    expect(r.cross).toBe(4 + 2);   // e_0·p_1 + p_0·e_1 = 4 + 2
+    expect(r.content).toBe(0);
+    expect(r.concatCross).toBe(0);
+    // Many tokens: a sample of distinct pairs (i ≠ j), every index in range.
+    const many = tokenPairs(1000, 500);
+    expect(many.length).toBe(1000);
+    for (let k = 0; k < many.length; k += 2) expect(many[k] !== many[k + 1] && many[k] < 1000 && many[k + 1] < 1000).toBe(true);
   });
 });

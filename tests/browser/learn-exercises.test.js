@@ -72,6 +72,36 @@ describe.skipIf(avail.skip)('Learn exercises (Chromium)', () => {
     expect(await statusText()).toMatch(/lands on PE\(105\) to within .*float32 rounding/);
   });
 
+  it('step 1: ALiBi, the reversal, then “love I AI”; the share moved is the one the demo’s verdict gives', async () => {
+    await open('order');
+    const fig = '.learn-figure';
+    const drawn = () => s.page.evaluate((f) => Number(document.querySelector(f).dataset.drawn || 0), fig);
+    let n = await drawn();
+    await s.page.selectOption(`${fig} select.wo-enc`, 'alibi');
+    await s.page.waitForFunction(([f, k]) => Number(document.querySelector(f).dataset.drawn) > k, [fig, n]);
+    n = await drawn();
+    await s.page.fill(`${fig} input.wo-text >> nth=1`, 'love I AI');
+    await s.page.waitForFunction(([f, k]) => Number(document.querySelector(f).dataset.drawn) > k, [fig, n]);
+    await reached();
+    const pct = /(\d+) % of a word’s attention moves/.exec(await s.page.textContent(`${fig} .wo-verdict`))[1];
+    expect(await statusText()).toMatch(new RegExp(`“AI love I” changes nothing a word receives .* while “love I AI” moves ${pct} % of a word’s attention`));
+  });
+
+  for (const lang of ['en', 'ko']) {
+    it(`${lang}: every step's answer can be revealed, with numbers and no error`, async () => {
+      for (const id of ['order', 'sinusoids', 'shift', 'dot', 'learned', 'naive', 'relative', 'rope', 'decay', 'scaling', 'patches', 'mrope']) {
+        await open(id, lang);
+        await s.page.click('.learn-try .learn-ex-reveal summary');
+        await s.page.waitForFunction(() => document.querySelector('.learn-try .learn-ex-answer').textContent);
+        const text = await s.page.textContent('.learn-try .learn-ex-answer');
+        expect(text, `${lang} ${id}`).toMatch(lang === 'en' ? /^What you would see: .*\d/ : /^그 상태에서 보이는 것: .*\d/);
+        expect(text, `${lang} ${id}`).not.toMatch(/could not be computed|계산하지 못했습니다|undefined|NaN|null/);
+        if (id === 'rope') await screenshot(s.page, `learn-exercise-rope-answer-${lang}`, '.learn-try');
+      }
+      expect(logProblems(s.log)).toEqual({});
+    });
+  }
+
   it('"Show the answer" opens and closes from the keyboard, with the answer’s numbers', async () => {
     await open('rope');
     await s.page.focus('.learn-try .learn-ex-reveal summary');

@@ -1,6 +1,7 @@
 // How the 2-D and 3-D sinusoidal kinds call their C kernels (c/vision.c), and `learned2d`: a table
 // made by c/absolute.c (normal) or c/vision.c (sincos), its grid resized by c/vision_resize.c.
 import { learned2dPrefix } from '../schema/vision.js';
+import { PEError, describe, normalizeSpec } from '../spec.js';
 
 export const LAYOUT_2D = { mae: 0, sum: 1, tatp22: 2 };
 
@@ -53,6 +54,25 @@ export default {
       const outRows = prefix + s.resize_height * s.resize_width;
       return k.run({ outputs: { data: outRows * s.dim, source: rows * s.dim } }, (p) => makeTable(k.wasm, p.source, s)
         || k.wasm.pe_resize_bicubic(p.data, p.source, prefix, s.height, s.width, s.resize_height, s.resize_width, s.dim));
+    },
+    // A caller's table (a loaded ViT pos_embed), [prefix + height·width, dim] as the spec says,
+    // resized to the spec's resize_height × resize_width: { data, shape, spec }. For an API method
+    // beside pe.applyRope (web/api/pe.js: resizeTable(table, spec)); `table` is not modified.
+    resizeArgs: LEARNED2D_ARGS,
+    resize(k, table, spec) {
+      const s = normalizeSpec({ ...spec, kind: 'learned2d' });
+      if (s.resize_height === null) {
+        throw new PEError('resize_height', 'resize_height must be an integer in [1, 4096] (with resize_width) to resize a table, got null');
+      }
+      const prefix = learned2dPrefix(s);
+      const rows = prefix + s.height * s.width;
+      if (!(table instanceof Float32Array) || table.length !== rows * s.dim) {
+        throw new PEError('table', `table must be a Float32Array of [${rows}, ${s.dim}] = ${rows * s.dim} values (cls_token ${s.cls_token}, a ${s.height} × ${s.width} grid, dim ${s.dim}), got ${table instanceof Float32Array ? `${table.length} values` : describe(table)}`);
+      }
+      const outRows = prefix + s.resize_height * s.resize_width;
+      const r = k.run({ inputs: { table }, outputs: { data: outRows * s.dim } }, (p) =>
+        k.wasm.pe_resize_bicubic(p.data, p.table, prefix, s.height, s.width, s.resize_height, s.resize_width, s.dim));
+      return { data: r.data, shape: [outRows, s.dim], spec: s };
     },
   },
 };

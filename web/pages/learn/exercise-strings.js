@@ -56,7 +56,7 @@ const en = {
 
 const ko = {
   'learn.ex.reached': '도달했습니다.',
-  'learn.ex.waiting': '아직입니다. 컨트롤을 움직이면 페이지가 바로 확인합니다.',
+  'learn.ex.waiting': '아직 도달하지 않았습니다. 값을 바꾸는 대로 페이지가 확인합니다.',
   'learn.ex.show': '정답 보기',
   'learn.ex.answer': '그 상태에서 보이는 것:',
 

@@ -76,3 +76,120 @@ export function segmentSpans(segments, merge, ids, n) {
   }
   return spans;
 }
+
+// --- learned tables on a patch grid (learned2d, a loaded ViT pos_embed) -------------------------
+
+/**
+ * The patch grid of a loaded table of `rows` rows: a class row then a square grid when rows − 1 is
+ * a square (ViT's [1 + g², d]), else a square grid alone; null when neither fits.
+ * Returns { prefix, height, width }.
+ */
+export function gridOfRows(rows) {
+  const side = (n) => {
+    const s = Math.round(Math.sqrt(n));
+    return n >= 1 && s * s === n ? s : 0;
+  };
+  if (rows >= 2 && side(rows - 1)) return { prefix: 1, height: side(rows - 1), width: side(rows - 1) };
+  if (side(rows)) return { prefix: 0, height: side(rows), width: side(rows) };
+  return null;
+}
+
+/** The patch of an h' × w' grid at the same place, relative to the image, as (row, col) of an h × w grid. */
+export function samePlace(row, col, h, w, h2, w2) {
+  const at = (i, n, n2) => Math.min(n2 - 1, Math.max(0, Math.round(((i + 0.5) * n2) / n - 0.5)));
+  return { row: at(row, h, h2), col: at(col, w, w2) };
+}
+
+/**
+ * Cosine similarity of grid patch `p` to every grid patch of a table whose grid starts at row
+ * `prefix` (the class row left out): Float32Array [height·width].
+ */
+export function gridCosine(data, dim, prefix, height, width, p) {
+  const n = prefix + height * width;
+  const norms = rowNorms(data, n, dim);
+  return cosineRow(data, n, dim, prefix + p, norms, new Float32Array(height * width), prefix, height * width);
+}
+
+/**
+ * The mean cosine similarity of every patch to its right-hand and lower neighbours: how smooth
+ * the table is across the grid (1: neighbours share their vector).
+ */
+export function neighbourSimilarity(data, dim, prefix, height, width) {
+  const n = prefix + height * width;
+  const norms = rowNorms(data, n, dim);
+  const cos = (a, b) => {
+    let s = 0;
+    const oa = a * dim;
+    const ob = b * dim;
+    for (let i = 0; i < dim; i++) s += data[oa + i] * data[ob + i];
+    const den = norms[a] * norms[b];
+    return den > 0 ? s / den : 0;
+  };
+  let sum = 0;
+  let count = 0;
+  for (let r = 0; r < height; r++) {
+    for (let c = 0; c < width; c++) {
+      const k = prefix + r * width + c;
+      if (c + 1 < width) { sum += cos(k, k + 1); count++; }
+      if (r + 1 < height) { sum += cos(k, k + width); count++; }
+    }
+  }
+  return count ? sum / count : NaN;
+}
+
+/** Pairs (i, j), i ≠ j, of n tokens: every pair when there are at most `most`, else `most` spread by fixed strides. */
+export function tokenPairs(n, most = 20000) {
+  const all = (n * (n - 1)) / 2;
+  const pairs = [];
+  if (all <= most) {
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pairs.push(i, j);
+  } else {
+    for (let k = 0; k < most; k++) {
+      const i = (k * 7919) % n;
+      const j = (i + 1 + ((k * 104729) % (n - 1))) % n;
+      pairs.push(i, j);
+    }
+  }
+  return Int32Array.from(pairs);
+}
+
+/**
+ * The parts of the attention logit x_i·x_j between tokens i ≠ j, when x = e + p (content e,
+ * position p, rows of row-major [n, d] tables; p's rows start at row `pFirst`):
+ *   x_i·x_j = e_i·e_j + p_i·p_j + (e_i·p_j + p_i·e_j),
+ * as root mean squares over `pairs` (tokenPairs): content, position and cross. With x = [e; p]
+ * (concatenated) the dot product is e_i·e_j + p_i·p_j exactly; `concatCross` is the largest
+ * |[e_i; p_i]·[e_j; p_j] − e_i·e_j − p_i·p_j| measured (rounding only).
+ */
+export function crossTerms(e, p, pFirst, d, pairs) {
+  let content = 0;
+  let position = 0;
+  let cross = 0;
+  let concatCross = 0;
+  const m = pairs.length / 2;
+  for (let k = 0; k < m; k++) {
+    const i = pairs[2 * k];
+    const j = pairs[2 * k + 1];
+    const ei = i * d;
+    const ej = j * d;
+    const pi = (pFirst + i) * d;
+    const pj = (pFirst + j) * d;
+    let ee = 0;
+    let pp = 0;
+    let ep = 0;
+    let cc = 0;
+    for (let c = 0; c < d; c++) {
+      ee += e[ei + c] * e[ej + c];
+      pp += p[pi + c] * p[pj + c];
+      ep += e[ei + c] * p[pj + c] + p[pi + c] * e[ej + c];
+    }
+    for (let c = 0; c < d; c++) cc += e[ei + c] * e[ej + c];   // [e; p]·[e; p], block by block
+    for (let c = 0; c < d; c++) cc += p[pi + c] * p[pj + c];
+    content += ee * ee;
+    position += pp * pp;
+    cross += ep * ep;
+    concatCross = Math.max(concatCross, Math.abs(cc - ee - pp));
+  }
+  const rms = (s) => Math.sqrt(s / Math.max(1, m));
+  return { content: rms(content), position: rms(position), cross: rms(cross), concatCross, pairs: m };
+}

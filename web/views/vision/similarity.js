@@ -456,7 +456,7 @@ export default {
 };
 
 /** A horizontal colour bar in the chosen map, over the range [lo, hi]. */
-function colorBar(colorize, t) {
+export function colorBar(colorize, t) {
   const canvas = h('canvas', { class: 'vs-cbar-canvas', width: 256, height: 1, 'aria-hidden': 'true' });
   const ticks = [0, 1, 2].map(() => h('span'));
   const el = h('div', { class: 'vs-cbar' },

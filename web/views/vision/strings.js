@@ -1,5 +1,6 @@
 // Strings of the vision views, in every language (same keys in en and ko); registered with the page's
-// dictionaries when this module runs. Views: web/views/vision/ (similarity.js, mrope-builder.js).
+// dictionaries when this module runs. Views: web/views/vision/ (similarity.js, mrope-builder.js,
+// learned-grid.js, sum-concat.js).
 import { registerStrings } from '../../i18n/index.js';
 const en = {
   // --- patch similarity
@@ -108,6 +109,44 @@ const en = {
   'vision.mb.slow': (pairs) => `slowest: pair ${pairs - 1} →`,
   'vision.mb.bandsNote': 'Each of the dim/2 frequency pairs rotates by one of the three ids. Time gets the fastest frequencies, so nearby frames are told apart finely; width gets the slowest.',
   'vision.mb.stats': (ms) => `drawn in ${ms}`,
+  // --- a learned table on the grid, and its resize (learned-grid.js)
+  'vision.lg.title': 'Learned table on the grid, before and after resizing',
+  'vision.lg.explain': 'ViT learns one vector per patch, numbered row by row, plus one for the class token: nothing in the table says which patches are neighbours. After training, the picture of one patch’s similarity to every other patch still shows the rows and columns (Dosovitskiy et al. 2020, Fig. 7), and tables built for two dimensions gained nothing (App. D.4). The class row is left out of the pictures. When the images grow (224 → 384 pixels, 14 × 14 → 24 × 24 patches), timm and Hugging Face resize the grid part of the table with bicubic interpolation and keep the class row. Left: the table as it is. Right: after resizing, with the picked patch at the same place in the image.',
+  'vision.lg.source': 'Where the table comes from: nothing is downloaded here. ‘MAE 2-D sin-cos’ is MAE’s fixed table stored in ViT’s layout; ‘random’ is a learned table before training, with no structure yet. To see a trained ViT’s table, save it in Python and open the file here:',
+  'vision.lg.file': 'Open a trained table (.npy, .safetensors)',
+  'vision.lg.useSpec': 'Back to the parameters’ table',
+  'vision.lg.reading': (name) => `Reading ${name}…`,
+  'vision.lg.loaded': (label, h, w, cls) => `Showing ${label}: ${cls ? 'a class row, then ' : ''}a ${h} × ${w} grid.`,
+  'vision.lg.badRows': (rows) => `This table has ${rows} rows: neither 1 + a square number (ViT with a class row) nor a square number. Save a ViT’s pos_embed, shaped [1 + g², d] or [g², d].`,
+  'vision.lg.refused': (msg) => `The file was not read: ${msg}`,
+  'vision.lg.before': (h, w) => `As it is: ${h} × ${w}`,
+  'vision.lg.after': (h, w) => `Resized to ${h} × ${w} (bicubic)`,
+  'vision.lg.resizeTo': 'Resize to 24 × 24 (384-pixel images)',
+  'vision.lg.noResize': 'Set ‘Resize to rows’ and ‘Resize to columns’ in the parameters, or press the button, to see the table after resizing.',
+  'vision.lg.noResizeLoaded': 'A loaded table is shown as it is: this version of the page resizes only the parameters’ tables.',
+  'vision.lg.smooth': (b, a) => `Mean similarity of each patch to its right and lower neighbours: ${b} before, ${a} after. On the larger grid neighbours sit closer together in the original table, so they are more alike.`,
+  'vision.lg.smoothOne': (b) => `Mean similarity of each patch to its right and lower neighbours: ${b}.`,
+  'vision.lg.place': (a, b, v1, v2) => `Picked patch ${a}: similarity to its right-hand neighbour ${v1}. At the same place on the new grid, ${b}: ${v2}.`,
+  'vision.lg.aria': (which, where, rows, cols, lo, hi) => `${which}: cosine similarity of patch ${where} to every patch of the ${rows} × ${cols} grid, from ${lo} to ${hi}. Arrow keys pick another patch.`,
+  'vision.lg.tableCaption': (where) => `Similarity to patch ${where} before resizing (row × column)`,
+
+  // --- add or concatenate (sum-concat.js)
+  'vision.sc.title': 'Add or concatenate? The cross terms',
+  'vision.sc.explain': 'ViT adds the position vector to the patch’s content vector: x = e + p. The attention logit between two tokens then has four parts: xᵢ·xⱼ = eᵢ·eⱼ + pᵢ·pⱼ + (eᵢ·pⱼ + pᵢ·eⱼ). The last two, the cross terms, mix one patch’s content with the other’s position. Concatenating instead, x = [e; p], splits the dot product exactly into eᵢ·eⱼ + pᵢ·pⱼ. The table measures each part on the grid shown, with a random content table e at the standard initialisation N(0, 0.02²).',
+  'vision.sc.caption': 'Size of each part of xᵢ·xⱼ for x = e + p (root mean square over pairs of different patches)',
+  'vision.sc.colTable': 'Position table p',
+  'vision.sc.colPos': 'Position part pᵢ·pⱼ',
+  'vision.sc.colContent': 'Content part eᵢ·eⱼ',
+  'vision.sc.colCross': 'Cross terms eᵢ·pⱼ + pᵢ·eⱼ',
+  'vision.sc.colRatio': 'Cross ÷ position',
+  'vision.sc.rowShown': (name) => `${name} (shown)`,
+  'vision.sc.init.sincos': 'MAE 2-D sin-cos',
+  'vision.sc.init.normal': 'random N(0, std²)',
+  'vision.sc.pairs': (m, n) => `${m} pairs of different patches out of ${n} patches.`,
+  'vision.sc.concat': (v) => `Concatenated, measured on the same pairs: [e; p]ᵢ·[e; p]ⱼ − eᵢ·eⱼ − pᵢ·pⱼ is at most ${v}, rounding only. The cross terms are gone.`,
+  'vision.sc.big': (name, r) => `${name}: the cross terms are ${r} times the position part. At initialisation the position signal of the logit is buried in terms that are neither content nor position.`,
+  'vision.sc.small': (name, r) => `${name}: the position vectors are far larger than the content vectors (values near 1 against about 0.02), so the cross terms are only ${r} of the position part.`,
+  'vision.sc.proj': 'With projections the split holds only if content and position are projected separately. A single projection W of [e; p] is Wₑ·e + Wₚ·p, a sum again, and the cross terms come back through qᵢ·kⱼ. Untied attention (TUPE, Ke et al. 2020) gives positions their own projections for exactly this reason.',
 };
 
 const ko = {
@@ -217,6 +256,44 @@ const ko = {
   'vision.mb.slow': (pairs) => `가장 느림: ${pairs - 1}번 쌍 →`,
   'vision.mb.bandsNote': 'dim/2개의 주파수 쌍은 각각 세 id 중 하나만큼 회전합니다. 시간이 가장 빠른 주파수를 받아 가까운 프레임끼리도 잘 구별되고, 가로는 가장 느린 주파수를 받습니다.',
   'vision.mb.stats': (ms) => `그리기 ${ms}`,
+  // --- 격자 위의 학습형 표와 크기 조절 (learned-grid.js)
+  'vision.lg.title': '격자 위의 학습형 표: 크기를 바꾸기 전과 후',
+  'vision.lg.explain': 'ViT는 패치마다 벡터를 하나씩 배웁니다. 패치에는 행 순서로 번호를 매기고, 클래스 토큰 몫으로 벡터를 하나 더 둡니다. 표 어디에도 어느 패치가 이웃인지는 적혀 있지 않습니다. 그런데 학습이 끝난 뒤 한 패치와 다른 모든 패치의 유사도를 그려 보면 행과 열이 드러납니다(Dosovitskiy 외 2020, 그림 7). 2차원용으로 만든 표는 나아진 점이 없었습니다(부록 D.4). 그림에서 클래스 행은 뺐습니다. 이미지가 커지면(224 → 384픽셀, 패치 14 × 14 → 24 × 24) timm과 Hugging Face는 표의 격자 부분을 쌍삼차 보간으로 늘리고 클래스 행은 그대로 둡니다. 왼쪽은 지금의 표, 오른쪽은 크기를 바꾼 표이며, 고른 패치와 이미지에서 같은 자리에 있는 패치를 표시합니다.',
+  'vision.lg.source': '표의 출처: 이 페이지는 아무것도 내려받지 않습니다. ‘MAE 2차원 사인·코사인’은 MAE의 고정 표를 ViT와 같은 배치로 담은 것이고, ‘무작위’는 학습 전의 학습형 표라 아직 구조가 없습니다. 학습된 ViT의 표를 보려면 Python에서 저장한 뒤 그 파일을 여기서 여세요.',
+  'vision.lg.file': '학습된 표 열기 (.npy, .safetensors)',
+  'vision.lg.useSpec': '파라미터의 표로 돌아가기',
+  'vision.lg.reading': (name) => `읽는 중: ${name}`,
+  'vision.lg.loaded': (label, h, w, cls) => `표시 중: ${label}. ${cls ? '클래스 행 다음에 ' : ''}${h} × ${w} 격자입니다.`,
+  'vision.lg.badRows': (rows) => `이 표의 행 수(${rows})는 1 + 제곱수(클래스 행이 있는 ViT)도, 제곱수도 아닙니다. 모양이 [1 + g², d] 또는 [g², d]인 ViT의 pos_embed를 저장하세요.`,
+  'vision.lg.refused': (msg) => `파일을 읽지 못했습니다: ${msg}`,
+  'vision.lg.before': (h, w) => `지금의 표: ${h} × ${w}`,
+  'vision.lg.after': (h, w) => `크기를 바꾼 표: ${h} × ${w} (쌍삼차 보간)`,
+  'vision.lg.resizeTo': '24 × 24로 바꾸기 (384픽셀 이미지)',
+  'vision.lg.noResize': '크기를 바꾼 표를 보려면 파라미터에서 ‘바꿀 세로 (행)’과 ‘바꿀 가로 (열)’을 정하거나 버튼을 누르세요.',
+  'vision.lg.noResizeLoaded': '불러온 표는 그대로 보여 줍니다. 이 버전의 페이지는 파라미터로 만든 표만 크기를 바꿉니다.',
+  'vision.lg.smooth': (b, a) => `각 패치와 오른쪽·아래 이웃의 평균 유사도는 바꾸기 전 ${b}, 바꾼 뒤 ${a}입니다. 격자가 커지면 이웃끼리 원래 표에서 더 가까운 자리를 차지하므로 더 닮습니다.`,
+  'vision.lg.smoothOne': (b) => `각 패치와 오른쪽·아래 이웃의 평균 유사도: ${b}.`,
+  'vision.lg.place': (a, b, v1, v2) => `고른 패치 ${a}: 오른쪽 이웃과의 유사도 ${v1}. 새 격자에서 같은 자리 ${b}: ${v2}.`,
+  'vision.lg.aria': (which, where, rows, cols, lo, hi) => `${which}: ${rows} × ${cols} 격자의 모든 패치와 패치 ${where}의 코사인 유사도, ${lo}~${hi}. 화살표 키로 다른 패치를 고릅니다.`,
+  'vision.lg.tableCaption': (where) => `크기를 바꾸기 전, 패치 ${where} 기준 각 패치와의 유사도 (행 × 열)`,
+
+  // --- 더할까, 이어 붙일까 (sum-concat.js)
+  'vision.sc.title': '더할까, 이어 붙일까? 교차항',
+  'vision.sc.explain': 'ViT는 패치의 내용 벡터에 위치 벡터를 더합니다: x = e + p. 그러면 두 토큰 사이의 어텐션 로짓은 네 부분으로 나뉩니다: xᵢ·xⱼ = eᵢ·eⱼ + pᵢ·pⱼ + (eᵢ·pⱼ + pᵢ·eⱼ). 뒤의 두 항이 교차항으로, 한 패치의 내용과 다른 패치의 위치를 섞습니다. 더하지 않고 이어 붙이면(x = [e; p]) 내적은 정확히 eᵢ·eⱼ + pᵢ·pⱼ로 나뉩니다. 아래 표는 지금 보이는 격자에서 각 부분의 크기를 잽니다. 내용 벡터 e는 표준 초기값 N(0, 0.02²)의 무작위 표입니다.',
+  'vision.sc.caption': 'x = e + p일 때 xᵢ·xⱼ 각 부분의 크기 (서로 다른 패치 쌍에 대한 제곱평균제곱근)',
+  'vision.sc.colTable': '위치 표 p',
+  'vision.sc.colPos': '위치 항 pᵢ·pⱼ',
+  'vision.sc.colContent': '내용 항 eᵢ·eⱼ',
+  'vision.sc.colCross': '교차항 eᵢ·pⱼ + pᵢ·eⱼ',
+  'vision.sc.colRatio': '교차항 ÷ 위치 항',
+  'vision.sc.rowShown': (name) => `${name} (지금 표)`,
+  'vision.sc.init.sincos': 'MAE 2차원 사인·코사인',
+  'vision.sc.init.normal': '무작위 N(0, std²)',
+  'vision.sc.pairs': (m, n) => `패치 ${n}개 가운데 서로 다른 패치 쌍 ${m}개로 쟀습니다.`,
+  'vision.sc.concat': (v) => `이어 붙이면 같은 쌍에서 잰 [e; p]ᵢ·[e; p]ⱼ − eᵢ·eⱼ − pᵢ·pⱼ가 최대 ${v}로, 반올림 오차뿐입니다. 교차항이 사라집니다.`,
+  'vision.sc.big': (name, r) => `${name}: 교차항이 위치 항의 ${r}배입니다. 초기화 시점에는 로짓에 담긴 위치 신호가 내용도 위치도 아닌 항에 묻힙니다.`,
+  'vision.sc.small': (name, r) => `${name}: 위치 벡터가 내용 벡터보다 훨씬 큽니다(값이 1 안팎이고 내용은 0.02 안팎). 그래서 교차항은 위치 항의 ${r}배에 그칩니다.`,
+  'vision.sc.proj': '투영을 거치면 내용과 위치를 따로 투영할 때만 이 분리가 유지됩니다. [e; p]에 투영 W 하나를 곱하면 Wₑ·e + Wₚ·p, 다시 합이 되어 qᵢ·kⱼ에 교차항이 돌아옵니다. 분리된 어텐션(TUPE, Ke 외 2020)이 위치에 따로 투영을 두는 까닭이 바로 이것입니다.',
 };
 
 const strings = { en, ko };
