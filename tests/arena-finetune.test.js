@@ -114,3 +114,10 @@ describe.each(BUILDS)('t.finetune, $name build', ({ simd }) => {
     }
   });
 });
+
+describe('the fine-tuning experiment\'s strings', () => {
+  it('has the same keys in English and Korean', async () => {
+    const { default: strings } = await import('../web/pages/arena/finetune-strings.js');
+    expect(Object.keys(strings.ko).sort()).toEqual(Object.keys(strings.en).sort());
+  });
+});

@@ -1,17 +1,35 @@
 // Attention maps of one example (Runner.attention → { data, shape: [layers, heads, T, T], tokens }):
 // a small map per layer and head to pick from, and the picked one large, with the tokens along
 // both axes, a line where the training length ends, and a read-out of the cell under the pointer.
-// Values are softmax weights in [0, 1]; colours from pe.colorize (viridis, fixed 0 … 1).
-import { h } from '../../plot/dom.js';
+// Values are softmax weights in [0, 1]; colours from pe.colorize (viridis) on the colour scale
+// the learner picks, as the explorer's heatmaps do (web/plot/color-scale.js; the same control and
+// strings as web/views/generic/heatmap.js): linear over 0 … 1, √, log from a floor, or auto (log
+// or √ when the weights span decades, as a long causal map's ≈ 1/i do). One scale and range for
+// every layer and head of the example, so their maps compare by eye.
+import { h, uid } from '../../plot/dom.js';
 import { float32String } from '../../plot/format.js';
+import { colorizeRange, robustLow, scaleRange } from '../../plot/color-scale.js';
+import { SCALES } from '../../model/view-state.js';
+import '../../views/generic/scale-strings.js';
 import { tokenLabel } from './experiment.js';
 
 const MARGIN = 30; // px for the token labels
 
+/** The scale drawn and its range for attention weights `data` asked to be drawn on `requested`. */
+export function attentionScale(requested, data) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of data) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return scaleRange(requested, lo, hi, [0, 1], () => robustLow(data, 0, data.length));
+}
+
 /** An offscreen canvas of T × T pixels holding the coloured map of one head. */
-function mapImage(colorize, data, offset, T) {
+function mapImage(colorize, data, offset, T, { scale, range }) {
   const values = data.subarray(offset, offset + T * T);
-  const rgba = colorize(values, { map: 'viridis', vmin: 0, vmax: 1 });
+  const rgba = colorizeRange(colorize, values, 'viridis', scale, range[0], range[1]);
   const c = document.createElement('canvas');
   c.width = T;
   c.height = T;
@@ -42,6 +60,19 @@ export class AttentionMaps {
       this.readout.textContent = t('arena.att.hint');
     });
     this.readout.textContent = t('arena.att.hint');
+    // The colour scale, as the explorer's heatmaps offer it ('auto' names the scale it chose).
+    this.requested = 'auto';
+    this.scaleSelect = h('select', { id: uid('arena-att-scale'), title: t('scale.help') },
+      SCALES.map((name) => h('option', { value: name, text: t(`scale.${name}`) })));
+    this.scaleSelect.addEventListener('input', () => {
+      this.requested = this.scaleSelect.value;
+      if (!this.result) return;
+      this._rescale();
+      this._drawThumbs();
+      this._drawBig();
+    });
+    this.el.prepend(h('div', { class: 'arena-row arena-att-tools' }, h('div', { class: 'arena-field' },
+      h('label', { for: this.scaleSelect.id, text: t('view.heatmap.scale') }), this.scaleSelect)));
     this.resize = new ResizeObserver(() => this._drawBig());
     this.resize.observe(this.big);
   }
@@ -52,8 +83,17 @@ export class AttentionMaps {
     this.trainT = trainT;
     const [L, H] = r.shape;
     if (this.pick.layer >= L || this.pick.head >= H) this.pick = { layer: 0, head: 0 };
+    this._rescale();
     this._drawThumbs();
     this._drawBig();
+  }
+
+  /** The scale and range of the current example (attentionScale); data-scale names the one drawn. */
+  _rescale() {
+    this.colors = attentionScale(this.requested, this.result.data);
+    this.el.dataset.scale = this.colors.scale;
+    this.scaleSelect.options[0].textContent = this.requested === 'auto'
+      ? this.t('scale.auto.chosen', this.t(`scale.${this.colors.scale}`)) : this.t('scale.auto');
   }
 
   _drawThumbs() {
@@ -66,7 +106,7 @@ export class AttentionMaps {
     for (let l = 0; l < L; l++) {
       this.thumbs.append(h('span', { class: 'arena-thumb-layer', text: t('arena.att.layer', l + 1) }));
       for (let k = 0; k < H; k++) {
-        const img = mapImage(this.colorize, data, (l * H + k) * T * T, T);
+        const img = mapImage(this.colorize, data, (l * H + k) * T * T, T, this.colors);
         img.className = 'arena-thumb-img';
         const on = l === this.pick.layer && k === this.pick.head;
         const b = h('button', {
@@ -110,7 +150,7 @@ export class AttentionMaps {
     const cell = (size - MARGIN) / T;
     this.geom = { cell, T };
     g.imageSmoothingEnabled = false;
-    g.drawImage(mapImage(this.colorize, data, (layer * H + head) * T * T, T), MARGIN, MARGIN, cell * T, cell * T);
+    g.drawImage(mapImage(this.colorize, data, (layer * H + head) * T * T, T, this.colors), MARGIN, MARGIN, cell * T, cell * T);
     // Token labels: every one when they fit, else every k-th.
     const style = getComputedStyle(this.el);
     g.fillStyle = style.color;

@@ -29,6 +29,7 @@ import { ArenaCharts, SMOOTH } from './charts.js';
 import { progressTable, resultsTable, statusText } from './tables.js';
 import { AttentionMaps } from './attention.js';
 import { Runner } from './runner.js';
+import { mountFinetune } from './finetune-view.js';
 import './strings.js';
 
 const KEYS = ['task', 'enc', 'causal', 'len', 'min', 'steps', 'seed', 'seeds', 'lr', 'scaling', 'factor', 'metric'];
@@ -176,6 +177,7 @@ export default {
       attStatus, attBox);
     root.append(attCard);
     const attMaps = new AttentionMaps(attBox, { t, colorize });
+    const finetune = mountFinetune(root, ctx); // Chen et al. 2023's fine-tuning experiment, its own card
 
     // --- state ---------------------------------------------------------------------------------
     let runner = null;
@@ -584,6 +586,7 @@ export default {
         hmTable.destroy();
         hmSim.destroy();
         attMaps.destroy();
+        finetune.destroy();
       },
     };
   },

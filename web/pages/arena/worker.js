@@ -7,6 +7,7 @@
 //   { op: 'step', id, n, table }                      → { op, id, losses, ms, steps, table? }
 //   { op: 'eval', id, length, samples, seed, scaling } → { op, id, length, scaled, accuracy, token_accuracy, loss, ms }
 //   { op: 'attention', id, req, length, seed, scaling } → { op, id, req, data, shape, tokens }
+//   { op: 'finetune', id, from, options }               → { op, id, sequenceLength, steps } (t.finetune of trainer `from`)
 //   { op: 'free', id }
 // A failure answers { op, id, req?, error, param }.
 let pe = null;
@@ -33,7 +34,8 @@ function paramCounts(t) {
   return { position, total };
 }
 
-function handle(msg, pe) {
+/** One message to a trainer of `trainers` on the API `pe`: its answer (null: none). Exported for scripts/arena-finetune.js. */
+export function handle(msg, pe) {
   const t = trainers.get(msg.id);
   switch (msg.op) {
     case 'init': {
@@ -57,6 +59,12 @@ function handle(msg, pe) {
       const r = t.attention(msg.length, { seed: msg.seed, rope_scaling: msg.scaling });
       return { req: msg.req, length: msg.length, data: r.data, shape: r.shape, tokens: r.tokens };
     }
+    case 'finetune': {
+      trainers.get(msg.id)?.free();
+      const tr = trainers.get(msg.from).finetune(msg.options);
+      trainers.set(msg.id, tr);
+      return { sequenceLength: tr.sequenceLength, steps: tr.steps };
+    }
     case 'free':
       t?.free();
       trainers.delete(msg.id);
@@ -66,7 +74,7 @@ function handle(msg, pe) {
   }
 }
 
-self.onmessage = async (e) => {
+if (typeof self !== 'undefined') self.onmessage = async (e) => {
   const msg = e.data;
   try {
     pe ??= import('../../api/pe.js').then((m) => m.createPE());
