@@ -117,3 +117,34 @@ describe('learned-table view numbers', () => {
     for (let k = 0; k < many.length; k += 2) expect(many[k] !== many[k + 1] && many[k] < 1000 && many[k + 1] < 1000).toBe(true);
   });
 });
+
+// pe.resizeTable(table, spec): the resize of a caller's table (a loaded ViT pos_embed), through
+// the learned2d binding's resize(). Skipped while web/api/pe.js does not have the method yet.
+describe.each(BUILDS)('pe.resizeTable, $name build', ({ simd }) => {
+  let pe;
+  beforeAll(async () => {
+    pe = await peFor(simd);
+  });
+  const has = () => typeof pe?.resizeTable === 'function';
+
+  it('resizes a given table exactly as learned2d resizes its own', async (ctx) => {
+    if (!has()) ctx.skip();
+    const spec = { kind: 'learned2d', height: 5, width: 7, dim: 13, init: 'normal', std: 1, seed: 3, resize_height: 9, resize_width: 4 };
+    const own = pe.compute(spec);
+    const copy = own.source.slice();
+    const r = pe.resizeTable(own.source, { height: 5, width: 7, dim: 13, resize_height: 9, resize_width: 4 });
+    expect(r.shape).toEqual([37, 13]);
+    expect(r.data.every((v, i) => v === own.data[i])).toBe(true);
+    expect(own.source).toEqual(copy);   // not modified
+  });
+
+  it('refuses a table of the wrong size or a spec without the new grid, naming the field', async (ctx) => {
+    if (!has()) ctx.skip();
+    const spec = { height: 14, width: 14, dim: 6, resize_height: 24, resize_width: 24 };
+    expectPEError(() => pe.resizeTable(new Float32Array(196 * 6), spec), 'table', /\[197, 6\] = 1182 values .* got 1176 values/);
+    expectPEError(() => pe.resizeTable([1, 2, 3], spec), 'table', 'Float32Array');
+    expectPEError(() => pe.resizeTable(new Float32Array(196 * 6), { ...spec, cls_token: false, resize_height: null, resize_width: null }), 'resize_height');
+    expectPEError(() => pe.resizeTable(new Float32Array(196 * 6), { ...spec, cls_token: false, resize_width: 0 }), 'resize_width', /\[1, 4096\]/);
+    expect(pe.resizeTable(new Float32Array(196 * 6).fill(0.5), { ...spec, cls_token: false }).data.every((v) => Math.abs(v - 0.5) < 1e-6)).toBe(true);
+  });
+});

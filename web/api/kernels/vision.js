@@ -60,7 +60,8 @@ export default {
     // beside pe.applyRope (web/api/pe.js: resizeTable(table, spec)); `table` is not modified.
     resizeArgs: LEARNED2D_ARGS,
     resize(k, table, spec) {
-      const s = normalizeSpec({ ...spec, kind: 'learned2d' });
+      // init and std do not apply to a given table (init 'normal' only skips sincos's dim check).
+      const s = normalizeSpec({ ...spec, kind: 'learned2d', init: 'normal' });
       if (s.resize_height === null) {
         throw new PEError('resize_height', 'resize_height must be an integer in [1, 4096] (with resize_width) to resize a table, got null');
       }
