@@ -320,8 +320,16 @@ static pe_rope_lists longrope_side(const pe_rope_config *c, int32_t offset, cons
 
 // ω_i of a checked config into omega (n = rotary_dim/2): as `rope` computes it, LongRoPE's from the
 // list longrope_side chooses. Returns pe_rope_inv_freq_lists' status.
+// Dynamic NTK, likewise: transformers rescales the base for seq_len = max(position_ids) + 1, so
+// rows offset .. offset + length − 1 get the base of a sequence of offset + length tokens (c/rope.c
+// reads the sequence length from length; offset + length ≤ PE_MAX_POSITION was checked).
 static pe_status exact_omega(double *omega, const pe_rope_config *c, int32_t offset, const pe_rope_lists *lists) {
     double attention_factor;   // not part of this kind's output
+    if (c->rope_type == PE_ROPE_DYNAMIC) {
+        pe_rope_config whole = *c;
+        whole.length = offset + c->length;
+        return pe_rope_inv_freq(omega, &attention_factor, &whole);
+    }
     if (c->rope_type != PE_ROPE_LONGROPE) return pe_rope_inv_freq(omega, &attention_factor, c);
     const pe_rope_lists side = longrope_side(c, offset, lists);
     return pe_rope_inv_freq_lists(omega, &attention_factor, c, &side);

@@ -53,7 +53,7 @@ describe('the gallery in the precision lab', () => {
     const o = m.rope.rope_scaling?.original_max_position_embeddings ?? m.rope.max_position_embeddings;
     let length = 2;
     if (type === 'longrope') length = context > o ? o + 1 : o;   // the side of the whole sequence
-    if (type === 'dynamic') length = spec.length;                // the kernel compares length (rows)
+    if (type === 'dynamic') length = context;                    // the whole sequence: offset + length
     const rope = pe.compute({ kind: 'rope', ...m.rope, length });
     expect(Array.from(r.exact_inv_freq, Math.fround)).toEqual(Array.from(rope.inv_freq));
   });

@@ -234,6 +234,18 @@ describe.each(BUILDS)('rope_precision, $name build', ({ name, simd }) => {
     expect(Math.abs(r.row_error[0] - rep.max_error)).toBeLessThan(3e-7);
   });
 
+  it('dynamic NTK at an offset: the base of the whole sequence, offset + length (as transformers)', () => {
+    // transformers rescales for seq_len = max(position_ids) + 1: rows 900 … 963 of a model with
+    // max_position_embeddings 512 are a 964-token sequence, not a 64-token one (which is below 512
+    // and would not rescale at all).
+    const rope_scaling = { rope_type: 'dynamic', factor: 2 };
+    const at = (offset, length) => pe.compute({ kind: 'rope_precision', length, offset, dim: 64, rope_scaling, max_position_embeddings: 512 }).exact_inv_freq;
+    const rope = (length) => pe.compute({ kind: 'rope', length, dim: 64, rope_scaling, max_position_embeddings: 512 }).inv_freq;
+    expect(Array.from(at(900, 64), Math.fround)).toEqual(Array.from(rope(964)));
+    expect(Array.from(at(900, 64), Math.fround)).not.toEqual(Array.from(rope(64)));
+    expect(Array.from(at(0, 964), Math.fround)).toEqual(Array.from(rope(964)));
+  });
+
   it('has the contract defaults, and the extras with their shapes', () => {
     const d = pe.defaults(KIND);
     expect(d).toEqual({

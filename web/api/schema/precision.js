@@ -49,8 +49,8 @@ export default {
       length: {
         ...rope.fields.length, default: 4096,
         help: {
-          en: 'Number of positions (rows), starting at offset; also the sequence length that dynamic NTK compares with max_position_embeddings.',
-          ko: '위치(행)의 개수로, offset부터 셉니다. dynamic NTK가 max_position_embeddings와 비교하는 시퀀스 길이이기도 합니다.',
+          en: 'Number of positions (rows), starting at offset. The rows are the end of a sequence of offset + length tokens: the length dynamic NTK compares with max_position_embeddings, and LongRoPE with its original context.',
+          ko: '위치(행)의 개수로, offset부터 셉니다. 이 행들은 offset + length개 토큰으로 된 시퀀스의 끝부분입니다. dynamic NTK는 이 길이를 max_position_embeddings와, LongRoPE는 원래 문맥 길이와 비교합니다.',
         },
       },
       dim: rope.fields.dim,
