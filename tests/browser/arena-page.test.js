@@ -246,7 +246,7 @@ describe.skipIf(avail.skip)('arena page in Chromium', () => {
       });
       expect(text).toMatch(/학습 길이/);
       // Latin words allowed in Korean text: names of encodings, tasks and methods, and notation.
-      const allowed = new Set(['RoPE', 'ALiBi', 'NoPE', 'APE', 'Rotary', 'Kazemnejad', 'U',
+      const allowed = new Set(['RoPE', 'ALiBi', 'NoPE', 'APE', 'Rotary', 'Kazemnejad', 'Chen', 'LLaMA', 'U',
         'd_model', 'AdamW', 'PI', 'NTK-aware', 'NTK', 'aware', 'YaRN', 'yarn', 'ms', 'BOS', 'SEP', 'Ctrl', 'Enter', 'x', 'y', 'y_j', 'x_', 'j', 'k', 'back']);
       const latin = [...new Set(text.match(/[A-Za-z][A-Za-z_-]*/g) ?? [])].filter((w) => !allowed.has(w) && w.length > 1);
       expect(latin).toEqual([]);

@@ -41,11 +41,11 @@ const en = {
 
 const ko = {
   'arena.ft.title': '위치 보간(PI)으로 미세 조정하기 (Chen 외, 2023)',
-  'arena.ft.explain': (p) => `Chen 외는 위치 보간(PI)으로 LLaMA의 문맥을 늘립니다. RoPE의 위치를 배율로 나누어, 두 배 긴 시퀀스도 학습 때 본 회전각 안에 머물게 합니다. 논문에 따르면 PI는 새 길이에서 짧은 미세 조정(약 1000스텝)이 필요하고, 그러고 나면 스케일링 없이 그 길이에서 미세 조정한 모델보다 낫습니다. 미세 조정 없는 PI는 성능이 떨어집니다. 여기서는 rope를 디코더에서 ${p.task} 과제로 길이 ${p.L}에서 ${p.steps}스텝 학습한 뒤, 길이 ${p.L2}에서 네 가지를 비교합니다. (a) 스케일링 없음, (b) 평가 때만 PI (옆에 NTK-aware와 YaRN), (c) PI를 켜고 ${p.L2}에서 ${p.ftSteps}스텝 더 학습, (d) 스케일링 없이 ${p.L2}에서 ${p.ftSteps}스텝 더 학습(추가 계산량이 같은 대조군). 시드는 ${p.seeds}개입니다.`,
+  'arena.ft.explain': (p) => `Chen 외는 위치 보간(PI)으로 LLaMA의 문맥을 늘립니다. RoPE의 위치를 배율로 나누어, 두 배 긴 시퀀스도 학습 때 본 회전각 안에 머물게 합니다. 논문에 따르면 PI는 새 길이에서 짧은 미세 조정(약 1000스텝)이 필요하고, 그러고 나면 스케일링 없이 그 길이에서 미세 조정한 모델보다 낫습니다. 미세 조정 없는 PI는 성능이 떨어집니다. 여기서는 RoPE를 디코더에서 ${p.task} 과제로 길이 ${p.L}에서 ${p.steps}스텝 학습한 뒤, 길이 ${p.L2}에서 네 가지를 비교합니다. (a) 스케일링 없음, (b) 평가 때만 PI (옆에 NTK-aware와 YaRN), (c) PI를 켜고 ${p.L2}에서 ${p.ftSteps}스텝 더 학습, (d) 스케일링 없이 ${p.L2}에서 ${p.ftSteps}스텝 더 학습(추가 계산량이 같은 대조군). 시드는 ${p.seeds}개입니다.`,
   'arena.ft.run': '미세 조정 실험 실행',
   'arena.ft.runAgain': '다시 실행',
   'arena.ft.cancel': '취소',
-  'arena.ft.status.idle': '아직 실행하지 않았습니다. 시드마다 모델을 하나씩 브라우저(Web Worker)에서 학습하고, 각각을 두 가지 방식으로 미세 조정합니다.',
+  'arena.ft.status.idle': '아직 실행하지 않았습니다. 시드마다 모델을 하나씩 브라우저의 웹 워커에서 학습하고, 각각을 두 가지 방식으로 미세 조정합니다.',
   'arena.ft.status.running': (p) => `실행 중: 시드 ${p.n}개 중 ${p.done}개 완료, ${p.total}스텝 중 ${p.steps}스텝, ${p.sec}초.`,
   'arena.ft.status.done': (p) => `완료: 시드 ${p.n}개, ${p.sec}초.`,
   'arena.ft.status.cancelled': '취소했습니다.',
@@ -60,7 +60,7 @@ const ko = {
   'arena.ft.cond.yarn': '(b) 평가 때만 YaRN',
   'arena.ft.cond.ftPI': (s) => `(c) PI로 ${s}스텝 미세 조정`,
   'arena.ft.cond.ftPlain': (s) => `(d) 스케일링 없이 ${s}스텝 미세 조정`,
-  'arena.ft.find.fit': (p) => `학습 길이(기호 ${p.L}개, ${p.steps}스텝)에서 rope는 시드 ${p.n}개 중 ${p.k}개에서 ${p.task} 과제를 맞춥니다 (토큰 정확도 ${p.at}, 0.9 이상을 맞춘 것으로 칩니다).`,
+  'arena.ft.find.fit': (p) => `학습 길이(기호 ${p.L}개, ${p.steps}스텝)에서 RoPE는 시드 ${p.n}개 중 ${p.k}개에서 ${p.task} 과제를 맞춥니다 (토큰 정확도 ${p.at}, 0.9 이상을 맞춘 것으로 칩니다).`,
   'arena.ft.pair.above': (p) => `길이 ${p.L2}에서 ${p.unit} 정확도는 ‘${p.a}’ ${p.sa}, ‘${p.b}’ ${p.sb}입니다. 시드 ${p.n}개 중 ${p.k}개에서 더 높고, 시드 편차를 넘어섭니다.`,
   'arena.ft.pair.below': (p) => `길이 ${p.L2}에서 ${p.unit} 정확도는 ‘${p.a}’ ${p.sa}, ‘${p.b}’ ${p.sb}입니다. 시드 ${p.n}개 중 ${p.n - p.k}개에서 더 낮고, 시드 편차를 넘어섭니다.`,
   'arena.ft.pair.overlap': (p) => `길이 ${p.L2}에서 ${p.unit} 정확도는 ‘${p.a}’ ${p.sa}, ‘${p.b}’ ${p.sb}입니다 (시드 ${p.n}개 중 ${p.k}개에서 더 높음). 범위가 겹치므로 차이가 있다고 말할 수 없습니다.`,
