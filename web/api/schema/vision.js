@@ -91,8 +91,8 @@ export default {
         type: 'enum', default: 'sincos', values: ['sincos', 'normal'],
         label: { en: 'Table', ko: '표' },
         help: {
-          en: 'sincos: MAE’s fixed 2-D sine-cosine table (class row zero), a stand-in with structure. normal: a fresh N(0, std²) table, as a learned table starts before training.',
-          ko: 'sincos: MAE의 고정 2차원 사인·코사인 표(클래스 행은 0)로, 구조가 있는 대역입니다. normal: 학습 전 학습형 표의 출발점인 새 N(0, std²) 표입니다.',
+          en: 'MAE 2-D sin-cos: MAE’s fixed table (class row zero), a stand-in with structure. Random: a fresh N(0, std²) table, as a learned table starts before training.',
+          ko: 'MAE 2차원 사인·코사인: MAE의 고정 표(클래스 행은 0)로, 구조가 있는 대역입니다. 무작위: 학습 전 학습형 표의 출발점인 새 N(0, std²) 표입니다.',
         },
         valueLabels: {
           sincos: { en: 'MAE 2-D sin-cos', ko: 'MAE 2차원 사인·코사인' },
