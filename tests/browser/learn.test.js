@@ -16,7 +16,7 @@ const avail = suiteAvailability('learn.test');
 const NAMES = new Set(['PE', 'Lab', 'RoPE', 'M-RoPE', 'ALiBi', 'T5', 'Shaw', 'BERT', 'GPT', 'YaRN', 'NTK', 'PI', 'Llama', 'LongRoPE', 'Phi', 'Qwen2-VL',
   'MAE', 'WebAssembly', 'SIMD', 'English', 'base', 'rad', 'float32', 'config.json', 'short_factor', 'long_factor', 'longrope', 'id', 'sin', 'cos',
   'I', 'love', 'AI', 'viridis', 'cividis', 'aware', 'linear', 'k', 'd', 'p', 'q', 'm', 'n', 'i', 'j', 't', 'h', 'w', 'e', 'PE(p)', 'Transformer',
-  'sinusoidal', 'learned', 'none', 'GPT-2', 'Ctrl', ...LATIN_NAMES]);
+  'sinusoidal', 'learned', 'none', 'GPT-2', 'Ctrl', 'PyTorch', 'BERT-base', ...LATIN_NAMES]);
 
 describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
   let page;
@@ -112,9 +112,9 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
         // … and after the control moved.
         expect(text, `${lang} ${id}: long float digits`).not.toMatch(/\d\.\d{6,}/);
         if (lang === 'ko') {
-          // Cited sources (<cite>: authors and titles as published) are not Korean sentences.
+          // Cited sources (<cite>: authors and titles as published) and code are not Korean sentences.
           const koText = await page.evaluate(() => {
-            const cites = [...document.querySelectorAll('.learn cite')];
+            const cites = [...document.querySelectorAll('.learn cite, .learn pre, .learn code')];
             cites.forEach((c) => { c.hidden = true; });
             const shown = document.querySelector('.learn').innerText;
             cites.forEach((c) => { c.hidden = false; });
