@@ -126,7 +126,7 @@ export default {
     const smoothText = h('p', {});
     const placeText = h('p', {});
     numbers.append(smoothText, placeText);
-    el.append(numbers, h('p', { class: 'help', text: t('vision.sim.hint') }));
+    el.append(numbers, h('p', { class: 'help', text: t('vision.sim.hint') }), h('p', { class: 'help', text: t('vision.lg.antialias') }));
     const table = new DataTable(el, { summary: t('table.summary') });
 
     /** A pick on the resized grid, as the patch at the same place on the grid before. */

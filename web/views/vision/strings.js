@@ -129,6 +129,7 @@ const en = {
   'vision.lg.place': (a, b, v1, v2) => `Picked patch ${a}: similarity to its right-hand neighbour ${v1}. At the same place on the new grid, ${b}: ${v2}.`,
   'vision.lg.aria': (which, where, rows, cols, lo, hi) => `${which}: cosine similarity of patch ${where} to every patch of the ${rows} × ${cols} grid, from ${lo} to ${hi}. Arrow keys pick another patch.`,
   'vision.lg.tableCaption': (where) => `Similarity to patch ${where} before resizing (row × column)`,
+  'vision.lg.antialias': 'The bicubic resize here is torch.nn.functional.interpolate without antialiasing, as Hugging Face calls it. timm passes antialias=True by default, which uses another cubic (A = −0.5, widened when shrinking): for a table of unit variance resized from 14 × 14 to 24 × 24 the two differ by up to about 0.3.',
 
   // --- add or concatenate (sum-concat.js)
   'vision.sc.title': 'Add or concatenate? The cross terms',
@@ -276,6 +277,7 @@ const ko = {
   'vision.lg.place': (a, b, v1, v2) => `고른 패치 ${a}: 오른쪽 이웃과의 유사도 ${v1}. 새 격자에서 같은 자리 ${b}: ${v2}.`,
   'vision.lg.aria': (which, where, rows, cols, lo, hi) => `${which}: ${rows} × ${cols} 격자의 모든 패치와 패치 ${where}의 코사인 유사도, ${lo}~${hi}. 화살표 키로 다른 패치를 고릅니다.`,
   'vision.lg.tableCaption': (where) => `크기를 바꾸기 전, 패치 ${where} 기준 각 패치와의 유사도 (행 × 열)`,
+  'vision.lg.antialias': '여기서 쌍삼차 보간은 Hugging Face처럼 안티에일리어싱 없이 부른 torch.nn.functional.interpolate입니다. timm은 기본값으로 antialias=True를 넘기는데, 이때는 다른 삼차 커널(A = −0.5, 줄일 때는 더 넓게)을 씁니다. 분산이 1인 표를 14 × 14에서 24 × 24로 바꾸면 두 결과가 최대 0.3쯤 다릅니다.',
 
   // --- 더할까, 이어 붙일까 (sum-concat.js)
   'vision.sc.title': '더할까, 이어 붙일까? 교차항',
