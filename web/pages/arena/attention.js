@@ -71,8 +71,9 @@ export class AttentionMaps {
       this._drawThumbs();
       this._drawBig();
     });
-    this.el.prepend(h('div', { class: 'arena-row arena-att-tools' }, h('div', { class: 'arena-field' },
-      h('label', { for: this.scaleSelect.id, text: t('view.heatmap.scale') }), this.scaleSelect)));
+    this.tools = h('div', { class: 'arena-row arena-att-tools' }, h('div', { class: 'arena-field' },
+      h('label', { for: this.scaleSelect.id, text: t('view.heatmap.scale') }), this.scaleSelect));
+    this.el.before(this.tools);
     this.resize = new ResizeObserver(() => this._drawBig());
     this.resize.observe(this.big);
   }
@@ -205,6 +206,7 @@ export class AttentionMaps {
 
   destroy() {
     this.resize.disconnect();
+    this.tools.remove();
     this.el.remove();
   }
 }
