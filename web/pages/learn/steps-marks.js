@@ -33,6 +33,11 @@ export const MARKS = {
     };
   },
 
+  /** PE(p + k) = M_k · PE(p): the dimension where the two differ most (float32 rounding). */
+  shift(fig, { errAt, value }) {
+    return { err: fig.mark({ point: [errAt, value] }) };
+  },
+
   /** Dot product against distance: where it falls below half, and where it climbs back. */
   dot(fig, { kdrop, drop, kback, back, top }) {
     const fall = fig.mark({ point: [kdrop, drop] });

@@ -117,7 +117,8 @@ const shift = {
       const target = row(r, pp + kk);
       const moved = shiftRow(a, kk, dim, base);
       let err = 0;
-      for (let c = 0; c < dim; c++) err = Math.max(err, Math.abs(moved[c] - target[c]));
+      let errAt = 0;   // the dimension of the largest gap
+      for (let c = 0; c < dim; c++) if (Math.abs(moved[c] - target[c]) > err) [err, errAt] = [Math.abs(moved[c] - target[c]), c];
       // Uniqueness: the closest other row of the table to PE(p).
       let best = { q: -1, d: Infinity };
       for (let q = 0; q < L; q++) {
@@ -133,7 +134,7 @@ const shift = {
         { label: t('learn.shift.series.target', pp + kk), values: target },
         { label: t('learn.shift.series.p', pp), values: a },
       ]);
-      derived.textContent = t('learn.shift.derived', { p: pp, k: kk, err: sci(err), q: best.q, dist: fx(Math.sqrt(best.d), 3), L });
+      writeLinked(derived, t, 'learn.shift.derived', { p: pp, k: kk, err: sci(err), q: best.q, dist: fx(Math.sqrt(best.d), 3), L }, MARKS.shift(fig, { errAt, value: target[errAt] }));
       explore('sinusoidal', spec);
     }
     draw();
