@@ -76,6 +76,9 @@ export const SPECS = [
   { kind: 'sinusoidal2d', height: 6, width: 5, dim: 14, layout: 'tatp22' },
   { kind: 'sinusoidal3d', depth: 3, height: 4, width: 5, dim: 22 },
   { kind: 'sinusoidal3d', depth: 2, height: 2, width: 3, dim: 7, base: 50 },
+  { kind: 'learned2d', height: 4, width: 5, dim: 16 },
+  { kind: 'learned2d', height: 4, width: 5, dim: 16, resize_height: 7, resize_width: 3 },
+  { kind: 'learned2d', height: 3, width: 3, dim: 6, init: 'normal', std: 0.5, seed: 2, cls_token: false, resize_height: 5, resize_width: 5 },
   // attention: every content, every encoding class
   { kind: 'attention', length: 64 },
   { kind: 'attention', length: 128, dim: 64, heads: 4, encoding: { kind: 'sinusoidal' }, causal: false },
@@ -161,7 +164,7 @@ json.dump(report, open(sys.argv[2], 'w'))
 // What kind of module each kind's module form is, and the forward pass each is probed with (in
 // the snippet's namespace after its usage block): the positions alone through forward.
 const MODULE_CLASS = {
-  sinusoidal: 'additive', integer: 'additive', binary: 'additive', learned: 'additive', sinusoidal2d: 'additive', sinusoidal3d: 'additive',
+  sinusoidal: 'additive', integer: 'additive', binary: 'additive', learned: 'additive', sinusoidal2d: 'additive', sinusoidal3d: 'additive', learned2d: 'additive',
   rope: 'rotary', mrope: 'multimodalRotary', alibi: 'bias', distance: 'sharedBias', t5: 'index', shaw: 'index',
 };
 const NO_MODULE = ['rope_precision', 'attention'];

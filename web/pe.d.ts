@@ -503,6 +503,11 @@ export interface PE {
   heatmapRange(values: Float32Array, options?: { offset?: number; count?: number }): TableRange;
   loadMatrix(bytes: ArrayBuffer | ArrayBufferView, options?: { name?: string }): MatrixResult;
   applyRope(x: Float32Array, spec: RopeSpec, options?: { heads?: number }): RopeResult;
+  /**
+   * A caller's ViT-style table [cls_token + height·width, dim] (e.g. from loadMatrix) with its grid
+   * resized as learned2d does (bicubic, A = −0.75, align_corners false); `table` is not modified.
+   */
+  resizeTable(table: Float32Array, spec: Omit<Learned2dSpec, 'kind' | 'init' | 'std' | 'seed'>): Learned2dResult;
   ropeTables(spec: RopeSpec): RopeTables;
   /** One table a view draws in place of the angles: cos, sin (ropeTables') or wrapped into [0, 2π], from the kernel's float64 angles. */
   ropeView(spec: RopeSpec, options?: { transform?: 'cos' | 'sin' | 'wrapped' }): {

@@ -30,6 +30,8 @@ async function main(): Promise<void> {
   const tables = pe.ropeTables(rope);
   const wrapped: Float32Array = pe.ropeView(rope, { transform: 'wrapped' }).data;
   const rotated = pe.applyRope(new Float32Array(4 * 128), rope, { heads: 1 });
+  const resized = pe.resizeTable(new Float32Array(197 * 64), { height: 14, width: 14, dim: 64, resize_height: 24, resize_width: 24 });
+  const resizedRows: number = resized.shape[0];
 
   const lab = pe.compute({ kind: 'rope_precision', length: 4096, dim: 128, recipe: { inv_freq_dtype: 'float32', position_dtype: 'bfloat16', phase_dtype: 'float32', table_dtype: 'float32' } });
   const labCos: Float32Array = lab.cos;

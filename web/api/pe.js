@@ -266,6 +266,17 @@ class PE {
   }
 
   /**
+   * A caller's learned position table (a ViT pos_embed, e.g. from loadMatrix) with its grid
+   * resized as the learned2d kind does (docs/reference.md#learned2d): `table` is a Float32Array of
+   * [cls_token + height·width, dim]; spec gives height, width, dim, cls_token (default true),
+   * resize_height and resize_width. Returns { data, shape, spec }; `table` is not modified.
+   * Throws PEError (param 'table' for a table of the wrong size).
+   */
+  resizeTable(table, spec) {
+    return KERNELS.learned2d.resize(this.#context(KERNELS.learned2d.resizeArgs), table, snapshot(spec));
+  }
+
+  /**
    * The exact cos and sin tables of a rope spec, [length, rotary_dim/2] each (without the
    * attention factor, which is returned beside them): { cos, sin, shape, spec, inv_freq,
    * attention_factor }. Throws PEError.

@@ -1,7 +1,10 @@
 // Code export of the 2-D and 3-D sinusoids, `sinusoidal2d` and `sinusoidal3d` (the registry is
-// web/share/codegen.js): MAE's and the positional-encodings package's definitions in float64.
+// web/share/codegen.js): MAE's and the positional-encodings package's definitions in float64; and
+// of `learned2d`: that table (or the learned kind's random one) with a class row, its grid resized
+// as timm and Hugging Face do (F.interpolate bicubic; in NumPy the same formula as matrices).
 import { lines, py, pyFloat } from './python.js';
 import { bufferModule, tableFunction, TORCH } from './module.js';
+import absolute from './absolute.js';
 
 const sinusoidal2d = (s, T) => {
   const head = [T.import, '', `height, width, dim, base = ${s.height}, ${s.width}, ${s.dim}, ${pyFloat(s.base)}`, `layout = ${py(s.layout)}`, ''];
@@ -69,7 +72,52 @@ const gridModule = (name, cls, doc) => (s, codeOf) => bufferModule({
   usageNote: 'a ViT adds it to patch embeddings (a Conv2d of stride patch_size) the same way, tokens row-major',
 });
 
+const learned2d = (s, T) => {
+  const prefix = s.cls_token ? 1 : 0;
+  const source = s.init === 'normal'
+    ? absolute.learned.code({ length: prefix + s.height * s.width, dim: s.dim, std: s.std, seed: s.seed }, T)
+    : lines(sinusoidal2d({ height: s.height, width: s.width, dim: s.dim, base: 10000, layout: 'mae' }, T),
+      prefix ? `pe = ${T.cat(`${T.to32(T.zeros('1, dim'))}, pe`, 0)}   # MAE's class row: zeros` : null);
+  const head = lines(source, '', `prefix, rows, cols = ${prefix}, ${s.height}, ${s.width}   # class rows, then the grid row-major`);
+  if (s.resize_height === null) return head;
+  const size = `new_rows, new_cols = ${s.resize_height}, ${s.resize_width}`;
+  if (!T.np) {
+    return lines(head, size, '',
+      '# timm resample_abs_pos_embed (antialias=False) / HF interpolate_pos_encoding: the grid part, bicubic',
+      'grid = pe[prefix:].double().reshape(1, rows, cols, dim).permute(0, 3, 1, 2)   # [1, dim, rows, cols]',
+      "grid = torch.nn.functional.interpolate(grid, size=(new_rows, new_cols), mode='bicubic', align_corners=False)",
+      'pe = torch.cat([pe[:prefix], grid.permute(0, 2, 3, 1).reshape(-1, dim).float()], dim=0)   # [prefix + new_rows·new_cols, dim]');
+  }
+  return lines(head, size, '',
+    "# PyTorch's bicubic (align_corners=False, A = -0.75, border indices clamped) as a matrix per axis",
+    'def bicubic_matrix(n_in, n_out, A=-0.75):',
+    '    x = (np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5',
+    '    x0 = np.floor(x)',
+    '    t = x - x0',
+    '    k1 = lambda u: ((A + 2) * u - (A + 3)) * u * u + 1',
+    '    k2 = lambda u: ((A * u - 5 * A) * u + 8 * A) * u - 4 * A',
+    '    w = np.stack([k2(t + 1), k1(t), k1(1 - t), k2(2 - t)], axis=1)',
+    '    idx = np.clip(x0[:, None].astype(np.int64) + np.arange(-1, 3), 0, n_in - 1)',
+    '    m = np.zeros((n_out, n_in))',
+    '    np.add.at(m, (np.repeat(np.arange(n_out), 4), idx.ravel()), w.ravel())',
+    '    return m',
+    '',
+    'grid = pe[prefix:].reshape(rows, cols, dim).astype(np.float64)',
+    "grid = np.einsum('yi,xj,ijd->yxd', bicubic_matrix(rows, new_rows), bicubic_matrix(cols, new_cols), grid)",
+    'pe = np.concatenate([pe[:prefix], grid.reshape(-1, dim).astype(np.float32)], axis=0)   # [prefix + new_rows·new_cols, dim]');
+};
+
 export default {
+  learned2d: {
+    tolerance: { abs: 1e-6 }, code: learned2d,
+    module: (s, codeOf) => bufferModule({
+      cls: 'ViTPositionTable', doc: 'A ViT-style pos_embed [1, tokens, d_model] (class row first), added to the tokens.',
+      dModel: s.dim, rows: (s.cls_token ? 1 : 0) + (s.resize_height ?? s.height) * (s.resize_width ?? s.width),
+      fn: tableFunction('vit_table', codeOf(s.kind)(s, TORCH)),
+      call: 'vit_table()',
+      usageNote: 'in a ViT the class token comes first, then the patches row-major',
+    }),
+  },
   sinusoidal2d: {
     tolerance: { abs: 1e-6 }, code: sinusoidal2d,
     module: gridModule('sincos_2d_table', 'SinCos2DPositionalEncoding', 'Fixed 2-D sines and cosines for a grid of patches, added to the patch tokens.'),
