@@ -98,9 +98,20 @@ void pe_msg_shape(pe_msgbuf *m, const uint64_t *dims, int32_t ndim, int python) 
     pe_msg_str(m, python ? ")" : "]");
 }
 
-// Checks a 2-D shape and records it: rows, cols ≥ 1 and rows·cols ≤ PE_MAX_ELEMENTS.
-pe_status pe_check_shape(pe_parse_ctx *c, const uint64_t *dims, int32_t ndim, int overflow, int python,
+// Checks a 2-D shape and records it: rows, cols ≥ 1 and rows·cols ≤ PE_MAX_ELEMENTS. A shape
+// with leading dimensions of 1 ([1, 197, 768]: timm's ViT pos_embed as saved) is the matrix of its
+// last two, in either memory order (a leading 1 adds no stride): dims and *ndim are squeezed to it
+// in place. Only the shapes whose every entry was read (ndim ≤ 8) are squeezed.
+pe_status pe_check_shape(pe_parse_ctx *c, uint64_t *dims, int32_t *ndim_io, int overflow, int python,
                          const char *what) {
+    int32_t ndim = *ndim_io;
+    int32_t lead = 0;
+    while (ndim - lead > 2 && ndim <= 8 && dims[lead] == 1) lead++;
+    if (ndim - lead == 2 && lead > 0) {
+        dims[0] = dims[lead];
+        dims[1] = dims[lead + 1];
+        *ndim_io = ndim = 2;
+    }
     if (ndim != 2) {
         pe_msgbuf *m = pe_fail_start(c, PE_MATRIX_ERROR_FILE);
         pe_msg_str(m, what);
@@ -108,7 +119,7 @@ pe_status pe_check_shape(pe_parse_ctx *c, const uint64_t *dims, int32_t ndim, in
         pe_msg_shape(m, dims, ndim, python);
         pe_msg_str(m, " (");
         pe_msg_u64(m, (uint64_t)ndim);
-        pe_msg_str(m, "-D); a 2-D matrix is required");
+        pe_msg_str(m, "-D); a 2-D matrix is required (leading dimensions of 1 are dropped)");
         return PE_ERR_MATRIX;
     }
     if (dims[0] == 0 || dims[1] == 0) {

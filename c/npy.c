@@ -185,7 +185,7 @@ pe_status pe_npy_parse(pe_parse_ctx *c) {
     if (!seen_fortran) return pe_fail(c, "the .npy header has no 'fortran_order'");
     if (!seen_shape) return pe_fail(c, "the .npy header has no 'shape'");
     c->info[PE_MI_FORTRAN] = fortran;
-    if ((status = pe_check_shape(c, dims, ndim, 0, 1, "the .npy array")) != PE_OK) return status;
+    if ((status = pe_check_shape(c, dims, &ndim, 0, 1, "the .npy array")) != PE_OK) return status;
 
     const int32_t dtype = (int32_t)c->info[PE_MI_DTYPE];
     const uint64_t data_bytes = dims[0] * dims[1] * pe_dtype_size(dtype);   // ≤ 2^26·8

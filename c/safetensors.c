@@ -876,7 +876,7 @@ pe_status pe_safetensors_parse(pe_parse_ctx *c, const uint8_t *name, int32_t nam
         pe_msg_str(m, " tensors: pick one by name");
         return PE_ERR_MATRIX;
     }
-    const st_tensor *t = &w.chosen;
+    st_tensor *t = &w.chosen;   // pe_check_shape squeezes its leading 1s
     if (t->dtype == 0) {
         pe_msgbuf *m = st_tensor_start(c, t->name, t->name_n);
         pe_msg_str(m, " has dtype ");
@@ -892,7 +892,7 @@ pe_status pe_safetensors_parse(pe_parse_ctx *c, const uint8_t *name, int32_t nam
         pe_msg_str(&label, "tensor ");
         msg_name(&label, t->name, t->name_n);
     }
-    if ((status = pe_check_shape(c, t->dims, t->ndim, t->overflow, 0, what)) != PE_OK) return status;
+    if ((status = pe_check_shape(c, t->dims, &t->ndim, t->overflow, 0, what)) != PE_OK) return status;
     c->info[PE_MI_DATA_BEGIN] = (double)(8 + header_len + t->begin);
     c->info[PE_MI_DATA_END] = (double)(8 + header_len + t->end);
     return PE_OK;

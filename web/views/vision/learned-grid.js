@@ -18,7 +18,7 @@ import { gridCosine, gridOfRows, neighbourSimilarity, samePlace } from './math.j
 import { colorBar } from './similarity.js';
 import { ensureLearnedStyles } from './style.js';
 
-const CODE = "np.save('pos_embed.npy', timm.create_model('vit_base_patch16_224', pretrained=True).pos_embed[0].detach().numpy())";
+const CODE = "np.save('pos_embed.npy', timm.create_model('vit_base_patch16_224', pretrained=True).pos_embed.detach().numpy())";  // [1, 197, 768]: the leading 1 is dropped on load
 const TARGET = 24; // the button's new grid: 384-pixel images with 16-pixel patches
 
 const niceLo = (x) => Math.max(-1, Math.min(0.9, Math.floor(x * 10 + 1e-6) / 10));
