@@ -8,6 +8,7 @@ const seedsEn = (n) => (n === 2 ? 'both seeds' : `all ${n} seeds`);
 const en = {
   'arena.ft.title': 'Fine-tune with position interpolation (Chen et al. 2023)',
   'arena.ft.explain': (p) => `Chen et al. extend LLaMA's context by position interpolation (PI): RoPE's positions are divided by the factor, so a sequence twice as long keeps its rotation angles inside those seen in training; they report that PI needs a short fine-tuning (about 1000 steps) at the new length, that it then beats fine-tuning at that length without scaling, and that PI without fine-tuning is poor. Here: rope trained on ${p.task} in a decoder at length ${p.L} (${p.steps} steps), then at ${p.L2} four ways: (a) no scaling, (b) PI at evaluation only (NTK-aware and YaRN beside it), (c) ${p.ftSteps} more steps at ${p.L2} with PI, (d) ${p.ftSteps} more steps at ${p.L2} without scaling, the same extra compute. ${p.seeds} seeds.`,
+  'arena.ft.steps': 'fine-tuning steps at 2L',
   'arena.ft.run': 'Run the fine-tuning experiment',
   'arena.ft.runAgain': 'Run it again',
   'arena.ft.cancel': 'Cancel',
@@ -42,6 +43,7 @@ const en = {
 const ko = {
   'arena.ft.title': '위치 보간(PI)으로 미세 조정하기 (Chen 외, 2023)',
   'arena.ft.explain': (p) => `Chen 외는 위치 보간(PI)으로 LLaMA의 문맥을 늘립니다. RoPE의 위치를 배율로 나누어, 두 배 긴 시퀀스도 학습 때 본 회전각 안에 머물게 합니다. 논문에 따르면 PI는 새 길이에서 짧은 미세 조정(약 1000스텝)이 필요하고, 그러고 나면 스케일링 없이 그 길이에서 미세 조정한 모델보다 낫습니다. 미세 조정 없는 PI는 성능이 떨어집니다. 여기서는 RoPE를 디코더에서 ${p.task} 과제로 길이 ${p.L}에서 ${p.steps}스텝 학습한 뒤, 길이 ${p.L2}에서 네 가지를 비교합니다. (a) 스케일링 없음, (b) 평가 때만 PI (옆에 NTK-aware와 YaRN), (c) PI를 켜고 길이 ${p.L2}에서 ${p.ftSteps}스텝 더 학습, (d) 스케일링 없이 길이 ${p.L2}에서 ${p.ftSteps}스텝 더 학습(추가 계산량이 같은 대조군). 시드는 ${p.seeds}개입니다.`,
+  'arena.ft.steps': '2L에서의 미세 조정 스텝',
   'arena.ft.run': '미세 조정 실험 실행',
   'arena.ft.runAgain': '다시 실행',
   'arena.ft.cancel': '취소',

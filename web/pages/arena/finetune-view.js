@@ -5,7 +5,7 @@
 //
 // For tests and tools the card (.arena-ft) announces data-state (idle | running | done |
 // cancelled | error) and data-wall-ms, and offers el.finetuneResults() → { settings, runs, wallMs }.
-import { h } from '../../plot/dom.js';
+import { h, uid } from '../../plot/dom.js';
 import { formatInt } from '../../plot/format.js';
 import { CONDITIONS, FT_SAMPLES, baseSpec, finetuneFindings, readFinetune, resultRows } from './finetune.js';
 import { fmtSpread } from './findings.js';
@@ -39,16 +39,27 @@ export function mountFinetune(root, ctx) {
   const { settings: fromLink, open } = readFinetune(ctx.route.params);
   const settings = kept?.runner.settings ?? fromLink;
   const L2 = 2 * settings.len;
+  // Fine-tuning steps: the link's, or one of these (Chen et al. fine-tune 1000).
+  const stepsSel = h('select', { id: uid('arena-ft-steps') }, [...new Set([100, 300, 1000, settings.ftSteps])].sort((a, b) => a - b)
+    .map((n) => h('option', { value: String(n), text: formatInt(n) })));
+  stepsSel.value = String(settings.ftSteps);
+  const chosen = () => ({ ...fromLink, ftSteps: Number(stepsSel.value) });
+  const explain = h('p', { class: 'arena-help' });
+  const explainText = (s) => t('arena.ft.explain', {
+    task: t(`arena.taskName.${s.task}`), L: s.len, L2, steps: formatInt(s.steps), ftSteps: formatInt(s.ftSteps), seeds: s.seeds,
+  });
+  explain.textContent = explainText(settings);
+  stepsSel.addEventListener('input', () => {
+    explain.textContent = explainText(chosen());
+  });
   const card = h('section', { class: 'card arena-card arena-ft', id: 'arena-finetune', 'aria-label': t('arena.ft.title'), 'data-state': 'idle' });
   const runBtn = h('button', { type: 'button', class: 'button arena-primary', text: t('arena.ft.run') });
   const cancelBtn = h('button', { type: 'button', class: 'button', text: t('arena.ft.cancel'), disabled: true });
   const status = h('p', { class: 'arena-status', role: 'status' });
   const tableWrap = h('div', { class: 'table-scroll arena-table-wrap', tabindex: 0 });
   const findingsBox = h('div', { class: 'arena-findings', 'aria-live': 'polite' });
-  card.append(h('h3', { text: t('arena.ft.title') }),
-    h('p', { class: 'arena-help', text: t('arena.ft.explain', {
-      task: t(`arena.taskName.${settings.task}`), L: settings.len, L2, steps: formatInt(settings.steps), ftSteps: formatInt(settings.ftSteps), seeds: settings.seeds,
-    }) }),
+  card.append(h('h3', { text: t('arena.ft.title') }), explain,
+    h('div', { class: 'arena-row' }, h('div', { class: 'arena-field' }, h('label', { for: stepsSel.id, text: t('arena.ft.steps') }), stepsSel)),
     h('div', { class: 'arena-actions' }, runBtn, cancelBtn), status, tableWrap, findingsBox);
   root.append(card);
 
@@ -73,6 +84,7 @@ export function mountFinetune(root, ctx) {
     card.dataset.wallMs = state === 'done' ? String(Math.round(runner.wallMs)) : '';
     runBtn.textContent = t(state === 'idle' ? 'arena.ft.run' : 'arena.ft.runAgain');
     runBtn.disabled = state === 'running';
+    stepsSel.disabled = state === 'running';
     cancelBtn.disabled = state !== 'running';
     const runs = runner?.runs ?? [];
     const sec = Math.round((runner?.elapsed() ?? 0) / 1000);
@@ -100,7 +112,7 @@ export function mountFinetune(root, ctx) {
     });
     runner.onUpdate = schedule;
     kept = { runner };
-    runner.start(fromLink);
+    runner.start(chosen());
   });
   cancelBtn.addEventListener('click', () => runner?.cancel());
   if (runner) runner.onUpdate = schedule;
