@@ -17,9 +17,9 @@ const SC = '#view-vision-sum-concat';
 const HASH = '#v1/learned2d?resize_height=24&resize_width=24';
 const avail = suiteAvailability('vision-learned.test');
 
-/** A float32 .npy file (v1.0) of a [rows, cols] table. */
-function npy(data, rows, cols) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
+/** A float32 .npy file (v1.0) of a table of the given shape. */
+function npy(data, ...shape) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}), }`;
   header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
   const head = Buffer.alloc(10);
   Buffer.from('\x93NUMPY', 'latin1').copy(head);
@@ -107,10 +107,11 @@ describe.skipIf(avail.skip)('learned2d views in Chromium', () => {
   });
 
   it('opens a trained-layout table from a .npy file and shows its grid, class row left out', async () => {
-    // A [197, 64] table shaped like ViT's pos_embed[0]: the class row, then 14 × 14 patches.
+    // A [1, 197, 64] table as timm saves ViT's pos_embed (the leading 1 is dropped): the class row,
+    // then 14 × 14 patches.
     const t = pe.compute({ kind: 'learned2d', height: 14, width: 14, dim: 64, init: 'normal', seed: 9 }).data;
     const file = path.join(ARTIFACTS, 'vision-learned-pos_embed.npy');
-    writeFileSync(file, npy(t, 197, 64));
+    writeFileSync(file, npy(t, 1, 197, 64));
     await open('#v1/learned2d');
     await waitDrawn(page, LG);
     const drawn = await page.evaluate((s) => Number(document.querySelector(`${s} .view-body`).dataset.drawn), LG);
@@ -120,6 +121,17 @@ describe.skipIf(avail.skip)('learned2d views in Chromium', () => {
     expect(await page.evaluate((s) => document.querySelector(`${s} .lg-numbers`).dataset.source, LG)).toBe('loaded');
     const shown = await page.evaluate((s) => JSON.parse(document.querySelector(`${s} .lg-numbers`).dataset.values), LG);
     expect(shown.smoothBefore).toBeCloseTo(neighbourSimilarity(t, 64, 1, 14, 14), 6);
+  });
+
+  it('the Learn path\'s patches step links here, opened at the view (en and ko)', async () => {
+    for (const lang of ['en', 'ko']) {
+      await open('#learn/patches', lang);
+      await page.waitForFunction(() => document.querySelector('.learn')?.dataset.ready === 'patches');
+      await page.click('.learn-vit a');
+      await page.waitForFunction((s) => document.activeElement === document.querySelector(s), LG);
+      expect(decodeURIComponent(await page.evaluate(() => location.hash))).toMatch(/learned2d\?.*resize_height=24/);
+      await valuesOf();
+    }
   });
 
   it('axe-core: nothing serious or critical on the learned2d views (en and ko)', async () => {

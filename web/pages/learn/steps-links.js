@@ -1,16 +1,34 @@
-// Links a step adds under its explorer link (./steps.js).
+// Links a step adds under its explorer link (./steps.js): a question and a link to the explorer
+// view that answers it, opened at that view (the permalink's ~x.go, web/app/view-host.js).
 import { encodePermalink } from '../../share/permalink.js';
 import { h } from '../../plot/dom.js';
 
+/** A line under the step's explorer link: `lead` and a link to `spec` opened at the view `go`. */
+function viewLink({ lang, derived }, { cls, lead, text, spec, go, view = {} }) {
+  const href = encodePermalink({ kind: spec.kind, spec, lang, view: { ...view, go } });
+  const row = h('p', { class: `learn-note ${cls}` }, `${lead} `, h('a', { href, 'data-view': go, text }));
+  (derived.closest('article')?.querySelector('.learn-explore-row') ?? derived).after(row);
+}
+
 /**
- * "How big is P next to the word vectors?": a line under the step's explorer link, to the
- * explorer's magnitudes view (web/views/absolute/embed-scale.js) at Vaswani's d = 512. A permalink
- * cannot name a view to scroll to (its fragment is the state), so the link opens the explorer
- * and the view is in its list of views.
+ * "How big is P next to the word vectors?": the explorer's magnitudes view
+ * (web/views/absolute/embed-scale.js) at Vaswani's d = 512.
  */
 export function magnitudesLink({ t, lang, derived }) {
-  const spec = { kind: 'sinusoidal', length: 512, dim: 512, base: 10000 };
-  const row = h('p', { class: 'learn-note learn-magnitudes' }, `${t('learn.sinusoids.magnitudes')} `,
-    h('a', { href: encodePermalink({ kind: spec.kind, spec, lang }), 'data-view': 'absolute-embed-scale', text: t('learn.sinusoids.magnitudesLink') }));
-  (derived.closest('article')?.querySelector('.learn-explore-row') ?? derived).after(row);
+  viewLink({ lang, derived }, {
+    cls: 'learn-magnitudes', lead: t('learn.sinusoids.magnitudes'), text: t('learn.sinusoids.magnitudesLink'),
+    spec: { kind: 'sinusoidal', length: 512, dim: 512, base: 10000 }, go: 'absolute-embed-scale',
+  });
+}
+
+/**
+ * "What does ViT itself use?": a learned 1-D table over ViT-Base's 14 × 14 patches, resized to
+ * 24 × 24 as fine-tuning at a larger image does (web/views/vision/learned-grid.js), and beside it
+ * the sum-or-concatenate view.
+ */
+export function vitLink({ t, lang, derived }) {
+  viewLink({ lang, derived }, {
+    cls: 'learn-vit', lead: t('learn.patches.vit'), text: t('learn.patches.vitLink'),
+    spec: { kind: 'learned2d', height: 14, width: 14, dim: 768, resize_height: 24, resize_width: 24 }, go: 'vision-learned',
+  });
 }

@@ -14,7 +14,7 @@ import { heatFigure, lineFigure, slider, choice, markDrawn } from './figures.js'
 import { mountRotor } from './rotor.js';
 import { writeLinked } from './linked.js';
 import { MARKS } from './steps-marks.js';
-import { magnitudesLink } from './steps-links.js';
+import { magnitudesLink, vitLink } from './steps-links.js';
 import { withClaims } from './claims.js';
 import './claims-strings.js';
 
@@ -506,7 +506,7 @@ const scaling = {
 
 const patches = {
   id: 'patches',
-  mount({ pe, t, figure, controls, derived, explore }) {
+  mount({ pe, t, lang, figure, controls, derived, explore }) {
     const H = 14;
     const W = 14;
     const D = 64;
@@ -547,6 +547,7 @@ const patches = {
       fig.explore('sinusoidal2d', spec, { visionPatch: [rr, cc] });
     }
     draw();
+    vitLink({ t, lang, derived });
     return { destroy: () => fig.destroy() };
   },
 };
