@@ -9,7 +9,7 @@
 //      colours and names the scale drawn.
 // Saves tests/artifacts/arena-finetune-*.png.   npx vitest run tests/browser/arena-finetune.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, screenshot, canvasStats, logProblems, WAIT_MS } from '../helpers/browser.js';
+import { suiteAvailability, openPage, gotoApp, screenshot, canvasStats, logProblems, WAIT_MS } from '../helpers/browser.js';
 import { peFor } from '../helpers/pe.js';
 import {
   CONDITIONS, EVAL_SCALINGS, FT_SAMPLES, baseSpec, evalScaling, finetuneOptions, readFinetune, resultRows,
@@ -102,6 +102,20 @@ describe.skipIf(avail.skip)('the fine-tuning experiment in Chromium', () => {
     // English words of the English strings must not be left (names such as RoPE, PI, YaRN may stay).
     expect(text).not.toMatch(/\b(fine-tuned|tokens right|seeds|evaluation only|no scaling)\b/);
     await screenshot(page, 'arena-finetune-ko', '.arena-ft');
+  });
+
+  it('the Learn path\'s scaling step links here, in its language', async () => {
+    const { page, server } = session;
+    await gotoApp(page, `${server.url}?lang=ko#learn/scaling`, { state: null });
+    await page.waitForFunction(() => document.querySelector('.learn')?.dataset.ready === 'scaling');
+    await page.click('.learn-finetune a');
+    await page.waitForFunction(() => document.documentElement.dataset.page === 'arena' && document.documentElement.dataset.pageState === 'ready');
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#arena\?ft=1/);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ko');
+    await page.waitForFunction(() => {
+      const r = document.querySelector('.arena-ft')?.getBoundingClientRect();
+      return r && r.top < window.innerHeight && r.bottom > 0;
+    });
   });
 
   it('gives the attention maps the explorer\'s colour-scale control', async () => {

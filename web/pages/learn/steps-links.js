@@ -32,3 +32,14 @@ export function vitLink({ t, lang, derived }) {
     spec: { kind: 'learned2d', height: 14, width: 14, dim: 768, resize_height: 24, resize_width: 24 }, go: 'vision-learned',
   });
 }
+
+/**
+ * "Does fine-tuning with the scaling help?": the Arena's fine-tuning card (web/pages/arena/
+ * finetune-view.js: train at L, fine-tune at 2L with and without position interpolation, against
+ * scaling at evaluation only, over seeds), in the page's language.
+ */
+export function finetuneLink({ t, lang, derived }) {
+  const href = `#arena?ft=1${lang && lang !== 'en' ? `&~lang=${lang}` : ''}`;
+  const row = h('p', { class: 'learn-note learn-finetune' }, `${t('learn.scaling.finetune')} `, h('a', { href, text: t('learn.scaling.finetuneLink') }));
+  (derived.closest('article')?.querySelector('.learn-explore-row') ?? derived).after(row);
+}

@@ -14,7 +14,7 @@ import { heatFigure, lineFigure, slider, choice, markDrawn } from './figures.js'
 import { mountRotor } from './rotor.js';
 import { writeLinked } from './linked.js';
 import { MARKS } from './steps-marks.js';
-import { magnitudesLink, vitLink } from './steps-links.js';
+import { finetuneLink, magnitudesLink, vitLink } from './steps-links.js';
 import { withClaims } from './claims.js';
 import './claims-strings.js';
 
@@ -453,7 +453,7 @@ const decay = {
 
 const scaling = {
   id: 'scaling',
-  mount({ pe, t, figure, controls, derived, explore }) {
+  mount({ pe, t, lang, figure, controls, derived, explore }) {
     const D = 128;
     const ORIGINAL = 4096;
     const fig = lineFigure(figure, { t }, { x: t('learn.axis.pair'), y: t('learn.axis.stretch') }, t('learn.scaling.title'));
@@ -497,6 +497,7 @@ const scaling = {
       explore('rope', { kind: 'rope', length: 256, dim: D, base: 10000, rope_scaling: f > 1 ? scalingOf(chosen, f) : null });
     }
     draw();
+    finetuneLink({ t, lang, derived });
     return { destroy: () => fig.destroy() };
   },
 };

@@ -77,6 +77,8 @@ const en = {
   'learn.sinusoids.try': 'Set the base to 20000. Which columns change, and which stay as they were? (The wavelength is 2π·base^(2i/d): for i = 0 the base does not enter.)',
   'learn.sinusoids.magnitudes': 'How big is P next to the word vectors?',
   'learn.sinusoids.magnitudesLink': 'Open the magnitudes view (d = 512, with and without √d_model)',
+  'learn.scaling.finetune': 'Models are fine-tuned a little at the longer length with the scaling on (Chen et al. 2023). Does it help more than scaling alone?',
+  'learn.scaling.finetuneLink': 'Try it in the Arena: fine-tune at twice the length, with and without position interpolation, over seeds',
   'learn.patches.vit': 'ViT itself learns a 1-D table over the patches, and resizes it when the image grows.',
   'learn.patches.vitLink': 'Open a learned table on the grid and its bicubic resize (14 × 14 → 24 × 24)',
 
@@ -287,6 +289,8 @@ const ko = {
   'learn.sinusoids.try': 'base를 20000으로 바꿔 보세요. 어느 열이 달라지고 어느 열이 그대로일까요? (파장은 2π·base^(2i/d)이므로 i = 0에서는 base가 들어가지 않습니다.)',
   'learn.sinusoids.magnitudes': 'P는 단어 벡터에 비해 얼마나 클까요?',
   'learn.sinusoids.magnitudesLink': '크기 비교 보기 열기 (d = 512, √d_model 배율을 곱할 때와 안 곱할 때)',
+  'learn.scaling.finetune': '모델은 보통 스케일링을 켠 채 더 긴 길이에서 조금 더 학습합니다 (Chen 외 2023). 스케일링만 할 때보다 나을까요?',
+  'learn.scaling.finetuneLink': '아레나에서 직접 해 보기: 두 배 길이에서 위치 보간을 켜고 끈 채 미세 조정해 시드별로 비교',
   'learn.patches.vit': 'ViT는 패치 위의 1차원 표를 학습하고, 이미지가 커지면 그 표의 크기를 조절합니다.',
   'learn.patches.vitLink': '격자 위의 학습형 표와 바이큐빅 크기 조절 보기 (14 × 14 → 24 × 24)',
 
