@@ -87,7 +87,13 @@ describe.skipIf(avail.skip)('the fine-tuning experiment in Chromium', () => {
     expect(rows).toEqual(CONDITIONS.map((c, i) => [c, fmtSpread(tok[i].at2), fmtSpread(seq[i].at2), tok[i].after1 ? fmtSpread(tok[i].after1) : '—']));
     const words = await page.$$eval('.arena-ft .arena-findings p', (ps) => ps.map((p) => p.textContent));
     expect(words.some((w) => /in \d of 2 seeds/.test(w))).toBe(true);
-    expect(words.some((w) => w.startsWith('Chen et al. report'))).toBe(true);
+    // 30 steps are too few to learn reverse at 6: the page says so, and checks no paper claim on it.
+    const fits = want.filter((r) => r.at1.token_accuracy >= 0.9).length;
+    if (fits < want.length) {
+      expect(words.some((w) => w.startsWith(`The model did not learn the task at the training length in ${want.length - fits} of ${want.length} seeds`))).toBe(true);
+      expect(words.some((w) => w.startsWith('Chen et al.\'s claims are not checked here'))).toBe(true);
+      expect(words.some((w) => w.startsWith('Chen et al. report'))).toBe(false);
+    } else expect(words.some((w) => w.startsWith('Chen et al. report'))).toBe(true);
     expect(Number(await page.getAttribute('.arena-ft', 'data-wall-ms'))).toBeGreaterThan(0);
     await screenshot(page, 'arena-finetune-en', '.arena-ft');
     expect(logProblems(log)).toEqual({});

@@ -33,6 +33,8 @@ const en = {
   'arena.ft.pair.overlap': (p) => `At ${p.L2} symbols, ${p.a} gets ${p.sa} of the ${p.unit} right against ${p.sb} for ${p.b} (higher in ${p.k} of ${p.n} seeds): the ranges overlap, so no difference is shown.`,
   'arena.ft.find.others': (p) => `The other scalings at evaluation only, at ${p.L2} (${p.unit} right, ${p.n} seeds): ${enList(p.list)}.`,
   'arena.ft.find.at1': (p) => `Back at the training length ${p.L} (${p.unit} right): ${p.before} before fine-tuning; after it, ${enList(p.after)}. ${p.lost.length ? `Below the model before fine-tuning in every seed, beyond the spread: ${enList(p.lost)}; fine-tuning at the longer length (with PI, on scaled positions) costs the length the model first learned.` : 'Neither fine-tune falls below the model before it beyond the seeds\' spread.'}`,
+  'arena.ft.find.unfit': (p) => `The model did not learn the task at the training length in ${p.n - p.k} of ${p.n} seeds (too few steps: ${p.steps}), so what follows compares models that cannot do the task at all; give the training more steps first.`,
+  'arena.ft.find.chenUnfit': (p) => `Chen et al.'s claims are not checked here: the model fits the task at the training length in only ${p.k} of ${p.n} seeds.`,
   'arena.ft.find.chen': (p) => {
     const say = { agrees: 'agrees', disagrees: 'is reversed here, beyond the spread', unresolved: 'is not resolved here (the ranges overlap)' };
     return `Chen et al. report that PI with fine-tuning beats fine-tuning without scaling: that ${say[p.ft]}; and that PI without fine-tuning falls short of PI with it: that ${say[p.evalOnly]} (over ${seedsEn(p.n)}).`;
@@ -68,6 +70,8 @@ const ko = {
   'arena.ft.pair.overlap': (p) => `길이 ${p.L2}에서 ${p.unit} 정확도는 ‘${p.a}’ ${p.sa}, ‘${p.b}’ ${p.sb}입니다 (시드 ${p.n}개 중 ${p.k}개에서 더 높음). 범위가 겹치므로 차이가 있다고 말할 수 없습니다.`,
   'arena.ft.find.others': (p) => `평가 때만 쓴 다른 스케일링의 길이 ${p.L2}에서의 ${p.unit} 정확도(시드 ${p.n}개): ${p.list.join(', ')}.`,
   'arena.ft.find.at1': (p) => `학습 길이(${p.L})로 돌아가 보면 ${p.unit} 정확도는 미세 조정 전 ${p.before}, 미세 조정 후 ${p.after.join(', ')}입니다. ${p.lost.length ? `모든 시드에서 시드 편차를 넘어 미세 조정 전보다 낮아진 쪽: ${p.lost.join(', ')}. 더 긴 길이에서(PI라면 스케일링된 위치에서) 미세 조정하면 모델이 처음 배운 길이에서 대가를 치릅니다.` : '어느 쪽도 시드 편차를 넘어 미세 조정 전보다 낮아지지는 않습니다.'}`,
+  'arena.ft.find.unfit': (p) => `시드 ${p.n}개 중 ${p.n - p.k}개에서 모델이 학습 길이의 과제를 익히지 못했습니다 (학습 ${p.steps}스텝은 너무 적습니다). 그래서 아래 비교는 과제를 전혀 풀지 못하는 모델끼리의 비교입니다. 먼저 학습 스텝을 늘려 주세요.`,
+  'arena.ft.find.chenUnfit': (p) => `여기서는 Chen 외의 주장을 확인하지 않습니다. 학습 길이에서 과제를 익힌 시드가 ${p.n}개 중 ${p.k}개뿐입니다.`,
   'arena.ft.find.chen': (p) => {
     const say = { agrees: '여기서도 그렇습니다', disagrees: '여기서는 시드 편차를 넘어 반대입니다', unresolved: '여기서는 가려지지 않습니다(범위가 겹침)' };
     return `Chen 외에 따르면 PI로 미세 조정한 모델이 스케일링 없이 미세 조정한 모델보다 낫습니다. 이 점은 ${say[p.ft]}. 또 미세 조정 없는 PI는 미세 조정한 PI에 못 미칩니다. 이 점은 ${say[p.evalOnly]} (시드 ${p.n}개 기준).`;

@@ -104,7 +104,11 @@ export function finetuneFindings(runs, s, t, metric, params) {
   const at = (c) => spread(conditionValues(done, c, metric));
   const out = [];
   const fit1 = done.map((r) => r.at1.token_accuracy);
-  out.push(t('arena.ft.find.fit', { L, n, k: fit1.filter((v) => v >= FIT).length, at: fmtSpread(spread(fit1)), steps: s.steps, task: t(`arena.taskName.${s.task}`) }));
+  const fitK = fit1.filter((v) => v >= FIT).length;
+  out.push(t('arena.ft.find.fit', { L, n, k: fitK, at: fmtSpread(spread(fit1)), steps: s.steps, task: t(`arena.taskName.${s.task}`) }));
+  // A model that has not learned the task at L says nothing about extending it: the comparisons
+  // below are then of a failed run, and Chen et al. are not checked.
+  if (fitK < n) out.push(t('arena.ft.find.unfit', { k: fitK, n, steps: s.steps }));
   // A pair: "a above b beyond the spread" / "b above a" / "overlap", with k of n.
   const pair = (a, b) => {
     const sa = at(a);
@@ -126,7 +130,7 @@ export function finetuneFindings(runs, s, t, metric, params) {
   out.push(t('arena.ft.find.at1', { L, unit, before: fmtSpread(before), after, n, lost }));
   // Chen et al.: fine-tuned PI above direct fine-tuning, and above PI without fine-tuning.
   const verdict = (p) => (p.key === 'above' ? 'agrees' : p.key === 'below' ? 'disagrees' : 'unresolved');
-  out.push(t('arena.ft.find.chen', { ft: verdict(ft), evalOnly: verdict(ftVsEval), n }));
+  out.push(fitK < n ? t('arena.ft.find.chenUnfit', { k: fitK, n }) : t('arena.ft.find.chen', { ft: verdict(ft), evalOnly: verdict(ftVsEval), n }));
   out.push(t('arena.ft.find.setup', { params, steps: s.steps, ftSteps: s.ftSteps, L, L2, task: t(`arena.taskName.${s.task}`) }));
   return out;
 }
