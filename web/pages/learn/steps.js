@@ -17,14 +17,9 @@ import { MARKS } from './steps-marks.js';
 import { finetuneLink, magnitudesLink, vitLink } from './steps-links.js';
 import { withClaims } from './claims.js';
 import './claims-strings.js';
+import { dot, fx, row, sci } from './step-math.js';
+import { learned } from './steps-learned.js';
 
-const fx = (v, digits = 2) => (Math.abs(v) >= 1e4 ? formatInt(Math.round(v)) : Number(v.toFixed(digits)).toString());
-/** A number in a sentence: three significant digits (a float32's nine say nothing a learner needs), tiny ones as 2.4e-7. */
-const sci = (v) => (v === 0 ? '0' : Math.abs(v) < 1e-3 ? v.toExponential(1) : Number(v.toPrecision(3)).toString());
-
-/** Row p of a [rows, cols] table as a Float64Array. */
-const row = (r, p) => Float64Array.from(r.data.subarray(p * r.shape[1], (p + 1) * r.shape[1]));
-const dot = (a, b) => a.reduce((s, v, i) => s + v * b[i], 0);
 
 // -------------------------------------------------------------------------------------------
 // 1. Why order is lost: the word-order demo
@@ -184,39 +179,7 @@ const dotStep = {
   },
 };
 
-// -------------------------------------------------------------------------------------------
-// 5. Learned tables
-
-const learned = {
-  id: 'learned',
-  mount({ pe, t, figure, controls, derived, explore }) {
-    const L = 64;
-    const D = 64;
-    const fig = heatFigure(figure, { pe, t, explore }, { x: t('learn.axis.dimension'), y: t('learn.axis.position'), value: t('learn.axis.value') }, t('learn.learned.title'));
-    const seed = slider(t('learn.control.seed'), { min: 0, max: 50, value: 0, format: formatInt, onInput: draw });
-    seed.input.dataset.learnControl = '';
-    controls.append(seed.el);
-    function draw() {
-      const spec = { kind: 'learned', length: L, dim: D, std: 0.02, seed: seed.get() };
-      const r = pe.compute(spec);
-      fig.set({ data: r.data, rows: L, cols: D, colormap: 'diverging', kind: spec.kind });
-      const cos = (a, b) => dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b));
-      let near = 0;
-      let far = 0;
-      for (let p = 0; p + 1 < L; p++) near += Math.abs(cos(row(r, p), row(r, p + 1)));
-      for (let p = 0; p + 32 < L; p++) far += Math.abs(cos(row(r, p), row(r, p + 32)));
-      near /= L - 1;
-      far /= L - 32;
-      let rms = 0;
-      for (const v of r.data) rms += v * v;
-      rms = Math.sqrt(rms / r.data.length);
-      derived.textContent = t(near > 1.5 * far ? 'learn.learned.derivedChance' : 'learn.learned.derived', { near: fx(near, 3), far: fx(far, 3), rms: fx(rms, 4), L });
-      fig.explore('learned', spec);
-    }
-    draw();
-    return { destroy: () => fig.destroy() };
-  },
-};
+// 5. Learned tables: ./steps-learned.js
 
 // -------------------------------------------------------------------------------------------
 // 6. Integer and binary positions, and why they fail

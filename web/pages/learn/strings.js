@@ -47,6 +47,7 @@ const en = {
   'learn.control.dim': 'Dimension d',
   'learn.control.k': 'Shift k',
   'learn.control.p': 'Position p',
+  'learn.control.table': 'Table',
   'learn.control.seed': 'Random seed',
   'learn.control.scheme': 'Scheme',
   'learn.control.length': 'Length',
@@ -113,11 +114,14 @@ const en = {
   'learn.learned.summary': 'BERT and GPT-2 learn one vector per position, starting from noise.',
   'learn.learned.lead': [
     'Instead of a formula, BERT and GPT-2 keep a table with one trainable vector per position and add it to the word embedding. It starts as small random numbers (standard deviation 0.02) and training shapes it.',
-    'The figure is the table before training. Nothing in it says that position 5 is next to position 6; that has to be learned from data, and a position beyond the table\'s last row simply has no vector.',
+    'The figure starts with the table before training. Nothing in it says that position 5 is next to position 6; that has to be learned from data, and a position beyond the table\'s last row simply has no vector. The Table menu also holds three tables the Arena trained: see what training made of them.',
   ],
   'learn.learned.derived': ({ near, far, rms, L }) => `Neighbouring rows have an average |cosine| of ${near}; rows 32 apart, ${far}: before training, neighbours are no more alike than strangers. The entries are about ${rms} in size, and there are exactly ${n(L)} rows.`,
   'learn.learned.derivedChance': ({ near, far, rms, L }) => `Neighbouring rows have an average |cosine| of ${near}; rows 32 apart, ${far}. With this seed neighbours happen to be a little more alike, by chance: nothing in the initialisation asks for it. The entries are about ${rms} in size, and there are exactly ${n(L)} rows.`,
-  'learn.learned.try': 'Change the seed a few times. Does any seed give neighbours more alike than distant rows? What would a trained GPT-2 table look like instead? (Load one in the explorer.)',
+  'learn.learned.untrained': 'before training (random)',
+  'learn.learned.trainedSeed': (k) => `trained in the Arena, seed ${k}`,
+  'learn.learned.derivedTrained': ({ seed, steps, n, d, rows, acc, near, far, m, all, noise, sin, wave, aboveNoise, seeds }) => `Trained by the Arena on its k-back task (an encoder, ${n} positions and the start token's, so ${rows} rows; d_model ${d}; ${steps} steps), with seed ${seed} it gets ${acc} of test sequences right. Neighbouring rows have an average |cosine| of ${near}, rows 32 apart ${far}. One sine wave explains a median ${m} of a column's variance (the ${seeds} seeds: ${all}), against ${noise} for an untrained table of this size and ${sin} for the sinusoidal one. ${wave > 0 ? `Sine-like in ${wave} of ${seeds} seeds.` : aboveNoise > 0 ? `Above the untrained table’s range in ${aboveNoise} of ${seeds} seeds, but sine-like in none.` : `No more sine-like than an untrained table, in ${seeds} of ${seeds} seeds.`} A learned table may become wave-like, as some large models’ are; nothing in training forces it.`,
+  'learn.learned.try': 'Change the seed a few times. Does any seed give neighbours more alike than distant rows? Then pick a table trained in the Arena: did training make it wave-like? (A trained GPT-2 table can be loaded in the explorer.)',
 
   // 6
   'learn.naive.title': 'Integer and binary positions, and why they fail',
@@ -259,6 +263,7 @@ const ko = {
   'learn.control.dim': '차원 d',
   'learn.control.k': '이동 거리 k',
   'learn.control.p': '위치 p',
+  'learn.control.table': '표',
   'learn.control.seed': '난수 시드',
   'learn.control.scheme': '방식',
   'learn.control.length': '길이',
@@ -325,11 +330,14 @@ const ko = {
   'learn.learned.summary': 'BERT와 GPT-2는 위치마다 벡터를 하나씩 학습하며, 시작은 잡음입니다.',
   'learn.learned.lead': [
     'BERT와 GPT-2는 공식 대신, 위치마다 학습 가능한 벡터를 하나씩 둔 표를 쓰고 이를 단어 임베딩에 더합니다. 처음에는 작은 난수(표준편차 0.02)로 채우고, 학습이 모양을 잡아 갑니다.',
-    '그림은 학습 전의 표입니다. 5번 위치가 6번 위치 옆이라는 사실은 어디에도 없습니다. 그것은 데이터에서 배워야 하고, 표의 마지막 행을 넘어선 위치에는 아예 벡터가 없습니다.',
+    '그림은 먼저 학습 전의 표를 보여 줍니다. 5번 위치가 6번 위치 옆이라는 사실은 어디에도 없습니다. 그것은 데이터에서 배워야 하고, 표의 마지막 행을 넘어선 위치에는 아예 벡터가 없습니다. ‘표’ 메뉴에는 아레나에서 학습한 표도 세 개 있으니, 학습이 표를 어떻게 바꿨는지 확인해 보세요.',
   ],
   'learn.learned.derived': ({ near, far, rms, L }) => `이웃한 행끼리의 |코사인| 평균은 ${near}이고, 32칸 떨어진 행끼리는 ${far}입니다. 학습 전에는 이웃이라고 남보다 더 닮지 않았습니다. 값의 크기는 ${rms} 안팎이고, 행은 딱 ${n(L)}개입니다.`,
   'learn.learned.derivedChance': ({ near, far, rms, L }) => `이웃한 행끼리의 |코사인| 평균은 ${near}이고, 32칸 떨어진 행끼리는 ${far}입니다. 이 시드에서는 이웃이 우연히 조금 더 닮았을 뿐, 초기화에는 그런 규칙이 없습니다. 값의 크기는 ${rms} 안팎이고, 행은 딱 ${n(L)}개입니다.`,
-  'learn.learned.try': '시드를 몇 번 바꿔 보세요. 이웃한 행이 먼 행보다 더 닮게 나오는 시드가 있을까요? 학습을 마친 GPT-2의 표는 어떻게 생겼을까요? (탐색기에서 불러올 수 있습니다.)',
+  'learn.learned.untrained': '학습 전 (무작위)',
+  'learn.learned.trainedSeed': (k) => `아레나에서 학습, 시드 ${k}`,
+  'learn.learned.derivedTrained': ({ seed, steps, n, d, rows, acc, near, far, m, all, noise, sin, wave, aboveNoise, seeds }) => `아레나가 ‘k칸 전’ 과제로 학습시킨 표입니다 (인코더, 위치 ${n}개에 시작 토큰 자리까지 ${rows}행, d_model ${d}, ${steps}단계). 시드 ${seed}에서는 시험 시퀀스의 ${acc}를 맞힙니다. 이웃한 행끼리의 |코사인| 평균은 ${near}, 32칸 떨어진 행끼리는 ${far}입니다. 사인파 하나가 열 분산의 ${m}를 설명합니다 (중앙값, 시드 ${seeds}개: ${all}). 같은 크기의 학습 전 표는 ${noise}, 사인파 표는 ${sin}입니다. ${wave > 0 ? `시드 ${seeds}개 중 ${wave}개에서 사인파에 가깝습니다.` : aboveNoise > 0 ? `시드 ${seeds}개 중 ${aboveNoise}개에서 학습 전 표의 범위보다 높지만, 사인파에 가까운 시드는 없습니다.` : `시드 ${seeds}개 모두에서 학습 전 표보다 더 사인파에 가깝지 않습니다.`} 학습된 표는 일부 대형 모델처럼 물결 모양이 될 수도 있지만, 학습이 반드시 그렇게 만드는 것은 아닙니다.`,
+  'learn.learned.try': '시드를 몇 번 바꿔 보세요. 이웃한 행이 먼 행보다 더 닮게 나오는 시드가 있을까요? 그다음 아레나에서 학습한 표를 골라 보세요. 학습이 표를 물결 모양으로 만들었을까요? (학습을 마친 GPT-2의 표는 탐색기에서 불러올 수 있습니다.)',
 
   // 6
   'learn.naive.title': '정수와 이진수 위치, 그리고 실패하는 이유',
