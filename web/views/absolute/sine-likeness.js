@@ -12,6 +12,9 @@ import { formatInt } from '../../plot/format.js';
 import { DataTable } from '../datatable.js';
 import { drawer, withLinePlot } from '../common.js';
 import { neighbourCosine, sineColumns, sineFit } from '../../model/sine-fit.js';
+// Its own strings, imported here: the Learn path imports this module too, so it can be bundled
+// apart from views.js and evaluated before views.js registers the family's strings.
+import './sine-likeness-strings.js';
 
 /** Rows measured at most (the first ones). */
 export const MAX_ROWS = 512;

@@ -1,7 +1,6 @@
 // The absolute family's views' code, loaded on demand (see index.js and ../lazy.js).
 import './strings.js';
 import './embed-scale-strings.js';
-import './sine-likeness-strings.js';
 import simple from './simple.js';
 import similarity from './similarity.js';
 import embedScale from './embed-scale.js';
