@@ -47,8 +47,7 @@ uint64_t pe_read_le(const uint8_t *p, int bytes);
 uint64_t pe_dtype_size(int32_t dtype);
 // Checks a 2-D shape and records it: rows, cols ≥ 1 and rows·cols ≤ PE_MAX_ELEMENTS. Leading
 // dimensions of 1 are squeezed away in place (dims, *ndim), so [1, 197, 768] is a 197 × 768 matrix.
-pe_status pe_check_shape(pe_parse_ctx *c, uint64_t *dims, int32_t *ndim, int overflow, int python,
-                         const char *what);
+pe_status pe_check_shape(pe_parse_ctx *c, uint64_t *dims, int32_t *ndim, int overflow, int python, const char *what);
 
 // --- the scanner of header text (a .npy dict literal, a .safetensors JSON header) ----------------
 

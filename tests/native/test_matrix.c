@@ -95,17 +95,23 @@ static void test_valid_files(void) {
     // last two, in C and in Fortran order; a leading dimension other than 1 is still refused.
     make_npy(&f, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 2, 3), }", values, sizeof values);
     CHECK(load(f.bytes, f.size, NULL, out, 64, info, message) == PE_OK, "npy (1, 1, 2, 3) loads (%s)", message);
-    CHECK(info[PE_MI_ROWS] == 2 && info[PE_MI_COLS] == 3 && memcmp(out, values, sizeof values) == 0, "npy (1, 1, 2, 3) is 2 × 3");
+    CHECK(info[PE_MI_ROWS] == 2 && info[PE_MI_COLS] == 3 && memcmp(out, values, sizeof values) == 0,
+          "npy (1, 1, 2, 3) is 2 × 3");
     make_npy(&f, 2, "{'descr': '>f8', 'fortran_order': True, 'shape': (1, 2, 3), }", be, sizeof be);
     CHECK(load(f.bytes, f.size, NULL, out, 64, info, message) == PE_OK, "npy Fortran (1, 2, 3) loads (%s)", message);
     for (int k = 0; k < 6; k++) CHECK(out[k] == (float)(k + 1), "npy Fortran (1, 2, 3) value %d", k);
     make_npy(&f, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1, 3), }", values, sizeof values);
-    CHECK(load(f.bytes, f.size, NULL, out, 64, info, message) == PE_ERR_MATRIX &&
-              strcmp(message, "the .npy array has shape (2, 1, 3) (3-D); a 2-D matrix is required (leading dimensions of 1 are dropped)") == 0,
-          "npy (2, 1, 3) refused: %s", message);
-    make_safetensors(&f, "{\"pos_embed\":{\"dtype\":\"F32\",\"shape\":[1,2,3],\"data_offsets\":[0,24]}}", values, sizeof values);
-    CHECK(load(f.bytes, f.size, NULL, out, 64, info, message) == PE_OK && info[PE_MI_ROWS] == 2 && info[PE_MI_COLS] == 3 &&
-              memcmp(out, values, sizeof values) == 0,
+    CHECK(
+        load(f.bytes, f.size, NULL, out, 64, info, message) == PE_ERR_MATRIX &&
+            strcmp(
+                message,
+                "the .npy array has shape (2, 1, 3) (3-D); a 2-D matrix is required (leading dimensions of 1 are dropped)") ==
+                0,
+        "npy (2, 1, 3) refused: %s", message);
+    make_safetensors(&f, "{\"pos_embed\":{\"dtype\":\"F32\",\"shape\":[1,2,3],\"data_offsets\":[0,24]}}", values,
+                     sizeof values);
+    CHECK(load(f.bytes, f.size, NULL, out, 64, info, message) == PE_OK && info[PE_MI_ROWS] == 2 &&
+              info[PE_MI_COLS] == 3 && memcmp(out, values, sizeof values) == 0,
           "safetensors [1, 2, 3] is 2 × 3 (%s)", message);
     // float16: 1.0, -2.0, 65504, smallest subnormal
     const uint16_t halves[4] = {0x3C00, 0xC000, 0x7BFF, 0x0001};

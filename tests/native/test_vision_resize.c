@@ -13,7 +13,8 @@ static void test_taps(void) {
     int32_t idx[4];
     double w[4];
     pe_bicubic_taps(0, 2, 4, idx, w);   // x = −0.25: x0 = −1, t = 0.75; indices −2..1 clamp to 0,0,0,1
-    CHECK(idx[0] == 0 && idx[1] == 0 && idx[2] == 0 && idx[3] == 1, "clamped indices %d %d %d %d", idx[0], idx[1], idx[2], idx[3]);
+    CHECK(idx[0] == 0 && idx[1] == 0 && idx[2] == 0 && idx[3] == 1, "clamped indices %d %d %d %d", idx[0], idx[1],
+          idx[2], idx[3]);
     double sum = w[0] + w[1] + w[2] + w[3];
     CHECK(fabs(sum - 1.0) < 1e-15, "weights sum to 1 (%.17g)", sum);
     // K(t) at t = 0.75 with A = −0.75: ((1.25·0.75) − 2.25)·0.5625 + 1
