@@ -94,6 +94,8 @@ describe.skipIf(avail.skip)('pages beside the explorer, in Chromium', () => {
   ])('the skip link on %s (%s) moves focus to what is shown and keeps the route', async (id, lang, hash, target, text) => {
     await gotoApp(page, `${base}?lang=${lang}${hash}`);
     if (id !== 'explorer') await pageReady(id);
+    // The explorer writes its state into the address bar after it draws (#rope → #v1/rope).
+    else await page.waitForFunction(() => location.hash.startsWith('#v1/'));
     const before = await page.evaluate(() => location.hash);
     expect(await page.textContent('#skip')).toBe(text);
     await page.focus('#skip');
