@@ -70,7 +70,7 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
   });
 
   for (const lang of ['en', 'ko']) {
-    it(`walks every step in ${lang}: deep link, figure, control, words, accessibility`, async () => {
+    it(`walks every step in ${lang}: deep link, figure, control, words, its answer, accessibility`, async () => {
       const problems = [];
       await axe.open(`?lang=en#learn${lang === 'ko' ? '?~lang=ko' : ''}`);
       await axe.check(`${lang} #learn`, problems);
@@ -123,6 +123,12 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
           const words = (koText.match(/[A-Za-z][A-Za-z0-9_.()'-]*/g) ?? []).filter((w) => !/[(_]/.test(w) && !/^e-?[0-9]+$/.test(w) && !NAMES.has(w.replace(/[.,)]+$/, '')) && w.length > 2);
           expect(words, `${id}: English words in Korean text`).toEqual([]);
         }
+        // Its exercise's answer can be revealed, with numbers and no error (exercises*.js).
+        await page.click('.learn-try .learn-ex-reveal summary');
+        await page.waitForFunction(() => document.querySelector('.learn-try .learn-ex-answer')?.textContent);
+        const answer = await page.textContent('.learn-try .learn-ex-answer');
+        expect(answer, `${lang} ${id}: answer`).toMatch(lang === 'en' ? /^What you would see: .*\d/ : /^그 상태에서 보이는 것: .*\d/);
+        expect(answer, `${lang} ${id}: answer`).not.toMatch(/could not be computed|계산하지 못했습니다|undefined|NaN|null/);
         // The explorer link carries this step's setting.
         expect(await page.getAttribute('.learn-explore', 'href'), id).toMatch(/^#/);
         if (i === 0 || id === 'rope' || id === 'scaling') await screenshot(page, `learn-${id}-${lang}`);
@@ -143,6 +149,32 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
     const text = await page.textContent('.learn-derived');
     expect(text).toContain('the slowest 0.0133 rad');
     expect(text).not.toMatch(/\d\.\d{6,}/);
+  });
+
+  it('the word-order step animates softmax on a row: scores, exponentials, the head\'s own weights', async () => {
+    await open('?lang=en#learn/order', 'order');
+    await page.selectOption('.learn select.wo-enc', 'alibi');
+    await page.selectOption('.sm-query', '1');
+    const want = await page.evaluate(`(async () => {
+      const { createPE } = await import('./pe.js');
+      const { orderSpec, demoHeads, headPlane } = await import('./views/attention/order.js');
+      const pe = await createPE();
+      const enc = { kind: 'alibi' };
+      const r = pe.compute(orderSpec(['I', 'love', 'AI'], { encoding: enc, causal: false, ...demoHeads(enc) }));
+      return Array.from(headPlane(r.data, r.shape, 0).subarray(3, 6));
+    })()`);
+    const values = () => page.evaluate(() => JSON.parse(document.querySelector('.wo-softmax').dataset.values));
+    await page.waitForFunction(() => document.querySelector('.wo-softmax')?.dataset.stage === 'scores');
+    const top = Math.max(...want);
+    (await values()).forEach((v, j) => expect(v).toBeCloseTo(Math.log(want[j] / top), 12));
+    // Play, with the reader's reduced motion: no transition, the stages follow at once.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.click('.wo-softmax button:has-text("Play")');
+    await page.waitForFunction(() => document.querySelector('.wo-softmax').dataset.stage === 'weights');
+    // w_j / Σ w: the kernel's float32 weights sum to 1 within a few float32 ulps, hence 1e-6.
+    (await values()).forEach((v, j) => expect(v).toBeCloseTo(want[j], 6));
+    expect(await page.textContent('.sm-caption')).toMatch(/^3 of 3 · Each divided by the sum, [\d.]+: the attention weights, which add up to 1\. I 0\.\d+, love 0\.\d+, AI 0\.\d+\.$/);
+    await page.emulateMedia({ reducedMotion: null });
   });
 
   it('the word-order step: the same words in another order are identical without positions, different with them', async () => {

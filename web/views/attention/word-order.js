@@ -20,6 +20,7 @@ import { h, uid } from '../../plot/dom.js';
 import { registerStrings } from '../../i18n/index.js';
 import { compareOrders, demoHeads, effectSize, matchOrder, percentOf, verdictOf, wordsOf } from './order.js';
 import { ensureStyles, fraction } from '../common.js';
+import { mountSoftmaxRow } from './softmax-row.js';
 
 export const STRINGS = {
   en: {
@@ -61,6 +62,17 @@ export const STRINGS = {
     'wo.verdict.differs-mask': ({ size }) => `Different to the model: there is no positional encoding, but the causal mask lets each word see only the words before it, and which words come first depends on the order. ${size}`,
     'wo.verdict.differs-encoding': ({ enc, size }) => `Different to the model: ${enc} tells attention where each word is, so the same words in another order are a different input. ${size}`,
     'wo.verdict.differs-both': ({ enc, size }) => `Different to the model: ${enc} tells attention where each word is, and the causal mask hides the later words as well. ${size}`,
+    'sm.title': 'How a row of scores becomes weights: softmax, step by step',
+    'sm.explain': 'Pick a query word of the first order and step through what softmax does to its row. The numbers are the demo’s own: its head’s weights, and the scores they come from.',
+    'sm.query': 'Query word',
+    'sm.back': '◀ Back',
+    'sm.next': 'Next ▶',
+    'sm.play': '▶ Play',
+    'sm.pause': '❚❚ Pause',
+    'sm.masked': 'masked',
+    'sm.stage.scores': ({ q, list }) => `1 of 3 · The scores of “${q}” against each word (q·k/√d), minus the largest: softmax only looks at their differences. ${list}.`,
+    'sm.stage.exps': ({ list, sum, top }) => `2 of 3 · e to the power of each: the largest (“${top}”) becomes 1 and the others shrink fast (a score 1 lower gives 0.37, 3 lower 0.05). ${list}; their sum is ${sum}.`,
+    'sm.stage.weights': ({ list, sum }) => `3 of 3 · Each divided by the sum, ${sum}: the attention weights, which add up to 1. ${list}.`,
   },
   ko: {
     'wo.a': '첫 번째 순서',
@@ -101,6 +113,17 @@ export const STRINGS = {
     'wo.verdict.differs-mask': ({ size }) => `달라졌습니다. 위치 인코딩은 없지만, 인과 마스크 때문에 각 단어는 앞의 단어만 봅니다. 어떤 단어가 앞에 오느냐는 순서에 달려 있습니다. ${size}`,
     'wo.verdict.differs-encoding': ({ enc, size }) => `달라졌습니다. 위치 인코딩(${enc})이 단어마다 위치를 알려 주므로, 같은 단어라도 순서가 다르면 다른 입력이 됩니다. ${size}`,
     'wo.verdict.differs-both': ({ enc, size }) => `달라졌습니다. 위치 인코딩(${enc})이 단어마다 위치를 알려 주고, 인과 마스크도 뒤의 단어를 가립니다. ${size}`,
+    'sm.title': '점수 한 줄이 가중치가 되기까지: 소프트맥스를 한 단계씩',
+    'sm.explain': '첫 번째 순서에서 쿼리 단어를 하나 고르고, 소프트맥스가 그 행에 하는 일을 단계별로 따라가 보세요. 숫자는 데모의 것 그대로입니다. 헤드의 가중치와, 그 가중치를 만든 점수입니다.',
+    'sm.query': '쿼리 단어',
+    'sm.back': '◀ 이전',
+    'sm.next': '다음 ▶',
+    'sm.play': '▶ 재생',
+    'sm.pause': '❚❚ 멈춤',
+    'sm.masked': '가려짐',
+    'sm.stage.scores': ({ q, list }) => `1/3 · “${q}”의 단어별 점수(q·k/√d)에서 가장 큰 점수를 뺀 값입니다. 소프트맥스는 점수의 차이만 봅니다. ${list}.`,
+    'sm.stage.exps': ({ list, sum, top }) => `2/3 · 각 값에 e의 거듭제곱을 취하면 가장 큰 점수(“${top}”)는 1이 되고, 나머지는 빠르게 작아집니다(1 낮으면 0.37, 3 낮으면 0.05). ${list}. 합은 ${sum}입니다.`,
+    'sm.stage.weights': ({ list, sum }) => `3/3 · 각 값을 그 합(${sum})으로 나누면 어텐션 가중치가 되고, 모두 더하면 1입니다. ${list}.`,
   },
 };
 STRINGS.en['wo.verdict.bag'] = ({ out, a, b }) => `Identical (the largest change in what a word receives is ${out}): with no positions and no mask, attention sees only which words are there, so “${a}” and “${b}” are the same bag of words to it.`;
@@ -238,6 +261,7 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
   const figB = matrixFigure(t, colorize, t('wo.figB'), t('wo.weight'), readout);
   const figD = matrixFigure(t, colorize, t('wo.figD'), t('wo.delta'), readout);
   const mix = h('div', { class: 'wo-mix' });
+  const smBox = h('div', { class: 'wo-softmax' });
   el.classList.add('wo');
   el.append(
     h('div', { class: 'wo-inputs' },
@@ -250,7 +274,8 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
     message, verdict, note,
     h('div', { class: 'wo-figs' }, figA.el, figB.el, figD.el),
     readout,
-    h(`h${headingLevel ?? subheadingLevel(el)}`, { class: 'wo-mix-title', text: t('wo.mixTitle') }), mix);
+    h(`h${headingLevel ?? subheadingLevel(el)}`, { class: 'wo-mix-title', text: t('wo.mixTitle') }), mix, smBox);
+  const softmax = mountSoftmaxRow(smBox, { t, headingLevel: headingLevel ?? subheadingLevel(el) });
 
   // --- the second order's words as chips: drag, or ← → on a focused chip
   let dragFrom = -1;
@@ -343,6 +368,7 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
 
   function draw(c) {
     const n = c.a.length;
+    softmax.set({ words: c.a, weights: c.weightsA });
     let wmax = 0;
     for (const v of [c.weightsA, c.weightsB]) for (let i = 0; i < v.length; i++) wmax = Math.max(wmax, v[i]);
     figA.draw(c.weightsA, c.a, c.a, [0, wmax || 1], 'viridis');
@@ -445,7 +471,9 @@ export function mountWordOrder(el, { pe, t, a = 'I love AI', b = 'AI love I', en
     },
     /** { a, b, encoding, causal, result } (result: the last comparison drawn, or null). */
     state: () => ({ a: [...state.a], b: [...state.b], encoding: state.encoding, causal: state.causal, result: good }),
-    destroy() {},
+    destroy() {
+      softmax.destroy();
+    },
   };
   run();
   return api;
