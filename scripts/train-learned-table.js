@@ -23,12 +23,16 @@ export const SEEDS = [0, 1, 2];
 /** Steps whose losses the module keeps: a test retrains them and compares bit for bit (seconds, not minutes). */
 export const CHECKED_STEPS = 20;
 
-/** Trains one seed: { seed, table (Float32Array [rows, d]), shape, first (the first CHECKED_STEPS losses), accuracy, token_accuracy, loss }. */
-export function train(pe, seed, steps = STEPS) {
+/**
+ * Trains one seed: { seed, table (Float32Array [rows, d]), shape, first (the first CHECKED_STEPS losses), accuracy, token_accuracy, loss }
+ * (only { seed, first } without evaluate).
+ */
+export function train(pe, seed, steps = STEPS, { evaluate = true } = {}) {
   const t = pe.trainer({ ...SPEC, seed });
   try {
     const first = Array.from(t.step(Math.min(CHECKED_STEPS, steps)));
     for (let done = CHECKED_STEPS; done < steps; done += 100) t.step(Math.min(100, steps - done));
+    if (!evaluate) return { seed, first };
     const ev = t.evaluate(SPEC.train_length, { samples: 256, seed: 12345 });
     const tab = t.positionTable();
     return { seed, table: Float32Array.from(tab.data), shape: tab.shape, first, ...ev };

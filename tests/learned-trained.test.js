@@ -31,8 +31,11 @@ describe('the Learn path\'s trained position tables', () => {
     });
   });
 
+  // The first RETRAINED of the CHECKED_STEPS losses the module keeps (a few seconds in all).
+  const RETRAINED = 4;
   it.each(SEEDS.map((seed, i) => [seed, i]))('seed %i: the first training steps reproduce bit for bit', (seed, i) => {
-    const run = train(pe, seed, CHECKED_STEPS);
-    expect(Array.from(run.first)).toEqual(Array.from(losses(TRAINED.seeds[i].first_losses)));
+    expect(losses(TRAINED.seeds[i].first_losses).length).toBe(CHECKED_STEPS);
+    const run = train(pe, seed, RETRAINED, { evaluate: false });
+    expect(Array.from(run.first)).toEqual(Array.from(losses(TRAINED.seeds[i].first_losses).subarray(0, RETRAINED)));
   });
 });

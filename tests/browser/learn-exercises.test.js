@@ -87,20 +87,7 @@ describe.skipIf(avail.skip)('Learn exercises (Chromium)', () => {
     expect(await statusText()).toMatch(new RegExp(`“AI love I” changes nothing a word receives .* while “love I AI” moves ${pct} % of a word’s attention`));
   });
 
-  for (const lang of ['en', 'ko']) {
-    it(`${lang}: every step's answer can be revealed, with numbers and no error`, async () => {
-      for (const id of ['order', 'sinusoids', 'shift', 'dot', 'learned', 'naive', 'relative', 'rope', 'decay', 'scaling', 'patches', 'mrope']) {
-        await open(id, lang);
-        await s.page.click('.learn-try .learn-ex-reveal summary');
-        await s.page.waitForFunction(() => document.querySelector('.learn-try .learn-ex-answer').textContent);
-        const text = await s.page.textContent('.learn-try .learn-ex-answer');
-        expect(text, `${lang} ${id}`).toMatch(lang === 'en' ? /^What you would see: .*\d/ : /^그 상태에서 보이는 것: .*\d/);
-        expect(text, `${lang} ${id}`).not.toMatch(/could not be computed|계산하지 못했습니다|undefined|NaN|null/);
-        if (id === 'rope') await screenshot(s.page, `learn-exercise-rope-answer-${lang}`, '.learn-try');
-      }
-      expect(logProblems(s.log)).toEqual({});
-    });
-  }
+  // Every step's answer, revealed in en and ko: in learn.test.js's walks (they open every step anyway).
 
   it('"Show the answer" opens and closes from the keyboard, with the answer’s numbers', async () => {
     await open('rope');
