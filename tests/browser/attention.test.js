@@ -69,10 +69,18 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
       const c = document.querySelector(`${x} .attn-item:nth-child(1) canvas`);
       return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data).join(',');
     }, HEADS);
+    // A view draws only in sight: keep the heads view there while waiting for it.
+    const statsHave = (re) => page.waitForFunction(([x, src]) => {
+      const el = document.querySelector(x);
+      const r = el.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > window.innerHeight) el.scrollIntoView({ block: 'start' });
+      return new RegExp(src).test(el.querySelector('.view-stats')?.textContent ?? '');
+    }, [HEADS, re.source]);
+    await page.locator(HEADS).scrollIntoViewIfNeeded();
     const sqrt = await pixels();
     expect(await stats()).toMatch(/colours 0 … /);
     await page.selectOption(sel, 'log');
-    await page.waitForFunction((x) => document.querySelector(`${x} .view-stats`)?.textContent.includes('(log floor)'), HEADS);
+    await statsHave(/\(log floor\)/);
     expect(await pixels()).not.toBe(sqrt);
     // The floor is above 0 and at most a tenth of the top colour; the link keeps the choice.
     const [lo, top] = (await stats()).match(/colours ([\d.e+-]+) \(log floor\) … ([\d.e+-]+)/).slice(1).map(Number);
@@ -80,11 +88,12 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
     expect(lo).toBeLessThanOrEqual(top / 10 * (1 + 1e-3));
     await page.waitForFunction(() => location.hash.includes('attnScale'));
     await page.selectOption(sel, 'linear');
-    await page.waitForFunction((x) => /colours 0 … /.test(document.querySelector(`${x} .view-stats`)?.textContent), HEADS);
+    await statsHave(/colours 0 … /);
     const linear = await pixels();
     expect(linear).not.toBe(sqrt);
     await page.selectOption(sel, 'sqrt');
     await page.waitForFunction(([x, want]) => {
+      document.querySelector(x).scrollIntoView({ block: 'start' });
       const c = document.querySelector(`${x} .attn-item:nth-child(1) canvas`);
       return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data).join(',') === want;
     }, [HEADS, sqrt]);
