@@ -124,6 +124,22 @@ describe.skipIf(avail.skip)('the fine-tuning experiment in Chromium', () => {
     });
   });
 
+  it('a link to the card followed from the Arena itself brings the card up', async () => {
+    const { page, server } = session;
+    await gotoArena(page, `${server.url}?lang=en#arena`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const inView = () => page.evaluate(() => {
+      const r = document.querySelector('.arena-ft').getBoundingClientRect();
+      return r.top < window.innerHeight && r.bottom > 0;
+    });
+    expect(await inView()).toBe(false);
+    await page.evaluate(() => { location.hash = '#arena?ft=1'; });
+    await page.waitForFunction(() => {
+      const r = document.querySelector('.arena-ft').getBoundingClientRect();
+      return r.top < window.innerHeight && r.bottom > 0;
+    });
+  });
+
   it('gives the attention maps the explorer\'s colour-scale control', async () => {
     const { page, server } = session;
     await gotoArena(page, `${server.url}?lang=en#arena?task=copy&enc=rope&causal=1&len=8&min=8&steps=40&seed=0&seeds=1&lr=0.003`);

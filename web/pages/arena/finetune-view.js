@@ -117,9 +117,14 @@ export function mountFinetune(root, ctx) {
   cancelBtn.addEventListener('click', () => runner?.cancel());
   if (runner) runner.onUpdate = schedule;
   draw();
-  if (open) requestAnimationFrame(() => card.scrollIntoView({ block: 'start' }));
+  const reveal = () => requestAnimationFrame(() => card.scrollIntoView({ block: 'start' }));
+  if (open) reveal();
 
   return {
+    /** A new route on the same page (a link to #arena?ft=1 followed from the Arena): the card comes to the top. */
+    update(params) {
+      if (readFinetune(params).open) reveal();
+    },
     destroy() {
       destroyed = true;
       clearTimeout(timer);

@@ -572,6 +572,7 @@ export default {
         else if (runner?.jobs.length && !sameSettings(runner.settings, settings)) showNotice(t('arena.changed'));
         else if (!runner?.jobs.length) showNotice(t('arena.linkReady', { n: settings.enc.length, seeds: settings.seeds, steps: formatInt(settings.steps) }));
         else showNotice();
+        finetune.update(route.params);
       },
       destroy() {
         destroyed = true;
