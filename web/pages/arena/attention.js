@@ -9,8 +9,7 @@
 import { h, uid } from '../../plot/dom.js';
 import { float32String } from '../../plot/format.js';
 import { colorizeRange, robustLow, scaleRange } from '../../plot/color-scale.js';
-import { SCALES } from '../../model/view-state.js';
-import '../../views/generic/scale-strings.js';
+import { scaleSelect } from '../../views/generic/scale-select.js';
 import { tokenLabel } from './experiment.js';
 
 const MARGIN = 30; // px for the token labels
@@ -62,8 +61,8 @@ export class AttentionMaps {
     this.readout.textContent = t('arena.att.hint');
     // The colour scale, as the explorer's heatmaps offer it ('auto' names the scale it chose).
     this.requested = 'auto';
-    this.scaleSelect = h('select', { id: uid('arena-att-scale'), title: t('scale.help') },
-      SCALES.map((name) => h('option', { value: name, text: t(`scale.${name}`) })));
+    this.scaleChoice = scaleSelect(t, { id: uid('arena-att-scale') });
+    this.scaleSelect = this.scaleChoice.select;
     this.scaleSelect.addEventListener('input', () => {
       this.requested = this.scaleSelect.value;
       if (!this.result) return;
@@ -72,7 +71,7 @@ export class AttentionMaps {
       this._drawBig();
     });
     this.tools = h('div', { class: 'arena-row arena-att-tools' }, h('div', { class: 'arena-field' },
-      h('label', { for: this.scaleSelect.id, text: t('view.heatmap.scale') }), this.scaleSelect));
+      this.scaleChoice.label, this.scaleSelect));
     this.el.before(this.tools);
     this.resize = new ResizeObserver(() => this._drawBig());
     this.resize.observe(this.big);
@@ -93,8 +92,7 @@ export class AttentionMaps {
   _rescale() {
     this.colors = attentionScale(this.requested, this.result.data);
     this.el.dataset.scale = this.colors.scale;
-    this.scaleSelect.options[0].textContent = this.requested === 'auto'
-      ? this.t('scale.auto.chosen', this.t(`scale.${this.colors.scale}`)) : this.t('scale.auto');
+    this.scaleChoice.showChosen(this.requested, this.colors.scale);
   }
 
   _drawThumbs() {

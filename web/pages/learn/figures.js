@@ -8,8 +8,7 @@ import { heatmapKernels } from '../../model/pixels.js';
 import { makePlot, ensureStyles } from '../../views/common.js';
 import { formatValue } from '../../plot/format.js';
 import { heatmapScale } from '../../model/pixels.js';
-import { SCALES } from '../../model/view-state.js';
-import '../../views/generic/scale-strings.js';
+import { scaleSelect } from '../../views/generic/scale-select.js';
 import './marks-strings.js';
 
 /** Marks one more drawing of the step's figure. */
@@ -51,25 +50,24 @@ export function heatFigure(box, { pe, t, explore = null }, axes, label) {
   ensureStyles(new URL('./marks.css', import.meta.url));
   const holder = h('div', { class: 'learn-heat' });
   const colour = h('p', { class: 'learn-colour', text: t('learn.colour', axes.value) });
-  const scaleId = uid('learn-scale');
-  const scaleSelect = h('select', { id: scaleId, class: 'learn-scale-select', title: t('scale.help') },
-    ...SCALES.map((name) => h('option', { value: name, text: t(`scale.${name}`) })));
+  const scaleChoice = scaleSelect(t, { cls: 'learn-scale-select' });
+  const scaleInput = scaleChoice.select;
   let scale = 'auto';
   let kind = null;
   let link = null;   // the last explore() arguments
   box.append(h('div', { class: 'learn-colour-row' }, colour,
-    h('span', { class: 'learn-scale' }, h('label', { for: scaleId, text: t('view.heatmap.scale') }), scaleSelect)), holder);
+    h('span', { class: 'learn-scale' }, scaleChoice.label, scaleInput)), holder);
   const hm = new Heatmap(holder, { ...heatmapKernels(pe), t, axes, label, compact: false });
   hm.readout.textContent = '';
   const target = { highlight: (shape) => hm.highlight(shape) };
   // The auto option names the scale it chose, as the explorer's does; data-scale: the one drawn.
   const showScale = () => {
-    scaleSelect.options[0].textContent = scale === 'auto' ? t('scale.auto.chosen', t(`scale.${hm.scaleUsed}`)) : t('scale.auto');
+    scaleChoice.showChosen(scale, hm.scaleUsed);
     box.dataset.scale = hm.scaleUsed;
   };
   const viewWith = (view) => (scale === 'auto' ? view : { ...view, scale });
-  scaleSelect.addEventListener('change', () => {
-    scale = scaleSelect.value;
+  scaleInput.addEventListener('change', () => {
+    scale = scaleInput.value;
     if (link && explore) explore(link[0], link[1], viewWith(link[2]));
     if (!hm.data) return;
     hm.setScale(heatmapScale({ kind }, { scale }));

@@ -9,8 +9,7 @@ import { DataTable, spread } from '../datatable.js';
 import { axisNames, displayData, rowOffset, sliceOffset, transformOf, transformsFor, valueName } from '../../model/output.js';
 import { defaultSeries, toggleSeries } from '../../model/series.js';
 import { heatmapKernels, heatmapScale } from '../../model/pixels.js';
-import { SCALES } from '../../model/view-state.js';
-import './scale-strings.js';
+import { scaleSelect } from './scale-select.js';
 
 export default {
   id: 'heatmap',
@@ -28,12 +27,12 @@ export default {
     const mapSelect = h('select', { id: `${id}-map` });
     for (const name of COLORMAP_NAMES) mapSelect.append(h('option', { value: name, text: t(`colormap.${name}`) }));
     mapSelect.addEventListener('input', () => ctx.setShared({ colormap: mapSelect.value }));
-    const scaleSelect = h('select', { id: `${id}-scale`, title: t('scale.help') });
-    for (const name of SCALES) scaleSelect.append(h('option', { value: name, text: t(`scale.${name}`) }));
-    scaleSelect.addEventListener('input', () => ctx.setShared({ scale: scaleSelect.value }));
+    const scaleChoice = scaleSelect(t, { id: `${id}-scale` });
+    const scaleInput = scaleChoice.select;
+    scaleInput.addEventListener('input', () => ctx.setShared({ scale: scaleInput.value }));
     const toolbar = h('div', { class: 'view-toolbar' },
       h('div', { class: 'tool-field' }, h('label', { for: mapSelect.id, text: t('view.heatmap.colormap') }), mapSelect),
-      h('div', { class: 'tool-field' }, h('label', { for: scaleSelect.id, text: t('view.heatmap.scale') }), scaleSelect));
+      h('div', { class: 'tool-field' }, scaleChoice.label, scaleInput));
     let tfSelect = null;
     const transforms = transformsFor(info);
     if (transforms) {
@@ -95,7 +94,7 @@ export default {
       }
       hm.setData({ data, rows: info.rows, cols: info.cols, offset, rowOffset: rowOffset(info, spec), valueRange, ...axisNames(info, result) });
       // The auto option names the scale it chose.
-      scaleSelect.options[0].textContent = hm.scale === 'auto' ? t('scale.auto.chosen', t(`scale.${hm.scaleUsed}`)) : t('scale.auto');
+      scaleChoice.showChosen(hm.scale, hm.scaleUsed);
       const sliceText = info.slices > 1 ? ` · ${tr(info.axes.head)} ${slice}` : '';
       const shape = result.shape.map(formatInt).join(' × ');
       const showStats = () => {
@@ -137,7 +136,7 @@ export default {
         state = next;
         const { shared } = next;
         mapSelect.value = shared.colormap ?? 'viridis';
-        scaleSelect.value = shared.scale ?? 'auto';
+        scaleInput.value = shared.scale ?? 'auto';
         if (tfSelect) tfSelect.value = transformOf(next.info, shared);
         if (headInput && document.activeElement !== headInput) headInput.value = String(shared.head ?? 0);
         if (headInput) headInput.slider.value = String(shared.head ?? 0);
