@@ -70,8 +70,10 @@ export function mountSoftmaxRow(el, { t, headingLevel = 4 }) {
     const st = softmaxStages(weights.subarray ? weights.subarray(q * n, (q + 1) * n) : weights.slice(q * n, (q + 1) * n));
     const name = STAGES[stage];
     const values = st[name];
-    // Stage 1: bars to the left, longest for the lowest score; stages 2 and 3: out of 1.
-    const low = Math.min(...st.scores.filter((v) => v > -Infinity), -1e-9);
+    // Stage 1: bars to the left, on a scale of at least one unit of score (a score 1 lower is a
+    // weight e times smaller), so differences of a few hundredths stay slivers; stages 2 and 3:
+    // out of 1.
+    const low = Math.min(...st.scores.filter((v) => v > -Infinity), -1);
     if (bars.children.length !== n) {
       bars.replaceChildren(...words.map((w) => h('div', { class: 'sm-item', role: 'listitem' },
         h('span', { class: 'sm-word', text: w }), h('span', { class: 'sm-track' }, h('span', { class: 'sm-bar' })), h('span', { class: 'sm-value' }))));
