@@ -149,3 +149,29 @@ export function drawer(el, draw) {
     },
   };
 }
+
+/**
+ * drawer() for a view drawn with a line plot: draw(lineplotModule) runs once web/plot/lineplot.js
+ * has arrived, and a drawing asked for before that is made when it does. { request, destroy }.
+ */
+export function lineDrawer(el, draw) {
+  let mod = null;
+  let asked = false;
+  let destroyed = false;
+  const drawing = drawer(el, () => (mod ? draw(mod) : false));
+  withLinePlot((m) => {
+    if (destroyed) return;
+    mod = m;
+    if (asked) drawing.request();
+  });
+  return {
+    request() {
+      asked = true;
+      drawing.request();
+    },
+    destroy() {
+      destroyed = true;
+      drawing.destroy();
+    },
+  };
+}

@@ -16,7 +16,7 @@ import { h, uid } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { formatInt } from '../../plot/format.js';
 import { DataTable, spread } from '../datatable.js';
-import { drawer, withLinePlot, withAlpha } from '../common.js';
+import { lineDrawer, withAlpha } from '../common.js';
 import {
   INIT_IDS, VOCAB, embedSeed, embedTable, fmt3, fmtCos, initStd, magnitudes, rowNorms, verdictOf,
 } from './embed-scale-math.js';
@@ -58,7 +58,6 @@ export default {
     let state = null;
     let mod = null;
     let plot = null;
-    let destroyed = false;
     const cache = { key: '', E: null, eNorms: null };
     const pCache = { result: null, norms: null };
 
@@ -91,12 +90,10 @@ export default {
     el.append(sentence, cosLine, stats, box, note);
     const table = new DataTable(el, { summary: t('table.summary') });
 
-    withLinePlot((m) => {
-      if (destroyed) return;
+    const drawing = lineDrawer(el, (m) => {
       mod = m;
-      if (state) drawing.request();
+      return draw();
     });
-    const drawing = drawer(el, () => (mod ? draw() : false));
 
     /** E and its norms for the current choices and width (cached). */
     function embeddings(d, std0) {
@@ -181,7 +178,6 @@ export default {
         if (next.changed.has('result') || [...next.changed].some((k) => k.startsWith('shared:embed')) || next.changed.has('theme')) drawing.request();
       },
       destroy() {
-        destroyed = true;
         drawing.destroy();
         plot?.destroy();
       },

@@ -10,7 +10,7 @@ import { h } from '../../plot/dom.js';
 import { both } from '../../i18n/index.js';
 import { formatInt } from '../../plot/format.js';
 import { DataTable } from '../datatable.js';
-import { drawer, withLinePlot } from '../common.js';
+import { lineDrawer } from '../common.js';
 import { neighbourCosine, sineColumns, sineFit } from '../../model/sine-fit.js';
 // Its own strings, imported here: the Learn path imports this module too, so it can be bundled
 // apart from views.js and evaluated before views.js registers the family's strings.
@@ -65,7 +65,6 @@ export default {
     let state = null;
     let mod = null;
     let plot = null;
-    let destroyed = false;
     const refCache = { key: '', refs: null };
     const sentence = h('p', { class: 'bias-verdict sine-sentence', 'aria-live': 'polite' });
     const verdict = h('p', { class: 'bias-verdict sine-verdict' });
@@ -75,12 +74,10 @@ export default {
     el.append(sentence, verdict, neighbours, box, note);
     const table = new DataTable(el, { summary: t('table.summary') });
 
-    withLinePlot((m) => {
-      if (destroyed) return;
+    const drawing = lineDrawer(el, (m) => {
       mod = m;
-      if (state) drawing.request();
+      return draw();
     });
-    const drawing = drawer(el, () => (mod ? draw() : false));
 
     function draw() {
       const { result } = state;
@@ -144,7 +141,6 @@ export default {
         if (next.changed.has('result') || next.changed.has('theme')) drawing.request();
       },
       destroy() {
-        destroyed = true;
         drawing.destroy();
         plot?.destroy();
       },
