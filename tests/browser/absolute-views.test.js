@@ -5,7 +5,7 @@
 // tests/artifacts/absolute-*.png.
 //   npx vitest run tests/browser/absolute-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, gotoApp, screenshot, viewKit, canvasStats, logProblems, waitDrawn } from '../helpers/browser.js';
+import { suiteAvailability, openPage, gotoApp, screenshot, viewKit, canvasStats, logProblems, waitDrawn, waitViewData, waitViewSet } from '../helpers/browser.js';
 
 const SIMPLE = '#view-absolute-simple';
 const SIM = '#view-absolute-similarity';
@@ -31,8 +31,7 @@ describe.skipIf(avail.skip)('absolute views in Chromium', () => {
   const { dataOf, drawn, drawnAfter, showKind, setField, timingLines } = viewKit(() => page, { views: ['absolute-simple', 'absolute-similarity'] });
   /** Scroll the similarity view into sight and wait until its worker has finished. */
   async function similarityDone() {
-    await page.locator(SIM).scrollIntoViewIfNeeded();
-    await page.waitForFunction((s) => document.querySelector(`${s} .view-body`)?.dataset.done, SIM);
+    await waitViewSet(page, SIM, 'done');
   }
   const shot = (name, selector) => screenshot(page, name, selector);
 
@@ -150,8 +149,7 @@ describe.skipIf(avail.skip)('absolute views in Chromium', () => {
       for (let c = 0; c < cols; c++) values.push(c === 0 ? Math.cos(p * theta) : c === 1 ? Math.sin(p * theta) : 0);
     }
     await page.setInputFiles('#view-load input[type=file]', { name: 'circle.npy', mimeType: 'application/octet-stream', buffer: npy(values, rows, cols) });
-    await page.locator(SIM).scrollIntoViewIfNeeded();
-    await page.waitForFunction((s) => document.querySelector(`${s} .view-body`)?.dataset.rows === '48', SIM);
+    await waitViewData(page, SIM, 'rows', 48);
     await similarityDone();
     expect(await page.textContent(`${SIM} .bias-pane-title >> nth=0`)).toMatch(/Loaded table: \.npy \[48 × 10\]/);
     const loaded = await cells(1);
@@ -159,8 +157,7 @@ describe.skipIf(avail.skip)('absolute views in Chromium', () => {
     expect(loaded[3]).toBeCloseTo(Math.cos(8 * theta), 3); // k = 8
     await shot('absolute-similarity-npy', SIM);
     await page.click('#main .loaded-note button');
-    await page.locator(SIM).scrollIntoViewIfNeeded();
-    await page.waitForFunction((s) => document.querySelector(`${s} .view-body`)?.dataset.rows === '128', SIM);
+    await waitViewData(page, SIM, 'rows', 128);
 
     // The sinusoidal page: beside it the random initialisation.
     await showKind('sinusoidal');
@@ -173,8 +170,14 @@ describe.skipIf(avail.skip)('absolute views in Chromium', () => {
   it('says how sine-like a learned table is, with the numbers Node gives; a loaded table of waves is sine-like', async () => {
     const SINE = '#view-absolute-sine-likeness';
     const values = async (rows) => {
-      await page.locator(SINE).scrollIntoViewIfNeeded();
-      await page.waitForFunction(([s, r]) => JSON.parse(document.querySelector(`${s} .view-body`)?.dataset.values || '{}').rows === r, [SINE, rows]);
+      // Kept in sight while waiting (views draw only on screen; the page may grow above it).
+      await page.waitForFunction(([s, r]) => {
+        const el = document.querySelector(s);
+        if (JSON.parse(el?.querySelector('.view-body')?.dataset.values || '{}').rows === r) return true;
+        const box = el?.getBoundingClientRect();
+        if (box && (box.bottom < 0 || box.top > window.innerHeight)) el.scrollIntoView({ block: 'start' });
+        return false;
+      }, [SINE, rows]);
       return JSON.parse(await page.getAttribute(`${SINE} .view-body`, 'data-values'));
     };
     await showKind('learned');
@@ -216,8 +219,7 @@ describe.skipIf(avail.skip)('absolute views in Chromium', () => {
     await showKind('learned');
     await page.fill('#f-learned-dim', '768');
     await page.fill('#f-learned-length', '1024');
-    await page.locator(SIM).scrollIntoViewIfNeeded();
-    await page.waitForFunction((s) => document.querySelector(`${s} .view-body`)?.dataset.rows === '1024', SIM);
+    await waitViewData(page, SIM, 'rows', 1024);
     // While the worker computes, the main thread keeps drawing frames.
     const gaps = await page.evaluate(async () => {
       const out = [];

@@ -7,7 +7,7 @@
 //   npx vitest run tests/browser/attention.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { cpus, loadavg } from 'node:os';
-import { suiteAvailability, openPage, gotoApp, screenshot, canvasStats, nextFrames, logProblems, waitDrawn } from '../helpers/browser.js';
+import { suiteAvailability, openPage, gotoApp, screenshot, canvasStats, nextFrames, logProblems, waitDrawn, waitViewSet } from '../helpers/browser.js';
 
 const HEADS = '#view-attention-heads';
 const ROW = '#view-attention-row';
@@ -244,8 +244,7 @@ describe.skipIf(avail.skip)('attention views in Chromium', () => {
     await open('#attention?length=512&heads=8');
     await drawnAfter(HEADS, 0);
     // Views out of sight do no work (their line plots load when seen): bring this one in.
-    await page.locator(EXTRA).scrollIntoViewIfNeeded();
-    await page.waitForFunction((s) => document.querySelector(`${s} .view-body`)?.dataset.done, EXTRA);
+    await waitViewSet(page, EXTRA, 'done');
     // The heads view at the top of the screen: it and the query view below are in sight (views out
     // of sight wait until they are seen).
     await page.evaluate((s) => document.querySelector(s).scrollIntoView({ block: 'start' }), HEADS);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOffline } from '../../scripts/build-offline.js';
-import { WEB, suiteAvailability, gotoApp, nextFrames, watchPage, screenshot, canvasStats, logProblems } from '../helpers/browser.js';
+import { WEB, suiteAvailability, gotoApp, nextFrames, watchPage, screenshot, canvasStats, logProblems, waitViewSet } from '../helpers/browser.js';
 import { useBrowser } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('hardening.test');
@@ -210,8 +210,7 @@ describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
     ]) {
       const { context, page } = await open(`#v1/${kind}?length=128&dim=16`);
       const body = page.locator('#view-properties .view-body');
-      await body.scrollIntoViewIfNeeded();
-      await page.waitForFunction(() => document.querySelector('#view-properties .view-body')?.dataset.done);
+      await waitViewSet(page, '#view-properties', 'done');
       const texts = await body.evaluate((el) => [...el.querySelectorAll('.verdict, .help')].map((p) => p.textContent));
       const i = texts.findIndex((x) => /lengths?:|Same length|Different lengths/.test(x));
       expect(texts[i], kind).toMatch(verdict);

@@ -4,7 +4,7 @@
 // Chromium. Saves tests/artifacts/vision-*.png.
 //   npx vitest run tests/browser/vision-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, gotoApp, screenshot, canvasStats, logProblems } from '../helpers/browser.js';
+import { suiteAvailability, openPage, gotoApp, screenshot, canvasStats, logProblems, waitViewSet } from '../helpers/browser.js';
 
 const SIM = '#view-vision-similarity';
 const BIG = `${SIM} .vs-big canvas`;
@@ -81,12 +81,11 @@ describe.skipIf(avail.skip)('vision views in Chromium', () => {
       });
       await gotoApp(s.page, `${s.server.url}?lang=en#sinusoidal2d`);
       await s.page.waitForSelector(SIM, { state: 'attached' });
-      await s.page.locator(SIM).scrollIntoViewIfNeeded();
-      await s.page.waitForFunction((sel) => document.querySelector(`${sel} .view-body`)?.dataset.draws, SIM);
+      await waitViewSet(s.page, SIM, 'draws');
       for (let i = 0; i < 3; i++) await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
       expect(await s.page.evaluate((sel) => document.querySelector(`${sel} .view-body`).dataset.multiples ?? null, SIM)).toBe(null);
       release();
-      await s.page.waitForFunction((sel) => document.querySelector(`${sel} .view-body`).dataset.multiples, SIM);
+      await waitViewSet(s.page, SIM, 'multiples');
     } finally {
       await s.close();
     }

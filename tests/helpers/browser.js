@@ -364,6 +364,22 @@ export function waitViewData(page, section, key, value) {
 }
 
 /**
+ * Waits until the view `section`'s body has a non-empty data-`key` (a worker's "done", say),
+ * keeping the view in sight meanwhile, as waitViewData does.
+ */
+export function waitViewSet(page, section, key) {
+  return page.waitForFunction(([s, k]) => {
+    const el = document.querySelector(s);
+    if (el?.querySelector('.view-body')?.dataset[k]) return true;
+    if (el) {
+      const r = el.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > window.innerHeight) el.scrollIntoView({ block: 'start' });
+    }
+    return false;
+  }, [section, key]);
+}
+
+/**
  * Waits until the view `section` (a selector of its <section>) has drawn more than `n` times
  * (data-drawn of its .view-body), keeping it on screen while waiting: views draw only in sight,
  * and on a busy machine the page can still grow above the section after a single scroll (lazy
