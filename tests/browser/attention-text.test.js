@@ -2,7 +2,7 @@
 // (the schema's `follows` rule, applied by the form), so the page draws the sentence instead of
 // refusing it with "length must equal the number of words … got 64".
 import { describe, it, expect } from 'vitest';
-import { suiteAvailability, gotoApp } from '../helpers/browser.js';
+import { suiteAvailability, gotoApp, inSight } from '../helpers/browser.js';
 import { usePage } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('attention-text.test');
@@ -21,8 +21,7 @@ describe.skipIf(avail.skip)('attention text fills the length (Chromium)', () => 
     expect(errors).toEqual([]);
     await page.fill('#f-attention-tokens', '나는 AI를 좋아한다');
     await page.waitForFunction(() => document.querySelector('#f-attention-length').value === '3');
-    await page.locator('#view-heatmap').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => [...document.querySelectorAll('#view-heatmap .hm-yticks .hm-tick')].map((e) => e.textContent).join(' ') === '나는 AI를 좋아한다');
+    await inSight(page, '#view-heatmap', () => page.waitForFunction(() => [...document.querySelectorAll('#view-heatmap .hm-yticks .hm-tick')].map((e) => e.textContent).join(' ') === '나는 AI를 좋아한다'));
   });
 
   it('the length typed by hand is still checked against the words', async () => {

@@ -4,7 +4,7 @@
 // view mounts only when opened, and everything follows a language switch.
 //   npx vitest run tests/browser/explorer-toc.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, screenshot, viewKit, logProblems, clickSteady } from '../helpers/browser.js';
+import { suiteAvailability, openPage, screenshot, viewKit, logProblems, clickSteady, inSight } from '../helpers/browser.js';
 
 const avail = suiteAvailability('explorer-toc.test');
 
@@ -135,8 +135,7 @@ describe.skipIf(avail.skip)('explorer table of contents in Chromium', () => {
   it('titles the heatmap\'s colour bar with what the colours measure, and follows the display', async () => {
     await showKind('rope');
     const title = () => page.textContent('#view-heatmap .hm-cbar-title');
-    await page.locator('#view-heatmap').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelector('#view-heatmap .hm-cbar-title')?.textContent === 'cos(angle)');
+    await inSight(page, '#view-heatmap', () => page.waitForFunction(() => document.querySelector('#view-heatmap .hm-cbar-title')?.textContent === 'cos(angle)'));
     await page.selectOption('#view-heatmap select[id$="-tf"]', 'wrapped');
     await page.waitForFunction(() => document.querySelector('#view-heatmap .hm-cbar-title')?.textContent === 'angle mod 2π (rad)');
     expect(await title()).toBe('angle mod 2π (rad)');

@@ -2,7 +2,7 @@
 // read t, h, w (they read 0, 1, 2), an attention sentence's rows and columns read its words (they
 // read 0, 1, 2), in the ticks and in the readout; other tables keep their numbers.
 import { describe, it, expect } from 'vitest';
-import { suiteAvailability, gotoApp } from '../helpers/browser.js';
+import { suiteAvailability, gotoApp, inSight } from '../helpers/browser.js';
 import { usePage } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('heatmap-names.test');
@@ -13,9 +13,8 @@ describe.skipIf(avail.skip)('heatmap rows and columns with names (Chromium)', ()
 
   async function ticks(hash) {
     await gotoApp(s.page, `${s.server.url}?lang=en${hash}`);
-    await s.page.locator(HM).scrollIntoViewIfNeeded();
-    await s.page.waitForFunction((sel) => document.querySelector(`${sel} .view-body`)?.dataset.paintMs
-      && document.querySelector(`${sel} .hm-yticks .hm-tick`), HM);
+    await inSight(s.page, HM, () => s.page.waitForFunction((sel) => document.querySelector(`${sel} .view-body`)?.dataset.paintMs
+      && document.querySelector(`${sel} .hm-yticks .hm-tick`), HM));
     return s.page.evaluate((sel) => ({
       y: [...document.querySelectorAll(`${sel} .hm-yticks .hm-tick`)].map((e) => e.textContent),
       x: [...document.querySelectorAll(`${sel} .hm-xticks .hm-tick`)].map((e) => e.textContent),

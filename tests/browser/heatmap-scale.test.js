@@ -6,7 +6,7 @@
 // on each scale (one resampler, one colouring). Screenshots: tests/artifacts/heatmap-scale-{linear,auto}.png.
 //   npx vitest run tests/browser/heatmap-scale.test.js
 import { describe, it, expect } from 'vitest';
-import { suiteAvailability, gotoApp, logProblems, screenshot } from '../helpers/browser.js';
+import { suiteAvailability, gotoApp, logProblems, screenshot, inSight } from '../helpers/browser.js';
 import { usePage } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('heatmap-scale.test');
@@ -18,11 +18,10 @@ describe.skipIf(avail.skip)('heatmap colour scales (Chromium)', () => {
 
   /** Waits for the heatmap drawn on `scale`; returns it and its picture's brightness. */
   async function drawn(scale) {
-    await s.page.locator(HM).scrollIntoViewIfNeeded();
-    await s.page.waitForFunction(([sel, want]) => {
+    await inSight(s.page, HM, () => s.page.waitForFunction(([sel, want]) => {
       const p = document.querySelector(sel);
       return p?.dataset.resampler && (want === null || p.dataset.scale === want);
-    }, [PLOT, scale]);
+    }, [PLOT, scale]));
     await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     return s.page.evaluate((sel) => {
       const c = document.querySelector(`${sel} canvas.hm-canvas`);

@@ -4,7 +4,7 @@
 // Chromium. Saves tests/artifacts/rope-*.png.
 //   npx vitest run tests/browser/rope-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logProblems, waitDrawn, waitViewData, clickSteady } from '../helpers/browser.js';
+import { suiteAvailability, openPage, screenshot, canvasStats, nextFrames, logProblems, waitDrawn, waitViewData, clickSteady, inSight } from '../helpers/browser.js';
 import { createPE } from '../../web/pe.js';
 import { sameFreqAtLength } from '../../web/views/rope/common.js';
 import { GALLERY } from '../../web/api/models.js';
@@ -36,9 +36,8 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
   const text = (sel) => page.textContent(sel);
   /** Waits until the text of `sel` matches `re` (views draw on the next frame, or once scrolled to). */
   async function waitText(sel, re) {
-    await page.locator(sel).first().scrollIntoViewIfNeeded();
-    await page.waitForFunction(([s, src, flags]) => new RegExp(src, flags).test(document.querySelector(s)?.textContent ?? ''),
-      [sel, re.source, re.flags]);
+    await inSight(page, sel, () => page.waitForFunction(([s, src, flags]) => new RegExp(src, flags).test(document.querySelector(s)?.textContent ?? ''),
+      [sel, re.source, re.flags]));
   }
 
   beforeAll(async () => {
@@ -132,8 +131,7 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
     await page.fill('#view-rope-wavelengths input[type=number]', '4096');
     await waitText('#view-rope-wavelengths .rope-summary', /within the training context of 4096 positions/);
     // The scaling view draws only on screen: bring it there, then its box follows the shared context.
-    await page.locator('#view-rope-scaling').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelector('#view-rope-scaling input[id$="-ctx"]')?.value === '4096');
+    await inSight(page, '#view-rope-scaling', () => page.waitForFunction(() => document.querySelector('#view-rope-scaling input[id$="-ctx"]')?.value === '4096'));
   });
 
   it('draws other random q and k on request, still coinciding', async () => {
@@ -332,8 +330,7 @@ describe.skipIf(avail.skip)('rope views in Chromium', () => {
   });
 
   it('opens gallery models in one click and draws every model\'s bands against its context', async () => {
-    await page.locator('#view-rope-gallery').scrollIntoViewIfNeeded();
-    await page.waitForFunction((n) => document.querySelector('#view-rope-gallery .view-body')?.dataset.models === String(n), GALLERY.length);
+    await waitViewData(page, '#view-rope-gallery', 'models', GALLERY.length);
     expect(await page.$$eval('#view-rope-gallery .rope-gallery-svg g[data-model]', (gs) => gs.length)).toBe(GALLERY.length);
     // Llama 3.1: some pairs stretched (llama3), some turning fully within 8192.
     const llama = await page.$$eval('#view-rope-gallery g[data-model="llama-3.1-8b"] rect', (rs) => rs.map((r) => r.getAttribute('class')));

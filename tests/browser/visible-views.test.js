@@ -4,7 +4,7 @@
 // long the user waited, in both languages. Behaviour only, never timing.
 //   npx vitest run tests/browser/visible-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, logProblems, waitDrawn } from '../helpers/browser.js';
+import { suiteAvailability, openPage, logProblems, waitDrawn, inSight } from '../helpers/browser.js';
 
 const avail = suiteAvailability('visible-views.test');
 
@@ -39,8 +39,7 @@ describe.skipIf(avail.skip)('views update only in sight', () => {
     expect(await updates('heatmap')).toBeGreaterThanOrEqual(heatmapBefore + 3);
     expect(await updates('compare')).toBe(before);
     // Into view: one catch-up update, and it carries the result it missed.
-    await page.locator('#view-compare').scrollIntoViewIfNeeded();
-    await page.waitForFunction((k) => (window.__peLab.viewMs.compare ?? []).length > k, before);
+    await inSight(page, '#view-compare', () => page.waitForFunction((k) => (window.__peLab.viewMs.compare ?? []).length > k, before));
     expect(await updates('compare')).toBe(before + 1);
     expect(logProblems(log)).toEqual({});
   });
@@ -62,8 +61,7 @@ describe.skipIf(avail.skip)('views update only in sight', () => {
       await p.waitForFunction((k) => window.__peLab.renders > k, n);
       await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       expect(await count()).toBe(before);
-      await p.locator('#view-attention-heads').scrollIntoViewIfNeeded();
-      await p.waitForFunction((k) => (window.__peLab.viewMs['attention-heads'] ?? []).length > k, before);
+      await inSight(p, '#view-attention-heads', () => p.waitForFunction((k) => (window.__peLab.viewMs['attention-heads'] ?? []).length > k, before));
       expect(logProblems(other.log)).toEqual({});
     } finally {
       await other.close();

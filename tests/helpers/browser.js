@@ -364,6 +364,32 @@ export function waitViewData(page, section, key, value) {
 }
 
 /**
+ * Runs `wait()` (a page.waitForFunction …) while keeping `selector` in sight: views draw only on
+ * screen, and a single scroll is not enough on a busy machine, where the page can still grow above
+ * the element (late views mounting) and push it out of sight again. Returns what `wait()` returns.
+ */
+export async function inSight(page, selector, wait) {
+  const scroll = () => page.evaluate((s) => {
+    const el = document.querySelector(s);
+    const r = el?.getBoundingClientRect();
+    if (r && (r.bottom < 0 || r.top > window.innerHeight)) el.scrollIntoView({ block: 'start' });
+  }, selector).catch(() => {});
+  let waiting = true;
+  const keeper = (async () => {
+    while (waiting) {
+      await scroll();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  try {
+    return await wait();
+  } finally {
+    waiting = false;
+    await keeper;
+  }
+}
+
+/**
  * Waits until the view `section`'s body has a non-empty data-`key` (a worker's "done", say),
  * keeping the view in sight meanwhile, as waitViewData does.
  */
