@@ -99,6 +99,32 @@ describe.skipIf(avail.skip)('the fine-tuning experiment in Chromium', () => {
     expect(logProblems(log)).toEqual({});
   });
 
+  it('pauses a run while the learner is on another page and resumes it on return, with the same numbers', async () => {
+    const { page, server, log } = session;
+    const query = 'ft=1&ftn=300&fts=10&ftseeds=2';
+    // The card of the test before is still there (a new hash on the same page): it takes the new
+    // link's settings for its next run.
+    await gotoArena(page, `${server.url}?lang=en#arena?${query}`);
+    await page.click('.arena-ft .arena-primary');
+    const stepsNow = () => page.evaluate(() => document.querySelector('.arena-ft').finetuneResults().runs.reduce((a, r) => a + r.steps, 0));
+    await page.waitForFunction(() => document.querySelector('.arena-ft').finetuneResults().runs.some((r) => r.steps > 0));
+    const before = await stepsNow();
+    await page.evaluate(() => { location.hash = '#learn'; });
+    await page.waitForFunction(() => document.documentElement.dataset.page === 'learn' && document.documentElement.dataset.pageState === 'ready');
+    // Away for a while: an unpaused run would take hundreds of steps meanwhile (two workers).
+    await page.waitForTimeout(1500);
+    await page.evaluate((q) => { location.hash = `#arena?${q}`; }, query);
+    await page.waitForFunction(() => document.documentElement.dataset.page === 'arena' && !!document.querySelector('.arena-ft'));
+    // Paused after the message each worker had in hand: at most one chunk (25 steps) per worker.
+    expect(await stepsNow() - before).toBeLessThanOrEqual(2 * 25);
+    expect(await page.getAttribute('.arena-ft', 'data-state')).toBe('running');
+    await page.waitForFunction(() => ['done', 'error'].includes(document.querySelector('.arena-ft').dataset.state), null, { timeout: WAIT_MS * 4 });
+    const got = await page.evaluate(() => document.querySelector('.arena-ft').finetuneResults());
+    const { settings } = readFinetune(new URLSearchParams(query));
+    expect(got.runs.map(({ seed, at1, at2, after1 }) => ({ seed, at1, at2, after1 }))).toEqual(await expected(settings));
+    expect(logProblems(log)).toEqual({});
+  });
+
   it('speaks Korean throughout the card', async () => {
     const { page, server } = session;
     await gotoArena(page, `${server.url}?lang=ko#arena?${QUERY}`);

@@ -3,7 +3,10 @@
 // condition) and findings derived from them. #arena?ft=1 opens the page at this card (ftn, fts,
 // ftseeds set pretraining steps, fine-tuning steps and seeds; the defaults otherwise).
 //
-// For tests and tools the card (.arena-ft) announces data-state (idle | running | done |
+// Leaving the Arena pauses a run (its workers hold after the message in hand, as the main
+// experiment's do) and coming back resumes it; a language switch is a leave and a return.
+//
+// For tests and tools the card (.arena-ft) announces data-state (idle | running | paused | done |
 // cancelled | error) and data-wall-ms, and offers el.finetuneResults() → { settings, runs, wallMs }.
 import { h, uid } from '../../plot/dom.js';
 import { formatInt } from '../../plot/format.js';
@@ -13,7 +16,7 @@ import { FinetuneRunner } from './finetune-run.js';
 import './finetune-strings.js';
 
 const DRAW_MS = 300;
-let kept = null; // the runner outlives a remount (a language switch)
+let kept = null; // { runner, wasRunning }: the runner outlives a remount (a language switch, a visit elsewhere)
 
 /** The results table: one row per condition; tokens right and exact match at 2L, tokens right at L after. */
 function table(runs, s, t) {
@@ -36,13 +39,19 @@ function table(runs, s, t) {
 /** Mounts the card at the end of `root`; returns { destroy }. */
 export function mountFinetune(root, ctx) {
   const { t, pe } = ctx;
-  const { settings: fromLink, open } = readFinetune(ctx.route.params);
-  const settings = kept?.runner.settings ?? fromLink;
+  let { settings: fromLink } = readFinetune(ctx.route.params);
+  const { open } = readFinetune(ctx.route.params);
+  // A run under way (or paused) shows its own settings; otherwise the controls say what Run will do.
+  const settings = ['running', 'paused'].includes(kept?.runner.state) ? kept.runner.settings : fromLink;
   const L2 = 2 * settings.len;
   // Fine-tuning steps: the link's, or one of these (Chen et al. fine-tune 1000).
-  const stepsSel = h('select', { id: uid('arena-ft-steps') }, [...new Set([100, 300, 1000, settings.ftSteps])].sort((a, b) => a - b)
-    .map((n) => h('option', { value: String(n), text: formatInt(n) })));
-  stepsSel.value = String(settings.ftSteps);
+  const stepsSel = h('select', { id: uid('arena-ft-steps') });
+  const fillSteps = (s) => {
+    stepsSel.replaceChildren(...[...new Set([100, 300, 1000, s.ftSteps])].sort((a, b) => a - b)
+      .map((n) => h('option', { value: String(n), text: formatInt(n) })));
+    stepsSel.value = String(s.ftSteps);
+  };
+  fillSteps(settings);
   const chosen = () => ({ ...fromLink, ftSteps: Number(stepsSel.value) });
   const explain = h('p', { class: 'arena-help' });
   const explainText = (s) => t('arena.ft.explain', {
@@ -83,9 +92,10 @@ export function mountFinetune(root, ctx) {
     card.dataset.state = state;
     card.dataset.wallMs = state === 'done' ? String(Math.round(runner.wallMs)) : '';
     runBtn.textContent = t(state === 'idle' ? 'arena.ft.run' : 'arena.ft.runAgain');
-    runBtn.disabled = state === 'running';
-    stepsSel.disabled = state === 'running';
-    cancelBtn.disabled = state !== 'running';
+    const busy = state === 'running' || state === 'paused';
+    runBtn.disabled = busy;
+    stepsSel.disabled = busy;
+    cancelBtn.disabled = !busy;
     const runs = runner?.runs ?? [];
     const sec = Math.round((runner?.elapsed() ?? 0) / 1000);
     const steps = runs.reduce((a, r) => a + r.steps, 0);
@@ -111,11 +121,15 @@ export function mountFinetune(root, ctx) {
       onUpdate: () => {},
     });
     runner.onUpdate = schedule;
-    kept = { runner };
+    kept = { runner, wasRunning: false };
     runner.start(chosen());
   });
   cancelBtn.addEventListener('click', () => runner?.cancel());
-  if (runner) runner.onUpdate = schedule;
+  if (runner) {
+    runner.onUpdate = schedule;
+    if (kept.wasRunning) runner.resume();
+    kept.wasRunning = false;
+  }
   draw();
   const reveal = () => requestAnimationFrame(() => card.scrollIntoView({ block: 'start' }));
   if (open) reveal();
@@ -123,12 +137,26 @@ export function mountFinetune(root, ctx) {
   return {
     /** A new route on the same page (a link to #arena?ft=1 followed from the Arena): the card comes to the top. */
     update(params) {
-      if (readFinetune(params).open) reveal();
+      const next = readFinetune(params);
+      // Another link on the same page (ftn, fts, ftseeds): the next Run follows it. A run under
+      // way keeps its settings, and the controls show them until it ends.
+      if (JSON.stringify(next.settings) !== JSON.stringify(fromLink)) {
+        fromLink = next.settings;
+        if (!['running', 'paused'].includes(runner?.state)) {
+          fillSteps(fromLink);
+          explain.textContent = explainText(chosen());
+        }
+      }
+      if (next.open) reveal();
     },
     destroy() {
       destroyed = true;
       clearTimeout(timer);
-      if (runner) runner.onUpdate = () => {};
+      if (runner) {
+        kept.wasRunning = runner.state === 'running';
+        runner.pause();
+        runner.onUpdate = () => {};
+      }
       card.remove();
     },
   };
