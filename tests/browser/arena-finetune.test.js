@@ -174,11 +174,24 @@ describe.skipIf(avail.skip)('the fine-tuning experiment in Chromium', () => {
     const select = page.locator('.arena-att-tools select');
     expect(await select.locator('option').evaluateAll((os) => os.map((o) => o.value))).toEqual(['auto', 'linear', 'sqrt', 'log']);
     const drawn = {};
+    const bar = () => page.$$eval('.arena-att-cbar .hm-cbar-ticks .hm-tick', (ts) => ts.map((x) => x.textContent));
     for (const scale of ['linear', 'log', 'sqrt']) {
       await select.selectOption(scale);
       expect(await page.getAttribute('.arena-att', 'data-scale')).toBe(scale);
       drawn[scale] = (await canvasStats(page, '.arena-att-canvas')).hash;
+      // The colour bar beside the map reads the colours back on the same scale: weights 0 … 1,
+      // or powers of ten from a floor ("≤ …") on log.
+      const ticks = await bar();
+      expect(ticks.length, scale).toBeGreaterThanOrEqual(2);
+      if (scale === 'log') {
+        expect(ticks[0]).toMatch(/^≤ /);
+        expect(ticks.at(-1)).toBe('1');
+      } else {
+        expect(ticks[0]).toBe('0');
+        expect(ticks.at(-1)).toBe('1');
+      }
     }
+    expect(await page.textContent('.arena-att-cbar .hm-cbar-title')).toBe('attention weight');
     expect(new Set(Object.values(drawn)).size).toBe(3);
     await select.selectOption('auto');
     const used = await page.getAttribute('.arena-att', 'data-scale');

@@ -189,7 +189,7 @@ describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
         const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
         const colours = new Set();
         for (let i = 0; i < px.length; i += 4) colours.add(`${px[i]},${px[i + 1]},${px[i + 2]},${px[i + 3]}`);
-        out[name] = { distinct: colours.size, ticks: hm.cbarTicks.textContent };
+        out[name] = { distinct: colours.size, ticks: hm.colorbar.ticks.textContent };
       }
       hm.destroy();
       return out;

@@ -27,10 +27,11 @@
 // for a non-negative table spanning decades); render gets the one in use as its `scale` option,
 // the colour bar's ticks sit where that scale puts their colours, and data-scale on the plot names it.
 import { h } from './dom.js';
+import { Colorbar } from './colorbar.js';
 import { colorRangeOf, planAxis, resample, scanValues } from './resample.js';
 import { float32String, formatInt, formatValue, niceTicks } from './format.js';
 import { COLORMAPS } from '../api/colormaps.js';
-import { colorizeRange, robustLow, scaleRange, scaleTicks } from './color-scale.js';
+import { colorizeRange, robustLow, scaleRange } from './color-scale.js';
 import { HeatMarks } from './highlight.js';
 
 const MAX_CANVAS = 2048; // device pixels per side
@@ -79,10 +80,8 @@ export class Heatmap {
     this.highlights = new HeatMarks(this.plot); // highlight(): bands, cells, diagonals over the picture
     this.xTicks = h('div', { class: 'hm-xticks', 'aria-hidden': 'true' });
     this.yTicks = h('div', { class: 'hm-yticks', 'aria-hidden': 'true' });
-    this.cbarCanvas = h('canvas', { class: 'hm-cbar-canvas', width: 1, height: 256, 'aria-hidden': 'true' });
-    this.cbarTicks = h('div', { class: 'hm-cbar-ticks', 'aria-hidden': 'true' });
-    this.cbarTitle = h('div', { class: 'hm-cbar-title', 'aria-hidden': 'true' }); // what the colours measure
-    this.cbar = h('div', { class: 'hm-cbar', title: t('heatmap.colorbar') }, this.cbarCanvas, this.cbarTicks, this.cbarTitle);
+    this.colorbar = new Colorbar({ title: t('heatmap.colorbar') });
+    this.cbar = this.colorbar.el;
     this.ylabel = h('div', { class: 'hm-ylabel', 'aria-hidden': 'true', text: axes.y });
     this.xlabel = h('div', { class: 'hm-xlabel', 'aria-hidden': 'true', text: axes.x });
     this.readout = h('p', { class: 'hm-readout', 'aria-live': 'polite' });
@@ -352,23 +351,10 @@ export class Heatmap {
   }
 
   _drawColorbar(lo, hi) {
-    const title = this.axes.value ?? '';
-    if (this.cbarTitle.textContent !== title) this.cbarTitle.textContent = title;
     if (this.plot.dataset.scale !== this.scaleUsed) this.plot.dataset.scale = this.scaleUsed;
-    const key = `${this.colormap}:${this.scaleUsed}:${lo}:${hi}:${this.size?.h}`;
-    if (this.cbarKey === key) return;
-    this.cbarKey = key;
-    const ramp = new Float32Array(256);
-    for (let i = 0; i < 256; i++) ramp[i] = (255 - i + 0.5) / 256; // top = high
-    const rgba = this.colorize(ramp, { map: this.colormap, vmin: 0, vmax: 1 });
-    this.cbarCanvas.getContext('2d').putImageData(new ImageData(rgba, 1, 256), 0, 0);
-    this.cbarTicks.textContent = '';
-    const height = this.size?.h || 300;
-    for (const { label, pos } of scaleTicks(this.scaleUsed, lo, hi, Math.max(2, Math.min(8, Math.floor(height / 40))))) {
-      const tick = h('span', { class: 'hm-tick', text: label });
-      tick.style.top = `${(1 - pos) * 100}%`;
-      this.cbarTicks.append(tick);
-    }
+    this.colorbar.draw({
+      colorize: this.colorize, colormap: this.colormap, scale: this.scaleUsed, lo, hi, height: this.size?.h || 300, title: this.axes.value ?? '',
+    });
   }
 
   _drawTicks() {

@@ -5,10 +5,12 @@
 // the learner picks, as the explorer's heatmaps do (web/plot/color-scale.js; the same control and
 // strings as web/views/generic/heatmap.js): linear over 0 … 1, √, log from a floor, or auto (log
 // or √ when the weights span decades, as a long causal map's ≈ 1/i do). One scale and range for
-// every layer and head of the example, so their maps compare by eye.
+// every layer and head of the example, so their maps compare by eye; the colour bar beside the
+// big map (web/plot/colorbar.js, as the explorer's) reads the colours back as weights.
 import { h, uid } from '../../plot/dom.js';
 import { float32String } from '../../plot/format.js';
 import { colorizeRange, robustLow, scaleRange } from '../../plot/color-scale.js';
+import { Colorbar } from '../../plot/colorbar.js';
 import { scaleSelect } from '../../views/generic/scale-select.js';
 import { tokenLabel } from './experiment.js';
 
@@ -51,7 +53,9 @@ export class AttentionMaps {
     this.canvas = h('canvas', { class: 'arena-att-canvas', role: 'img' });
     this.readout = h('p', { class: 'arena-readout', 'aria-live': 'polite' });
     this.caption = h('p', { class: 'arena-att-caption' });
-    this.big = h('div', { class: 'arena-att-big' }, this.caption, this.canvas, this.readout);
+    this.colorbar = new Colorbar({ title: t('heatmap.colorbar'), className: 'arena-att-cbar' });
+    this.big = h('div', { class: 'arena-att-big' }, this.caption,
+      h('div', { class: 'arena-att-map' }, this.canvas, this.colorbar.el), this.readout);
     this.el = h('div', { class: 'arena-att' }, this.thumbs, this.big);
     root.append(this.el);
     this.canvas.addEventListener('pointermove', (e) => this._hover(e));
@@ -124,9 +128,9 @@ export class AttentionMaps {
     }
   }
 
-  /** The big map's side in CSS pixels: the width available, at most 620, and no more than ~32 px a cell. */
+  /** The big map's side in CSS pixels: the width available (less the colour bar), at most 620, and no more than ~32 px a cell. */
   _size() {
-    const w = this.big.clientWidth || 480;
+    const w = (this.big.clientWidth || 480) - (this.colorbar.el.offsetWidth || 60) - 8;
     const T = this.result ? this.result.shape[2] : 16;
     return Math.max(200, Math.min(w, 620, MARGIN + 32 * T));
   }
@@ -183,6 +187,14 @@ export class AttentionMaps {
       g.stroke();
       g.setLineDash([]);
     }
+    // The colour bar spans the map's rows (below the token labels).
+    const bar = this.colorbar.el.style;
+    bar.marginTop = `${MARGIN}px`;
+    bar.height = `${cell * T}px`;
+    this.colorbar.draw({
+      colorize: this.colorize, colormap: 'viridis', scale: this.colors.scale, lo: this.colors.range[0], hi: this.colors.range[1],
+      height: cell * T, title: t('arena.att.weight'),
+    });
     c.setAttribute('aria-label', t('arena.att.aria', layer + 1, head + 1, T));
     this.caption.textContent = t('arena.att.caption', layer + 1, head + 1);
   }
