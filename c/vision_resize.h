@@ -22,6 +22,18 @@
 PE_API pe_status pe_resize_bicubic(float *out, const float *in, int32_t prefix, int32_t in_height, int32_t in_width,
                                    int32_t out_height, int32_t out_width, int32_t dim);
 
+// PyTorch's antialiased bicubic (interpolate(..., antialias=True), HelperInterpCubic::aa_filter):
+// Keys' kernel with A = −0.5, as Pillow's bicubic filter.
+#define PE_BICUBIC_AA_A (-0.5)
+
+// The same as pe_resize_bicubic, the grid resized as torch.nn.functional.interpolate(..., mode=
+// 'bicubic', align_corners=False, antialias=True) would (timm's resample_abs_pos_embed default):
+// Keys' cubic at A = −0.5, its support widened by in/out when shrinking, each output's weights over
+// the source indices inside the grid only, normalised to sum 1 (formula in vision_resize.c). Uses
+// no scratch memory. Same arguments, same errors.
+PE_API pe_status pe_resize_bicubic_aa(float *out, const float *in, int32_t prefix, int32_t in_height, int32_t in_width,
+                                      int32_t out_height, int32_t out_width, int32_t dim);
+
 // The four source indices (clamped into [0, n_in − 1]) and weights of output index `dst` along one
 // axis of n_in → n_out (exposed for the native tests).
 void pe_bicubic_taps(int32_t dst, int32_t n_in, int32_t n_out, int32_t index[4], double weight[4]);
