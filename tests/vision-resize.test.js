@@ -1,6 +1,6 @@
 // learned2d: a ViT-style table on a patch grid and its bicubic resize (c/vision_resize.c) against
-// PyTorch's F.interpolate(mode='bicubic', align_corners=False) in float64
-// (tests/fixtures/gen_vision_resize.py), in both WASM builds; the refusals of bad specs; and the
+// PyTorch's F.interpolate(mode='bicubic', align_corners=False), without and with antialias=True
+// (resize_antialias), in float64 (tests/fixtures/gen_vision_resize.py), in both WASM builds; the refusals of bad specs; and the
 // numbers behind the learned2d views (web/views/vision/math.js).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { loadManifest, loadExpected, maxAbsError } from './helpers/fixtures.js';
@@ -11,13 +11,22 @@ const manifest = loadManifest('learned2d');
 
 describe.each(BUILDS)('learned2d resize, $name build', ({ name, simd }) => {
   let pe;
-  let worst = { rel: 0, abs: 0, name: '' };
+  // The worst error of the plain and of the antialiased resize, each.
+  const worst = [false, true].map(() => ({ rel: 0, abs: 0, name: '' }));
   beforeAll(async () => {
     pe = await peFor(simd);
   });
   afterAll(() => {
-    console.log(`learned2d ${name}: worst |kernel − PyTorch float64| = ${worst.abs.toExponential(3)} `
-      + `(${worst.rel.toExponential(3)} of the table's largest value) in ${worst.name}; allowed 2e-6 of it`);
+    for (const [i, w] of worst.entries()) {
+      console.log(`learned2d ${name}, antialias ${i === 1}: worst |kernel − PyTorch float64| = ${w.abs.toExponential(3)} `
+        + `(${w.rel.toExponential(3)} of the table's largest value) in ${w.name}; allowed 2e-6 of it`);
+    }
+  });
+
+  it('has antialiased cases among the fixtures, up and down', () => {
+    const aa = manifest.cases.filter((c) => c.spec.resize_antialias);
+    expect(aa.some((c) => c.spec.resize_height > c.spec.height)).toBe(true);
+    expect(aa.some((c) => c.spec.resize_height < c.spec.height)).toBe(true);
   });
 
   it.each(manifest.cases.map((c) => [c.name, c]))('matches PyTorch bicubic: %s', (_, testCase) => {
@@ -25,7 +34,8 @@ describe.each(BUILDS)('learned2d resize, $name build', ({ name, simd }) => {
     expect(result.shape).toEqual(testCase.shape);
     const { worst: err, at } = maxAbsError(result.data, loadExpected('learned2d', testCase), testCase);
     const rel = err / (testCase.tolerance / 2e-6);
-    if (rel >= worst.rel) worst = { rel, abs: err, name: testCase.name };
+    const w = worst[testCase.spec.resize_antialias ? 1 : 0];
+    if (rel >= w.rel) Object.assign(w, { rel, abs: err, name: testCase.name });
     expect(err, `worst at flat index ${at}`).toBeLessThanOrEqual(testCase.tolerance);
     // The class row passes through, and `source` is the unresized table.
     const plain = pe.compute({ ...testCase.spec, resize_height: null, resize_width: null });
@@ -61,6 +71,8 @@ describe.each(BUILDS)('learned2d resize, $name build', ({ name, simd }) => {
     expectPEError(() => pe.compute({ ...base, init: 'learned' }), 'init', /sincos.*normal/);
     expectPEError(() => pe.compute({ ...base, init: 'normal', std: 0 }), 'std');
     expectPEError(() => pe.compute({ ...base, cls_token: 1 }), 'cls_token');
+    expectPEError(() => pe.compute({ ...base, resize_height: 3, resize_width: 3, resize_antialias: 'yes' }), 'resize_antialias', /true or false/);
+    expectPEError(() => pe.compute({ ...base, resize_antialias: 1 }), 'resize_antialias');
     expectPEError(() => pe.compute({ ...base, height: 4096, width: 4096, dim: 4, resize_height: 1, resize_width: 1 }), 'height', 'before resizing');
     expectPEError(() => pe.compute({ ...base, dim: 768, resize_height: 4000, resize_width: 4000 }), undefined, 'PE_MAX_ELEMENTS');
     // The C guards behind the schema: their statuses name the spec's fields.
@@ -136,6 +148,20 @@ describe.each(BUILDS)('pe.resizeTable, $name build', ({ simd }) => {
     expect(r.shape).toEqual([37, 13]);
     expect(r.data.every((v, i) => v === own.data[i])).toBe(true);
     expect(own.source).toEqual(copy);   // not modified
+  });
+
+  it('resizes antialiased (timm) when resize_antialias is set, as learned2d does, and not otherwise', async (ctx) => {
+    if (!has()) ctx.skip();
+    const spec = { kind: 'learned2d', height: 24, width: 24, dim: 7, init: 'normal', std: 1, seed: 4, resize_height: 7, resize_width: 7, resize_antialias: true };
+    const own = pe.compute(spec);
+    const shape = { height: 24, width: 24, dim: 7, resize_height: 7, resize_width: 7 };
+    const aa = pe.resizeTable(own.source, { ...shape, resize_antialias: true });
+    expect(aa.spec.resize_antialias).toBe(true);
+    expect(aa.data.every((v, i) => v === own.data[i])).toBe(true);
+    const plain = pe.resizeTable(own.source, shape);
+    const gap = plain.data.reduce((m, v, i) => Math.max(m, Math.abs(v - aa.data[i])), 0);
+    expect(gap, 'the two resizes differ on a unit-variance table').toBeGreaterThan(0.1);
+    expectPEError(() => pe.resizeTable(own.source, { ...shape, resize_antialias: 'true' }), 'resize_antialias');
   });
 
   it('refuses a table of the wrong size or a spec without the new grid, naming the field', async (ctx) => {

@@ -5,13 +5,16 @@ import { PEError, describe, normalizeSpec } from '../spec.js';
 
 export const LAYOUT_2D = { mae: 0, sum: 1, tatp22: 2 };
 
-// learned2d's status names: PE_ERR_ARG(k) of pe_resize_bicubic names LEARNED2D_ARGS[k − 1]; the
+// learned2d's status names: PE_ERR_ARG(k) of pe_resize_bicubic (and _aa) names LEARNED2D_ARGS[k − 1]; the
 // table makers' statuses are renumbered into the same list (FROM_LEARNED, FROM_SIN2D).
 const LEARNED2D_ARGS = ['out', 'source', 'cls_token', 'height', 'width', 'resize_height', 'resize_width', 'dim', 'std', 'seed'];
 const ARG = (k) => 100 + k;
 const renumber = (status, map) => (status > 100 && map[status - 100] ? ARG(map[status - 100]) : status);
 const FROM_LEARNED = { 1: 1, 2: 4, 3: 8, 4: 9, 5: 10 };   // pe_learned(out, length, dim, std, seed)
 const FROM_SIN2D = { 1: 1, 2: 4, 3: 5, 4: 8 };            // pe_sinusoidal2d(out, height, width, dim, …)
+
+/** The grid resize the spec asks for: pe_resize_bicubic_aa (timm) or pe_resize_bicubic (Hugging Face). */
+const resizer = (w, s) => (s.resize_antialias ? w.pe_resize_bicubic_aa : w.pe_resize_bicubic);
 
 /** Writes the unresized table [prefix + height·width, dim] at pointer `out`: the class row 0, then the grid. */
 function makeTable(w, out, s) {
@@ -44,7 +47,8 @@ export default {
   learned2d: {
     args: LEARNED2D_ARGS,
     // Without a resize: data = the table. With one: data = the resized table and `source` = the
-    // table before (the grid's bicubic resize, c/vision_resize.c; the class row is copied).
+    // table before (the grid's bicubic resize, antialiased or not, c/vision_resize.c; the class row
+    // is copied).
     compute(k, s) {
       const prefix = learned2dPrefix(s);
       const rows = prefix + s.height * s.width;
@@ -53,10 +57,11 @@ export default {
       }
       const outRows = prefix + s.resize_height * s.resize_width;
       return k.run({ outputs: { data: outRows * s.dim, source: rows * s.dim } }, (p) => makeTable(k.wasm, p.source, s)
-        || k.wasm.pe_resize_bicubic(p.data, p.source, prefix, s.height, s.width, s.resize_height, s.resize_width, s.dim));
+        || resizer(k.wasm, s)(p.data, p.source, prefix, s.height, s.width, s.resize_height, s.resize_width, s.dim));
     },
     // A caller's table (a loaded ViT pos_embed), [prefix + height·width, dim] as the spec says,
-    // resized to the spec's resize_height × resize_width: { data, shape, spec }. For an API method
+    // resized to the spec's resize_height × resize_width (antialiased when resize_antialias):
+    // { data, shape, spec }. For an API method
     // beside pe.applyRope (web/api/pe.js: resizeTable(table, spec)); `table` is not modified.
     resizeArgs: LEARNED2D_ARGS,
     resize(k, table, spec) {
@@ -72,7 +77,7 @@ export default {
       }
       const outRows = prefix + s.resize_height * s.resize_width;
       const r = k.run({ inputs: { table }, outputs: { data: outRows * s.dim } }, (p) =>
-        k.wasm.pe_resize_bicubic(p.data, p.table, prefix, s.height, s.width, s.resize_height, s.resize_width, s.dim));
+        resizer(k.wasm, s)(p.data, p.table, prefix, s.height, s.width, s.resize_height, s.resize_width, s.dim));
       return { data: r.data, shape: [outRows, s.dim], spec: s };
     },
   },

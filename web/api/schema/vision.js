@@ -125,6 +125,14 @@ export default {
           ko: '새 패치 열 수. 행과 함께 정합니다.',
         },
       },
+      resize_antialias: {
+        type: 'bool', default: false,
+        label: { en: 'Antialiased resize (timm)', ko: '안티에일리어싱 크기 조정 (timm)' },
+        help: {
+          en: 'Which bicubic resize. Off: interpolate(mode="bicubic", align_corners=False), as Hugging Face ViT’s interpolate_pos_encoding does (Keys’ cubic, A = −0.75, four taps per axis). On: the same call with antialias=True, the default of timm’s resample_abs_pos_embed (A = −0.5; when shrinking, the filter widens by the scale and averages more patches). Only used when the grid is resized.',
+          ko: '어떤 쌍삼차 보간으로 크기를 바꿀지 정합니다. 끄면 Hugging Face ViT의 interpolate_pos_encoding처럼 interpolate(mode="bicubic", align_corners=False)를 씁니다 (Keys 삼차 커널, A = −0.75, 축마다 탭 4개). 켜면 같은 호출에 antialias=True를 더한 것으로, timm의 resample_abs_pos_embed 기본값입니다 (A = −0.5이고, 줄일 때는 필터가 비율만큼 넓어져 더 많은 패치를 평균합니다). 격자 크기를 바꿀 때만 쓰입니다.',
+        },
+      },
     },
     // [cls row?, then the (resized) grid row-major: k = 1 + row·width + col]
     shape: (s) => [(s.cls_token ? 1 : 0) + (s.resize_height ?? s.height) * (s.resize_width ?? s.width), s.dim],
