@@ -60,7 +60,8 @@ export interface Sinusoidal3dSpec {
 /**
  * A ViT-style position table on a patch grid, [cls_token + rows·columns, dim] (row 0 the class
  * token's when cls_token), optionally with its grid resized by bicubic interpolation as
- * torch.nn.functional.interpolate(mode='bicubic', align_corners=False) does (the class row kept).
+ * torch.nn.functional.interpolate(mode='bicubic', align_corners=False, antialias=resize_antialias)
+ * does (the class row kept).
  */
 export interface Learned2dSpec {
   kind: 'learned2d';
@@ -75,6 +76,11 @@ export interface Learned2dSpec {
   /** The new grid (both or neither); data is then [cls_token + resize_height·resize_width, dim]. */
   resize_height?: number | null;
   resize_width?: number | null;
+  /**
+   * false (default): Hugging Face ViT's interpolate_pos_encoding (no antialias, A = −0.75);
+   * true: timm's resample_abs_pos_embed default (antialias=True, A = −0.5, widened when shrinking).
+   */
+  resize_antialias?: boolean;
 }
 export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'ntk' | 'longrope';
 /** transformers' rope_scaling; which keys apply depends on rope_type. */
@@ -505,7 +511,8 @@ export interface PE {
   applyRope(x: Float32Array, spec: RopeSpec, options?: { heads?: number }): RopeResult;
   /**
    * A caller's ViT-style table [cls_token + height·width, dim] (e.g. from loadMatrix) with its grid
-   * resized as learned2d does (bicubic, A = −0.75, align_corners false); `table` is not modified.
+   * resized as learned2d does (bicubic, align_corners false, antialiased as timm when
+   * resize_antialias); `table` is not modified.
    */
   resizeTable(table: Float32Array, spec: Omit<Learned2dSpec, 'kind' | 'init' | 'std' | 'seed'>): Learned2dResult;
   ropeTables(spec: RopeSpec): RopeTables;
