@@ -164,6 +164,15 @@ describe.each(BUILDS)('pe.resizeTable, $name build', ({ simd }) => {
     expectPEError(() => pe.resizeTable(own.source, { ...shape, resize_antialias: 'true' }), 'resize_antialias');
   });
 
+  it('differs from the plain resize by up to 0.4 on the page’s example (vision.lg.antialias says so)', () => {
+    const spec = { kind: 'learned2d', height: 14, width: 14, dim: 768, init: 'normal', std: 1, seed: 0, resize_height: 24, resize_width: 24 };
+    const plain = pe.compute(spec).data;
+    const aa = pe.compute({ ...spec, resize_antialias: true }).data;
+    const gap = plain.reduce((m, v, i) => Math.max(m, Math.abs(v - aa[i])), 0);
+    expect(gap).toBeGreaterThan(0.35);
+    expect(gap).toBeLessThan(0.45);
+  });
+
   it('refuses a table of the wrong size or a spec without the new grid, naming the field', async (ctx) => {
     if (!has()) ctx.skip();
     const spec = { height: 14, width: 14, dim: 6, resize_height: 24, resize_width: 24 };

@@ -84,6 +84,41 @@ describe.skipIf(avail.skip)('learned2d views in Chromium', () => {
       + `patch (4, 9) → (${there.row}, ${there.col}), right-hand neighbour ${expected.rightBefore.toFixed(4)} → ${expected.rightAfter.toFixed(4)}`);
   });
 
+  it('offers timm’s antialiased resize as a checkbox and names the interpolation it shows (en and ko)', async () => {
+    const spec = { kind: 'learned2d', height: 14, width: 14, dim: 768, resize_height: 24, resize_width: 24 };
+    const smoothOf = (x) => neighbourSimilarity(pe.compute(x).data, 768, 1, 24, 24);
+    const plain = smoothOf(spec);
+    const aa = smoothOf({ ...spec, resize_antialias: true });
+    expect(Math.abs(plain - aa)).toBeGreaterThan(1e-4);   // the pictures' numbers tell the two apart
+    const names = { en: [/as Hugging Face/, /antialiased bicubic, as timm/], ko: [/Hugging Face 방식/, /안티에일리어싱 쌍삼차 보간, timm 방식/] };
+    for (const lang of ['en', 'ko']) {
+      await open(HASH, lang);
+      expect((await valuesOf()).smoothAfter).toBeCloseTo(plain, 6);
+      expect(await page.locator(`${LG} .lg-caption`).nth(1).innerText()).toMatch(names[lang][0]);
+      expect(await page.locator(`${LG} .lg-resize-note`).innerText()).toMatch(/interpolate_pos_encoding/);
+      // The schema's field is a checkbox among the controls; switching it on redraws with timm's resize.
+      const box = page.locator('input[type=checkbox][name=resize_antialias]');
+      expect(await box.isChecked()).toBe(false);
+      const drawn = await page.evaluate((s) => Number(document.querySelector(`${s} .view-body`).dataset.drawn), LG);
+      await box.check();
+      await waitDrawn(page, LG, drawn);
+      await page.waitForFunction(([s, want]) => {
+        const v = document.querySelector(`${s} .lg-numbers`)?.dataset.values;
+        return v && Math.abs(JSON.parse(v).smoothAfter - want) < 1e-6;
+      }, [LG, aa]);
+      expect(await page.locator(`${LG} .lg-caption`).nth(1).innerText()).toMatch(names[lang][1]);
+      expect(await page.locator(`${LG} .lg-resize-note`).innerText()).toMatch(/antialias=True/);
+      expect(decodeURIComponent(await page.evaluate(() => location.hash))).toMatch(/resize_antialias=!t/);
+      await screenshot(page, `vision-learned-aa-${lang}`, LG);
+      // The link round-trips: opened afresh, the box is ticked and the numbers are timm's.
+      const link = await page.evaluate(() => location.hash);
+      await page.goto('about:blank');
+      await gotoApp(page, `${server.url}${link}`);
+      expect(await page.locator('input[type=checkbox][name=resize_antialias]').isChecked()).toBe(true);
+      expect((await valuesOf()).smoothAfter).toBeCloseTo(aa, 6);
+    }
+  });
+
   it('measures the cross terms of e + p with the API’s tables, and none for [e; p] (en and ko)', async () => {
     const spec = pe.defaults('learned2d');
     const full = { ...spec, height: 14, width: 14, dim: 768, resize_height: 24, resize_width: 24 };

@@ -1,6 +1,6 @@
 // A learned position table on the patch grid (the `learned2d` kind, or a trained ViT pos_embed
-// opened from a file), before and after its grid is resized (bicubic, as timm and Hugging Face do
-// for a new image size): two pictures of one patch's cosine similarity to every patch, the class
+// opened from a file), before and after its grid is resized (bicubic as Hugging Face does for a
+// new image size, or antialiased as timm does: resize_antialias): two pictures of one patch's cosine similarity to every patch, the class
 // row left out, the picked patch and the patch at the same place in the image on the new grid.
 //
 // The table before resizing is result.source (the spec has resize_height/resize_width) or
@@ -38,7 +38,7 @@ function tablesOf(state, loaded, pe) {
     if (!resized || typeof pe.resizeTable !== 'function') return { before, after: null };
     const r = pe.resizeTable(loaded.data, {
       height: loaded.height, width: loaded.width, dim: loaded.dim, cls_token: loaded.prefix === 1,
-      resize_height: spec.resize_height, resize_width: spec.resize_width,
+      resize_height: spec.resize_height, resize_width: spec.resize_width, resize_antialias: spec.resize_antialias,
     });
     return { before, after: { data: r.data, dim: loaded.dim, prefix: loaded.prefix, height: spec.resize_height, width: spec.resize_width } };
   }
@@ -126,7 +126,8 @@ export default {
     const smoothText = h('p', {});
     const placeText = h('p', {});
     numbers.append(smoothText, placeText);
-    el.append(numbers, h('p', { class: 'help', text: t('vision.sim.hint') }), h('p', { class: 'help', text: t('vision.lg.antialias') }));
+    const resizeNote = h('p', { class: 'help lg-resize-note' }); // which interpolation: Hugging Face's or timm's
+    el.append(numbers, h('p', { class: 'help', text: t('vision.sim.hint') }), resizeNote);
     const table = new DataTable(el, { summary: t('table.summary') });
 
     /** A pick on the resized grid, as the patch at the same place on the grid before. */
@@ -175,8 +176,10 @@ export default {
       show(pictures[0], before, vBefore, pick, t('vision.lg.before', formatInt(before.height), formatInt(before.width)), t('vision.lg.before', before.height, before.width));
       afterEmpty.hidden = !!after;
       pictures[1].image.el.closest('.vg-axes').hidden = !after;
+      const aa = state.spec.resize_antialias === true;
+      resizeNote.textContent = t('vision.lg.antialias', aa);
       if (after) {
-        show(pictures[1], after, vAfter, there, t('vision.lg.after', formatInt(after.height), formatInt(after.width)), t('vision.lg.after', after.height, after.width));
+        show(pictures[1], after, vAfter, there, t('vision.lg.after', formatInt(after.height), formatInt(after.width), aa), t('vision.lg.after', after.height, after.width, aa));
       } else {
         pictures[1].caption.textContent = '';
         noAfter.textContent = t(loaded ? 'vision.lg.noResizeLoaded' : 'vision.lg.noResize');

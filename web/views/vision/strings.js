@@ -120,7 +120,7 @@ const en = {
   'vision.lg.badRows': (rows) => `This table has ${rows} rows: neither 1 + a square number (ViT with a class row) nor a square number. Save a ViT’s pos_embed, shaped [1 + g², d] or [g², d] (a leading 1, as in [1, 197, 768], is dropped).`,
   'vision.lg.refused': (msg) => `The file was not read: ${msg}`,
   'vision.lg.before': (h, w) => `As it is: ${h} × ${w}`,
-  'vision.lg.after': (h, w) => `Resized to ${h} × ${w} (bicubic)`,
+  'vision.lg.after': (h, w, aa) => `Resized to ${h} × ${w} (${aa ? 'antialiased bicubic, as timm' : 'bicubic, as Hugging Face'})`,
   'vision.lg.resizeTo': 'Resize to 24 × 24 (384-pixel images)',
   'vision.lg.noResize': 'Set ‘Resize to rows’ and ‘Resize to columns’ in the parameters, or press the button, to see the table after resizing.',
   'vision.lg.noResizeLoaded': 'A loaded table is shown as it is: this version of the page resizes only the parameters’ tables.',
@@ -129,7 +129,9 @@ const en = {
   'vision.lg.place': (a, b, v1, v2) => `Picked patch ${a}: similarity to its right-hand neighbour ${v1}. At the same place on the new grid, ${b}: ${v2}.`,
   'vision.lg.aria': (which, where, rows, cols, lo, hi) => `${which}: cosine similarity of patch ${where} to every patch of the ${rows} × ${cols} grid, from ${lo} to ${hi}. Arrow keys pick another patch.`,
   'vision.lg.tableCaption': (where) => `Similarity to patch ${where} before resizing (row × column)`,
-  'vision.lg.antialias': 'The bicubic resize here is torch.nn.functional.interpolate without antialiasing, as Hugging Face calls it. timm passes antialias=True by default, which uses another cubic (A = −0.5, widened when shrinking): for a table of unit variance resized from 14 × 14 to 24 × 24 the two differ by up to about 0.3.',
+  'vision.lg.antialias': (aa) => (aa
+    ? 'This resize is torch.nn.functional.interpolate(mode="bicubic", align_corners=False, antialias=True), the default of timm’s resample_abs_pos_embed: Keys’ cubic with A = −0.5, widened by the scale when shrinking, its weights made to sum to 1 inside the grid. Hugging Face ViT’s interpolate_pos_encoding calls it without antialiasing (A = −0.75); for a random table of unit variance (dim 768) resized from 14 × 14 to 24 × 24 the two differ by up to 0.4.'
+    : 'This resize is torch.nn.functional.interpolate(mode="bicubic", align_corners=False) without antialiasing, as Hugging Face ViT’s interpolate_pos_encoding calls it (Keys’ cubic, A = −0.75). timm’s resample_abs_pos_embed passes antialias=True by default, which uses another cubic (A = −0.5, widened when shrinking): for a random table of unit variance (dim 768) resized from 14 × 14 to 24 × 24 the two differ by up to 0.4. Switch on ‘Antialiased resize (timm)’ in the parameters to see timm’s.'),
 
   // --- add or concatenate (sum-concat.js)
   'vision.sc.title': 'Add or concatenate? The cross terms',
@@ -268,7 +270,7 @@ const ko = {
   'vision.lg.badRows': (rows) => `이 표의 행 수(${rows})는 1 + 제곱수(클래스 행이 있는 ViT)도, 제곱수도 아닙니다. 모양이 [1 + g², d] 또는 [g², d]인 ViT의 pos_embed를 저장하세요 ([1, 197, 768]처럼 맨 앞의 1은 무시합니다).`,
   'vision.lg.refused': (msg) => `파일을 읽지 못했습니다: ${msg}`,
   'vision.lg.before': (h, w) => `지금의 표: ${h} × ${w}`,
-  'vision.lg.after': (h, w) => `크기를 바꾼 표: ${h} × ${w} (쌍삼차 보간)`,
+  'vision.lg.after': (h, w, aa) => `크기를 바꾼 표: ${h} × ${w} (${aa ? '안티에일리어싱 쌍삼차 보간, timm 방식' : '쌍삼차 보간, Hugging Face 방식'})`,
   'vision.lg.resizeTo': '24 × 24로 바꾸기 (384픽셀 이미지)',
   'vision.lg.noResize': '크기를 바꾼 표를 보려면 파라미터에서 ‘바꿀 세로 (행)’과 ‘바꿀 가로 (열)’을 정하거나 버튼을 누르세요.',
   'vision.lg.noResizeLoaded': '불러온 표는 그대로 보여 줍니다. 이 버전의 페이지는 파라미터로 만든 표만 크기를 바꿉니다.',
@@ -277,7 +279,9 @@ const ko = {
   'vision.lg.place': (a, b, v1, v2) => `고른 패치 ${a}: 오른쪽 이웃과의 유사도 ${v1}. 새 격자에서 같은 자리 ${b}: ${v2}.`,
   'vision.lg.aria': (which, where, rows, cols, lo, hi) => `${which}: ${rows} × ${cols} 격자의 모든 패치와 패치 ${where}의 코사인 유사도, ${lo}~${hi}. 화살표 키로 다른 패치를 고릅니다.`,
   'vision.lg.tableCaption': (where) => `크기를 바꾸기 전, 패치 ${where} 기준 각 패치와의 유사도 (행 × 열)`,
-  'vision.lg.antialias': '여기서 쌍삼차 보간은 Hugging Face처럼 안티에일리어싱 없이 부른 torch.nn.functional.interpolate입니다. timm은 기본값으로 antialias=True를 넘기는데, 이때는 다른 삼차 커널(A = −0.5, 줄일 때는 더 넓게)을 씁니다. 분산이 1인 표를 14 × 14에서 24 × 24로 바꾸면 두 결과가 최대 0.3쯤 다릅니다.',
+  'vision.lg.antialias': (aa) => (aa
+    ? '여기서 크기 조정은 timm의 resample_abs_pos_embed가 기본으로 쓰는 torch.nn.functional.interpolate(mode="bicubic", align_corners=False, antialias=True)입니다. Keys 삼차 커널을 A = −0.5로 쓰고, 줄일 때는 비율만큼 넓히며, 가중치는 격자 안에서 합이 1이 되도록 맞춥니다. Hugging Face ViT의 interpolate_pos_encoding은 안티에일리어싱 없이(A = −0.75) 부릅니다. 분산이 1인 무작위 표(차원 768)를 14 × 14에서 24 × 24로 바꾸면 두 결과가 최대 0.4까지 다릅니다.'
+    : '여기서 크기 조정은 Hugging Face ViT의 interpolate_pos_encoding처럼 안티에일리어싱 없이 부른 torch.nn.functional.interpolate(mode="bicubic", align_corners=False)입니다 (Keys 삼차 커널, A = −0.75). timm의 resample_abs_pos_embed는 기본값으로 antialias=True를 넘기는데, 이때는 다른 삼차 커널(A = −0.5, 줄일 때는 더 넓게)을 씁니다. 분산이 1인 무작위 표(차원 768)를 14 × 14에서 24 × 24로 바꾸면 두 결과가 최대 0.4까지 다릅니다. timm의 결과를 보려면 파라미터에서 ‘안티에일리어싱 크기 조정 (timm)’을 켜세요.'),
 
   // --- 더할까, 이어 붙일까 (sum-concat.js)
   'vision.sc.title': '더할까, 이어 붙일까? 교차항',
