@@ -176,6 +176,15 @@ describe.skipIf(avail.skip)('Learn: linked numbers and the colour scale (Chromiu
       await step('sinusoids', 'en', page);
       await mark('last', page).tap();
       expect((await overlay(page)).marks).toEqual([{ type: 'band', x0: 62, x1: 64, y0: 0, y1: 128 }]);
+      // Two columns of 64 are narrow on a phone: a ring finds them, drawn whole inside the plot
+      // (at its right edge, not cut in half by it), its halo included (2.25 px each side).
+      const ring = await page.evaluate(() => {
+        const plot = document.querySelector('.learn-figure .hm-plot').getBoundingClientRect();
+        const r = document.querySelector('.learn-figure .hm-marks rect[data-ring]')?.getBoundingClientRect();
+        return r && { left: r.left - plot.left, right: plot.right - r.right, top: r.top - plot.top, bottom: plot.bottom - r.bottom };
+      });
+      expect(ring, 'a ring around the band').toBeTruthy();
+      for (const [side, gap] of Object.entries(ring)) expect(gap, side).toBeGreaterThanOrEqual(2);
       await screenshot(page, 'learn-marks-phone-en', '.learn-step');
     } finally {
       await context.close();

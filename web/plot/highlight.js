@@ -143,7 +143,14 @@ export class HeatMarks {
       svg.append(...haloed('rect', { x: s.x0, y: s.y0, width: s.x1 - s.x0, height: s.y1 - s.y0, 'data-shape': s.type }, undefined, s.type === 'cell' ? 3 : 2));
       if ((s.x1 - s.x0) / perX < RING || (s.y1 - s.y0) / perY < RING) {
         const [gx, gy] = [RING_GAP * perX, RING_GAP * perY];
-        svg.append(...haloed('rect', { x: s.x0 - gx, y: s.y0 - gy, width: s.x1 - s.x0 + 2 * gx, height: s.y1 - s.y0 + 2 * gy, rx: 2 * gx, ry: 2 * gy, 'data-ring': '' }));
+        // Kept inside the window shown (less its halo's width): a corner cell's ring would
+        // otherwise be cut in half by the plot's edge.
+        const [ix, iy] = [2.5 * perX, 2.5 * perY];
+        const x0 = Math.max(win.x0 + ix, s.x0 - gx);
+        const y0 = Math.max(win.y0 + iy, s.y0 - gy);
+        const x1 = Math.min(win.x1 - ix, s.x1 + gx);
+        const y1 = Math.min(win.y1 - iy, s.y1 + gy);
+        svg.append(...haloed('rect', { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0), rx: 2 * gx, ry: 2 * gy, 'data-ring': '' }));
       }
     }
     return this.shapes;
