@@ -106,17 +106,19 @@ describe.skipIf(avail.skip)('the fine-tuning experiment in Chromium', () => {
     // link's settings for its next run.
     await gotoArena(page, `${server.url}?lang=en#arena?${query}`);
     await page.click('.arena-ft .arena-primary');
-    const stepsNow = () => page.evaluate(() => document.querySelector('.arena-ft').finetuneResults().runs.reduce((a, r) => a + r.steps, 0));
+    // The card, kept by the test: its results still read the runner once the card is unmounted.
+    const stepsNow = () => page.evaluate(() => window.__ftCard.finetuneResults().runs.reduce((a, r) => a + r.steps, 0));
     await page.waitForFunction(() => document.querySelector('.arena-ft').finetuneResults().runs.some((r) => r.steps > 0));
-    const before = await stepsNow();
+    await page.evaluate(() => { window.__ftCard = document.querySelector('.arena-ft'); });
     await page.evaluate(() => { location.hash = '#learn'; });
     await page.waitForFunction(() => document.documentElement.dataset.page === 'learn' && document.documentElement.dataset.pageState === 'ready');
-    // Away for a while: an unpaused run would take hundreds of steps meanwhile (two workers).
+    // Away for a while: paused, at most the chunk each worker had in hand (25 steps) completes;
+    // an unpaused run would take hundreds of steps meanwhile (two workers).
+    const away = await stepsNow();
     await page.waitForTimeout(1500);
+    expect(await stepsNow() - away).toBeLessThanOrEqual(2 * 25);
     await page.evaluate((q) => { location.hash = `#arena?${q}`; }, query);
     await page.waitForFunction(() => document.documentElement.dataset.page === 'arena' && !!document.querySelector('.arena-ft'));
-    // Paused after the message each worker had in hand: at most one chunk (25 steps) per worker.
-    expect(await stepsNow() - before).toBeLessThanOrEqual(2 * 25);
     expect(await page.getAttribute('.arena-ft', 'data-state')).toBe('running');
     await page.waitForFunction(() => ['done', 'error'].includes(document.querySelector('.arena-ft').dataset.state), null, { timeout: WAIT_MS * 4 });
     const got = await page.evaluate(() => document.querySelector('.arena-ft').finetuneResults());
