@@ -79,6 +79,8 @@ export const SPECS = [
   { kind: 'learned2d', height: 4, width: 5, dim: 16 },
   { kind: 'learned2d', height: 4, width: 5, dim: 16, resize_height: 7, resize_width: 3 },
   { kind: 'learned2d', height: 3, width: 3, dim: 6, init: 'normal', std: 0.5, seed: 2, cls_token: false, resize_height: 5, resize_width: 5 },
+  // timm's antialiased resize, shrinking one axis and growing the other
+  { kind: 'learned2d', height: 6, width: 6, dim: 8, init: 'normal', std: 1, seed: 1, resize_height: 4, resize_width: 9, resize_antialias: true },
   // attention: every content, every encoding class
   { kind: 'attention', length: 64 },
   { kind: 'attention', length: 128, dim: 64, heads: 4, encoding: { kind: 'sinusoidal' }, causal: false },

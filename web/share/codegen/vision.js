@@ -1,7 +1,8 @@
 // Code export of the 2-D and 3-D sinusoids, `sinusoidal2d` and `sinusoidal3d` (the registry is
 // web/share/codegen.js): MAE's and the positional-encodings package's definitions in float64; and
 // of `learned2d`: that table (or the learned kind's random one) with a class row, its grid resized
-// as timm and Hugging Face do (F.interpolate bicubic; in NumPy the same formula as matrices).
+// as Hugging Face (F.interpolate bicubic) or timm (antialias=True, resize_antialias) do; in NumPy
+// the same formulas as matrices.
 import { lines, py, pyFloat } from './python.js';
 import { bufferModule, tableFunction, TORCH } from './module.js';
 import absolute from './absolute.js';
@@ -81,14 +82,31 @@ const learned2d = (s, T) => {
   const head = lines(source, '', `prefix, rows, cols = ${prefix}, ${s.height}, ${s.width}   # class rows, then the grid row-major`);
   if (s.resize_height === null) return head;
   const size = `new_rows, new_cols = ${s.resize_height}, ${s.resize_width}`;
+  const aa = !!s.resize_antialias;
   if (!T.np) {
     return lines(head, size, '',
-      '# timm resample_abs_pos_embed (antialias=False) / HF interpolate_pos_encoding: the grid part, bicubic',
+      aa ? "# timm resample_abs_pos_embed (its default antialias=True): the grid part, PIL-style bicubic"
+        : '# HF ViT interpolate_pos_encoding (and timm with antialias=False): the grid part, bicubic',
       'grid = pe[prefix:].double().reshape(1, rows, cols, dim).permute(0, 3, 1, 2)   # [1, dim, rows, cols]',
-      "grid = torch.nn.functional.interpolate(grid, size=(new_rows, new_cols), mode='bicubic', align_corners=False)",
+      `grid = torch.nn.functional.interpolate(grid, size=(new_rows, new_cols), mode='bicubic', align_corners=False, antialias=${aa ? 'True' : 'False'})`,
       'pe = torch.cat([pe[:prefix], grid.permute(0, 2, 3, 1).reshape(-1, dim).float()], dim=0)   # [prefix + new_rows·new_cols, dim]');
   }
-  return lines(head, size, '',
+  const resize = aa
+    ? ["# PyTorch's antialiased bicubic (timm's default; Pillow's filter, A = -0.5): when shrinking the",
+      '# kernel widens by the scale; the weights over the window inside the grid are normalised to 1',
+      'def bicubic_matrix(n_in, n_out, A=-0.5):',
+      '    scale = n_in / n_out',
+      '    fs = max(scale, 1.0)',
+      '    m = np.zeros((n_out, n_in))',
+      '    for o in range(n_out):',
+      '        center = scale * (o + 0.5)',
+      '        lo, hi = max(int(center - 2 * fs + 0.5), 0), min(int(center + 2 * fs + 0.5), n_in)',
+      '        u = np.abs((np.arange(lo, hi) - center + 0.5) / fs)',
+      '        w = np.where(u < 1, ((A + 2) * u - (A + 3)) * u * u + 1, np.where(u < 2, ((A * u - 5 * A) * u + 8 * A) * u - 4 * A, 0.0))',
+      '        m[o, lo:hi] = w / w.sum()',
+      '    return m']
+    : null;
+  return lines(head, size, '', ...(resize ?? [
     "# PyTorch's bicubic (align_corners=False, A = -0.75, border indices clamped) as a matrix per axis",
     'def bicubic_matrix(n_in, n_out, A=-0.75):',
     '    x = (np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5',
@@ -100,7 +118,7 @@ const learned2d = (s, T) => {
     '    idx = np.clip(x0[:, None].astype(np.int64) + np.arange(-1, 3), 0, n_in - 1)',
     '    m = np.zeros((n_out, n_in))',
     '    np.add.at(m, (np.repeat(np.arange(n_out), 4), idx.ravel()), w.ravel())',
-    '    return m',
+    '    return m']),
     '',
     'grid = pe[prefix:].reshape(rows, cols, dim).astype(np.float64)',
     "grid = np.einsum('yi,xj,ijd->yxd', bicubic_matrix(rows, new_rows), bicubic_matrix(cols, new_cols), grid)",
