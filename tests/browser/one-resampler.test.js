@@ -8,7 +8,7 @@
 import { describe, it, expect } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ARTIFACTS, suiteAvailability, gotoApp, watchPage, logProblems, waitDrawn } from '../helpers/browser.js';
+import { ARTIFACTS, suiteAvailability, gotoApp, watchPage, logProblems, waitDrawn, inSight } from '../helpers/browser.js';
 import { useBrowser } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('one-resampler.test');
@@ -63,8 +63,7 @@ describe.skipIf(avail.skip)('one resampler for every heatmap (Chromium)', () => 
     await page.waitForSelector('#view-compare .compare-active:not([hidden])');
     await sizePlot(page, PANE_A, w, h, dpr);
     const paneA = await canvasBytes(page, PANE_A);
-    await page.locator('#view-share').scrollIntoViewIfNeeded();
-    await page.waitForSelector('#view-share .view-body[data-ready="true"]');
+    await inSight(page, '#view-share', () => page.waitForSelector('#view-share .view-body[data-ready="true"]'));
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#view-share [data-export="heatmapPng"]')]);
     const chunks = [];
     for await (const chunk of await dl.createReadStream()) chunks.push(chunk);

@@ -7,7 +7,7 @@ import { describe, it, expect } from 'vitest';
 import path from 'node:path';
 import { createPE } from '../../web/pe.js';
 import { codeFor } from '../../web/share/codegen.js';
-import { ARTIFACTS, gotoApp, suiteAvailability } from '../helpers/browser.js';
+import { ARTIFACTS, gotoApp, inSight, suiteAvailability } from '../helpers/browser.js';
 import { usePage } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('share-code.test');
@@ -16,9 +16,8 @@ const PART = '#view-share .share-code-part';
 /** The code panel of `hash` drawn, scrolled into view. */
 async function openCode(s, hash) {
   await gotoApp(s.page, `${s.server.url}${hash}`, { state: null });
-  await s.page.locator('#view-share').scrollIntoViewIfNeeded();
-  await s.page.waitForSelector(`${PART} .share-code-text`);
-  await s.page.waitForFunction((sel) => document.querySelector(sel)?.textContent.length > 0, `${PART} .share-code-text`);
+  // Kept in sight while waiting: the share view draws only on screen, and the page may still grow above it.
+  await inSight(s.page, '#view-share', () => s.page.waitForFunction((sel) => document.querySelector(sel)?.textContent.length > 0, `${PART} .share-code-text`));
 }
 
 /** The first line of the code without the link (the page's own URL). */

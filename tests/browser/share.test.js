@@ -16,7 +16,7 @@ import { codeFor } from '../../web/share/codegen.js';
 import { decodePermalink } from '../../web/share/permalink.js';
 import { SCHEMA } from '../../web/api/schema/index.js';
 import {
-  WEB, ARTIFACTS, suiteAvailability, gotoApp, watchPage, canvasStats, nextFrames, waitDrawn,
+  WEB, ARTIFACTS, suiteAvailability, gotoApp, watchPage, canvasStats, nextFrames, waitDrawn, inSight,
 } from '../helpers/browser.js';
 import { useBrowser } from '../helpers/browser-suite.js';
 
@@ -272,8 +272,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
   it('exports the heatmap (PNG), the curves (PNG, SVG), the tensor (CSV, .npy) and code', async () => {
     const { context, page, log } = await open(`${session.server.url}#v1/rope?length=64&dim=32&~tf=sin`);
     await waitDrawn(page, '#view-lines');
-    await page.locator('#view-share').scrollIntoViewIfNeeded();
-    await page.waitForSelector('#view-share .view-body[data-ready="true"] .share-code-text');
+    await inSight(page, '#view-share', () => page.waitForSelector('#view-share .view-body[data-ready="true"] .share-code-text'));
     await page.locator('#view-share').screenshot({ path: path.join(ARTIFACTS, 'share-view.png') });
     const save = async (key) => {
       const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`#view-share [data-export="${key}"]`)]);
