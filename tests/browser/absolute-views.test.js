@@ -5,7 +5,7 @@
 // tests/artifacts/absolute-*.png.
 //   npx vitest run tests/browser/absolute-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { suiteAvailability, openPage, gotoApp, screenshot, viewKit, canvasStats, logProblems, waitDrawn, waitViewData, waitViewSet } from '../helpers/browser.js';
+import { suiteAvailability, openPage, gotoApp, screenshot, viewKit, canvasStats, logProblems, waitDrawn, waitViewData, waitViewSet, inSight } from '../helpers/browser.js';
 
 const SIMPLE = '#view-absolute-simple';
 const SIM = '#view-absolute-similarity';
@@ -111,11 +111,10 @@ describe.skipIf(avail.skip)('absolute views in Chromium', () => {
         await route.continue();
       });
       await gotoApp(s.page, `${s.server.url}?lang=en#integer`);
-      await s.page.locator(SIMPLE).scrollIntoViewIfNeeded();
-      await s.page.waitForFunction((sel) => {
+      await inSight(s.page, SIMPLE, () => s.page.waitForFunction((sel) => {
         const grid = document.querySelector(`${sel} .bias-trio`);
         return grid && !grid.classList.contains('bias-waiting');
-      }, SIMPLE);
+      }, SIMPLE));
       const early = await s.page.evaluate((sel) => document.querySelector(`${sel} .view-body`).dataset.drawn ?? null, SIMPLE);
       expect(early, 'drawn while the chart is missing').toBe(null);
       release();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOffline } from '../../scripts/build-offline.js';
-import { WEB, suiteAvailability, gotoApp, nextFrames, watchPage, screenshot, canvasStats, logProblems, waitViewSet } from '../helpers/browser.js';
+import { WEB, suiteAvailability, gotoApp, nextFrames, watchPage, screenshot, canvasStats, logProblems, waitViewSet, inSight } from '../helpers/browser.js';
 import { useBrowser } from '../helpers/browser-suite.js';
 
 const avail = suiteAvailability('hardening.test');
@@ -152,8 +152,7 @@ describe.skipIf(avail.skip)('hardening, in the page (Chromium)', () => {
     ]) {
       await page.setInputFiles('#view-load input[type=file]', { name, mimeType: 'application/octet-stream', buffer: npy(values, rows, cols) });
       await page.waitForFunction((n) => document.querySelector('.loaded-note .loaded-text')?.textContent.includes(n), name);
-      await page.locator(HM).scrollIntoViewIfNeeded();
-      await page.waitForFunction(([sel, n]) => document.querySelector(`${sel} .hm-plot`)?.getAttribute('aria-label') !== n, [HM, last?.aria ?? '']);
+      await inSight(page, HM, () => page.waitForFunction(([sel, n]) => document.querySelector(`${sel} .hm-plot`)?.getAttribute('aria-label') !== n, [HM, last?.aria ?? '']));
       await nextFrames(page);
       const now = await picture();
       // Its own colour bar and picture: a ramp over the whole map (not the last file's, not flat).

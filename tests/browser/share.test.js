@@ -439,8 +439,7 @@ describe.skipIf(avail.skip)('share, embed, export (Chromium)', () => {
     // A figure added later uses the same instance.
     await page.evaluate(() => document.querySelector('article').insertAdjacentHTML('beforeend', '<pe-plot id="late" kind="alibi" length="16" heads="4" head="3" view="heatmap"></pe-plot>'));
     // A figure renders when it comes near the screen (tests/browser/pe-plot.test.js): scroll to it.
-    await page.locator('#late').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.getElementById('late')?.dataset.state === 'ready');
+    await inSight(page, '#late', () => page.waitForFunction(() => document.getElementById('late')?.dataset.state === 'ready'));
     expect(await page.evaluate(() => window.PePlot.engineLoads)).toBe(1);
     expect(requests.filter((u) => u.endsWith('.wasm'))).toHaveLength(1);
     expect(log.external).toEqual([]);
