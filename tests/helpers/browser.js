@@ -97,26 +97,11 @@ export async function connectChromium() {
   return launchChromium();
 }
 
-/**
- * How often page.waitForFunction checks its condition (ms). Playwright's default checks on every
- * animation frame, which keeps each waiting page producing frames 60 times a second (renderer,
- * browser and compositor), the whole time several suites wait at once on two cores.
- * PE_TEST_POLL_MS=raf restores Playwright's default.
- */
-export const POLL_MS = process.env.PE_TEST_POLL_MS === 'raf' ? 'raf' : Number(process.env.PE_TEST_POLL_MS) || 50;
-
-/** page.waitForFunction with polling POLL_MS unless the call asks for its own. */
-function withPolling(page) {
-  const wait = page.waitForFunction.bind(page);
-  page.waitForFunction = (fn, arg, options = {}) => wait(fn, arg, { polling: POLL_MS, ...options });
-}
-
 function withWaitDefaults(browser) {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
     context.setDefaultTimeout(WAIT_MS);
-    context.on('page', withPolling);
     return context;
   };
   browser.newPage = async (options) => {
