@@ -176,14 +176,30 @@ export async function openPage({ avail = browserAvailability(), url, state = 're
 }
 
 /**
- * Saves tests/artifacts/<name>.png: the element `selector`, or the whole page without one; `options`
- * go to Playwright's screenshot (a clip, …).
+ * Whether screenshot() writes its picture: yes, except under CI=true, where the clone and its
+ * tests/artifacts/ are thrown away after the run and the pictures (about a quarter of a browser
+ * suite's time) would be made for nobody. PE_TEST_SHOTS=1 or 0 decides instead.
  */
-export function screenshot(page, name, selector = null, options = {}) {
+export const SAVE_SHOTS = process.env.PE_TEST_SHOTS ? process.env.PE_TEST_SHOTS !== '0' : !process.env.CI;
+
+/**
+ * Saves tests/artifacts/<name>.png: the element `selector`, or the whole page without one; `options`
+ * go to Playwright's screenshot (a clip, …). Without SAVE_SHOTS, only what a screenshot would
+ * have checked: the element is there, visible and of some size.
+ */
+export async function screenshot(page, name, selector = null, options = {}) {
   const file = path.join(ARTIFACTS, `${name}.png`);
-  return selector
+  if (!SAVE_SHOTS) {
+    if (!selector) return;
+    const el = page.locator(selector);
+    await el.waitFor({ state: 'visible' });
+    const box = await el.boundingBox();
+    if (!box || box.width < 1 || box.height < 1) throw new Error(`screenshot ${name}: ${selector} has no size (${JSON.stringify(box)})`);
+    return;
+  }
+  await (selector
     ? page.locator(selector).screenshot({ path: file, ...options })
-    : page.screenshot({ path: file, fullPage: true, ...options });
+    : page.screenshot({ path: file, fullPage: true, ...options }));
 }
 
 /**
