@@ -9,6 +9,7 @@ import { suiteAvailability, openPage, canvasStats, logProblems, screenshot } fro
 import { STEP_IDS } from '../../web/pages/learn/steps.js';
 import { axeKit } from '../helpers/axe.js';
 import { LATIN_NAMES } from '../../web/pages/learn/claims-strings.js';
+import { MATH_FONT_RANGES } from '../../web/pages/learn/math-font.js';
 
 const avail = suiteAvailability('learn.test');
 
@@ -72,11 +73,18 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
   for (const lang of ['en', 'ko']) {
     it(`walks every step in ${lang}: deep link, figure, control, words, its answer, accessibility`, async () => {
       const problems = [];
+      const hasGlyph = (cp) => MATH_FONT_RANGES.some(([lo, hi]) => cp >= lo && cp <= hi);
+      let formulas = 0;
       await axe.open(`?lang=en#learn${lang === 'ko' ? '?~lang=ko' : ''}`);
       await axe.check(`${lang} #learn`, problems);
       for (const [i, id] of STEP_IDS.entries()) {
         await open(`?lang=en#learn/${id}${lang === 'ko' ? '?~lang=ko' : ''}`, id);
         expect(await page.textContent('.learn-count'), id).toContain(String(i + 1));
+        // The step's formulas use only characters the shipped math font has (learn-math.test.js
+        // checks how they are set).
+        const math = await page.evaluate(() => [...document.querySelectorAll('math')].map((m) => m.textContent).join(''));
+        if (math) formulas += 1;
+        expect([...new Set(math)].filter((c) => !hasGlyph(c.codePointAt(0))), `${lang} ${id}: characters the math font lacks`).toEqual([]);
         const before = await painted();
         await axe.check(`${lang} #learn/${id}`, problems);
         expect(before.painted, `${lang} ${id} painted`).toBeGreaterThan(0);
@@ -133,6 +141,7 @@ describe.skipIf(avail.skip)('the Learn path in Chromium', () => {
         expect(await page.getAttribute('.learn-explore', 'href'), id).toMatch(/^#/);
         if (i === 0 || id === 'rope' || id === 'scaling') await screenshot(page, `learn-${id}-${lang}`);
       }
+      expect(formulas, 'steps with a formula').toBeGreaterThanOrEqual(5);
       expect(problems, 'axe-core: serious or critical violations, or a rule fixed once').toEqual([]);
       expect(logProblems(log)).toEqual({});
     });
