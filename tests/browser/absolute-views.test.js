@@ -5,6 +5,7 @@
 // tests/artifacts/absolute-*.png.
 //   npx vitest run tests/browser/absolute-views.test.js
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { axeKit } from '../helpers/axe.js';
 import { suiteAvailability, openPage, gotoApp, screenshot, viewKit, canvasStats, logProblems, waitDrawn, waitViewData, waitViewSet, inSight } from '../helpers/browser.js';
 
 const SIMPLE = '#view-absolute-simple';
@@ -120,6 +121,31 @@ describe.skipIf(avail.skip)('absolute views in Chromium', () => {
       release();
       await waitDrawn(s.page, SIMPLE, 0);
       expect(await s.page.evaluate((sel) => document.querySelector(`${sel} .view-body`).dataset.tab, SIMPLE)).toBe('range');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('passes axe while its similarities are still being computed (the summary box is empty)', async () => {
+    // CI once audited the page in that moment: the empty summary's aria-label was on a div with no
+    // role (aria-prohibited-attr, serious). The worker is held back here to audit that state.
+    const s = await openPage({ avail });
+    try {
+      const kit = await axeKit(s.page, s.server.url, []);
+      let release;
+      const gate = new Promise((r) => { release = r; });
+      await s.page.route(/similarity-worker[^/]*\.js/, async (route) => {
+        await gate;
+        await route.continue();
+      });
+      await gotoApp(s.page, `${s.server.url}?lang=en#learned`);
+      await inSight(s.page, SIM, () => s.page.waitForFunction((sel) => document.querySelector(`${sel} .bias-sim-summary`), SIM));
+      expect(await s.page.evaluate((sel) => document.querySelector(`${sel} .bias-sim-summary`).textContent, SIM)).toBe('');
+      const problems = [];
+      await kit.check('#learned, similarities pending', problems);
+      expect(problems).toEqual([]);
+      release();
+      await waitViewSet(s.page, SIM, 'done');
     } finally {
       await s.close();
     }

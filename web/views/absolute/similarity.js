@@ -77,7 +77,7 @@ export default {
     el.append(grid);
 
     const summaryTitle = h('h4', { class: 'bias-subtitle', text: t('absolute.sim.byDistance') });
-    const summary = h('div', { class: 'table-scroll bias-sim-summary', tabindex: 0, 'aria-label': t('absolute.sim.byDistance') });
+    const summary = h('div', { class: 'table-scroll bias-sim-summary', tabindex: 0, role: 'region', 'aria-label': t('absolute.sim.byDistance') });
     const readHelp = h('p', { class: 'help bias-why' });
     el.append(summaryTitle, summary, readHelp);
     const table = new DataTable(el, { summary: t('table.summary') });
