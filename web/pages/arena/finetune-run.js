@@ -154,7 +154,7 @@ export class FinetuneRunner {
   }
 
   async _train(w, run, id, steps, gen) {
-    for (let done = 0; done < steps && await this._gate(gen);) {
+    for (let done = 0; done < steps && gen === this.generation;) {
       const n = Math.min(CHUNK, steps - done);
       const r = await this._call(w, { op: 'step', id, n, table: false }, gen);
       done += r.losses.length;
@@ -172,7 +172,6 @@ export class FinetuneRunner {
     await this._call(w, { op: 'init', id: ids.base, spec: baseSpec(s, run.seed) }, gen);
     await this._train(w, run, ids.base, s.steps, gen);
     if (gen !== this.generation) return;
-    if (!await this._gate(gen)) return;
     run.at1 = await evaluate(ids.base, L, null);
     run.at2.none = await evaluate(ids.base, L2, null);
     for (const type of EVAL_SCALINGS) run.at2[type] = await evaluate(ids.base, L2, evalScaling(s, type));
@@ -183,7 +182,7 @@ export class FinetuneRunner {
     await this._call(w, { op: 'free', id: ids.base }, gen);
     for (const c of ['ftPI', 'ftPlain']) {
       await this._train(w, run, ids[c], s.ftSteps, gen);
-      if (!await this._gate(gen)) return;
+      if (gen !== this.generation) return;
       // null: the trained scaling (PI for ftPI), at 2L and back at L
       run.at2[c] = await evaluate(ids[c], L2, null);
       run.after1[c] = await evaluate(ids[c], L, null);
