@@ -363,21 +363,25 @@ export async function clickSteady(page, selector) {
 }
 
 /**
- * Waits until the view `section`'s body has data-`key` equal to String(value), keeping the view in
- * sight meanwhile:
+ * Waits until the view `section`'s body has data-`key` equal to String(value) (without a value:
+ * any non-empty one), keeping the view in sight meanwhile:
  * views off screen do not update, and a fill or click elsewhere may have scrolled it away.
  */
 export function waitViewData(page, section, key, value) {
   return page.waitForFunction(([s, k, v]) => {
     const el = document.querySelector(s);
-    if (el?.querySelector('.view-body')?.dataset[k] === v) return true;
+    const got = el?.querySelector('.view-body')?.dataset[k];
+    if (v === null ? !!got : got === v) return true;
     if (el) {
       const r = el.getBoundingClientRect();
       if (r.bottom < 0 || r.top > window.innerHeight) el.scrollIntoView({ block: 'start' });
     }
     return false;
-  }, [section, key, String(value)]);
+  }, [section, key, value === undefined ? null : String(value)]);
 }
+
+/** Waits until the view `section`'s body has a non-empty data-`key` (a worker's "done", say), as waitViewData does. */
+export const waitViewSet = (page, section, key) => waitViewData(page, section, key);
 
 /**
  * Runs `wait()` (a page.waitForFunction …) while keeping `selector` in sight: views draw only on
@@ -403,22 +407,6 @@ export async function inSight(page, selector, wait) {
     waiting = false;
     await keeper;
   }
-}
-
-/**
- * Waits until the view `section`'s body has a non-empty data-`key` (a worker's "done", say),
- * keeping the view in sight meanwhile, as waitViewData does.
- */
-export function waitViewSet(page, section, key) {
-  return page.waitForFunction(([s, k]) => {
-    const el = document.querySelector(s);
-    if (el?.querySelector('.view-body')?.dataset[k]) return true;
-    if (el) {
-      const r = el.getBoundingClientRect();
-      if (r.bottom < 0 || r.top > window.innerHeight) el.scrollIntoView({ block: 'start' });
-    }
-    return false;
-  }, [section, key]);
 }
 
 /**

@@ -1,7 +1,8 @@
 // A learned position table on the patch grid (the `learned2d` kind, or a trained ViT pos_embed
-// opened from a file), before and after its grid is resized (bicubic as Hugging Face does for a
-// new image size, or antialiased as timm does: resize_antialias): two pictures of one patch's cosine similarity to every patch, the class
-// row left out, the picked patch and the patch at the same place in the image on the new grid.
+// opened from a file), before and after its grid is resized for a new image size (bicubic as
+// Hugging Face does, or antialiased as timm does: resize_antialias): two pictures of one patch's
+// cosine similarity to every patch, the class row left out, the picked patch and the patch at the
+// same place in the image on the new grid.
 //
 // The table before resizing is result.source (the spec has resize_height/resize_width) or
 // result.data; after resizing, result.data. A loaded table ([1 + g², d] or [g², d]; pe.loadMatrix
